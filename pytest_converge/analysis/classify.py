@@ -1,0 +1,298 @@
+"""Why two values never compare equal: the normalisation a provider or API applies.
+
+A permanent diff is almost always the API handing back the declared value in
+another *form*: a re-serialised JSON document, a trimmed string, a lower-cased
+enum, a sorted list, a filled-in default, a number where a string was sent.
+:func:`classify` names that form so the fix can be specific::
+
+    >>> classify('{"a": 1}', '{"a":1}')
+    'json-equivalent'
+    >>> classify("3", 3)
+    'type-coercion'
+    >>> classify("a,b", "b,a")
+    'order'
+
+Only an exact match under one normalisation counts: a different document,
+set or number is ``unknown``, never a near miss labelled as equivalent.
+
+The built-in rules are also this package's implementation of the
+``pytest_converge_classify_diff`` hook (:func:`pytest_converge_classify_diff`),
+registered by the plugin with ``trylast`` so a user's ``tryfirst``
+implementation in a ``conftest.py`` decides first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+from .defects import CLASSIFICATIONS
+from .plan import UNKNOWN
+
+#: Marks the built-in classifier as a pytest hook implementation without
+#: importing pytest (the analysis package stays pytest-free).
+hookimpl = pluggy.HookimplMarker("pytest")
+
+#: ``(address, attribute, declared, observed) -> classification``.
+Classifier = Callable[[str, str, Any, Any], str]
+
+#: Values an API commonly treats as "not set" and drops when read back, so a
+#: module that declares them sees null/empty on the next plan.
+_GENERIC_DEFAULTS: tuple[Any, ...] = (False, 0, "false", "0", "default", "none", "disabled")
+
+#: Per-attribute defaults (the last path segment) AWS fills in or drops.
+KNOWN_DEFAULTS: dict[str, tuple[Any, ...]] = {
+    "description": ("Managed by Terraform",),
+    "path": ("/",),
+    "acl": ("private",),
+    "instance_tenancy": ("default",),
+    "storage_class": ("STANDARD",),
+    "kms_data_key_reuse_period_seconds": (300,),
+    "message_retention_seconds": (345600,),
+    "max_message_size": (262144,),
+    "visibility_timeout_seconds": (30,),
+    "max_session_duration": (3600,),
+    "tenancy": ("default",),
+    "encryption_type": ("NONE",),
+    "billing_mode": ("PROVISIONED",),
+    "sse_algorithm": ("AES256",),
+}
+
+_WS = re.compile(r"\s+")
+_NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
+
+
+def classify(declared: Any, observed: Any, attribute: str | None = None) -> str:
+    """Name the normalisation that turns ``declared`` into ``observed``.
+
+    Returns one of :data:`~pytest_converge.analysis.defects.CLASSIFICATIONS`;
+    ``unknown`` when no single normalisation explains the difference (or a
+    side is only known after apply). ``attribute`` (a plan path such as
+    ``tags.Name``) lets known per-attribute defaults be recognised.
+    """
+    if declared is UNKNOWN or observed is UNKNOWN:
+        return "unknown"
+    if _strict_equal(declared, observed):
+        return "unknown"  # nothing to explain; callers should not ask
+    if isinstance(declared, str) and isinstance(observed, str) and _ws(declared) == _ws(observed):
+        return "whitespace"
+    d_doc, o_doc = _as_document(declared), _as_document(observed)
+    structured = _NOT_JSON not in (d_doc, o_doc) and (
+        isinstance(d_doc, dict | list) or isinstance(o_doc, dict | list)
+    )
+    if structured and _equal(d_doc, o_doc, iam=True):
+        return "json-equivalent"
+    left, right = (d_doc, o_doc) if structured else (declared, observed)
+    for name, rules in _RULES:
+        if _equal(left, right, **rules):
+            return name
+    if _is_default(declared, observed, attribute):
+        return "default"
+    return "unknown"
+
+
+_RULES: tuple[tuple[str, dict[str, bool]], ...] = (
+    ("case", {"case": True, "iam": True}),
+    ("order", {"order": True, "iam": True}),
+    ("type-coercion", {"coerce": True, "iam": True}),
+)
+
+
+@hookimpl(trylast=True)
+def pytest_converge_classify_diff(
+    address: str, attribute: str, declared: Any, observed: Any
+) -> str | None:
+    """The built-in classifiers as a hook implementation (``None`` when unexplained)."""
+    result = classify(declared, observed, attribute)
+    return None if result == "unknown" else result
+
+
+def classify_with(hook: Any = None) -> Classifier:
+    """A classifier that asks the ``pytest_converge_classify_diff`` hook, or the built-ins.
+
+    ``hook`` is pytest's ``config.hook`` (the hook relay), the hook caller
+    itself, or None for the built-in rules only. The result is always a valid
+    classification; a hook implementation returning anything else is a bug in
+    that implementation and raises ``ValueError`` naming the value.
+    """
+    caller = getattr(hook, "pytest_converge_classify_diff", hook)
+
+    def classifier(address: str, attribute: str, declared: Any, observed: Any) -> str:
+        if caller is None:
+            return classify(declared, observed, attribute)
+        result = caller(address=address, attribute=attribute, declared=declared, observed=observed)
+        if result is None:
+            return "unknown"
+        if result not in CLASSIFICATIONS:
+            raise ValueError(
+                f"a pytest_converge_classify_diff implementation returned {result!r} for "
+                f"{address} {attribute}; return one of {CLASSIFICATIONS} or None"
+            )
+        return result
+
+    return classifier
+
+
+def first_difference(declared: Any, observed: Any) -> tuple[str, Any, Any] | None:
+    """Where two (JSON-decoded) values first differ: ``("$.a[0]", declared, observed)``.
+
+    Used to point at the one key of a long document that does not match,
+    e.g. ``$.maxReceiveCount: "3" vs 3``. None when they are equal.
+    """
+    d_doc, o_doc = _as_document(declared), _as_document(observed)
+    if _NOT_JSON in (d_doc, o_doc):
+        d_doc, o_doc = declared, observed
+    return _first_difference(d_doc, o_doc, "$")
+
+
+def _first_difference(d: Any, o: Any, path: str) -> tuple[str, Any, Any] | None:
+    if _strict_equal(d, o):
+        return None
+    if isinstance(d, dict) and isinstance(o, dict):
+        for key in list(d) + [k for k in o if k not in d]:
+            found = _first_difference(d.get(key), o.get(key), f"{path}.{key}")
+            if found:
+                return found
+    if isinstance(d, list) and isinstance(o, list) and len(d) == len(o):
+        for i, (a, b) in enumerate(zip(d, o, strict=True)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+    return path, d, o
+
+
+# -- normalisations ---------------------------------------------------------------------------
+
+_NOT_JSON = object()
+
+
+def _as_document(value: Any) -> Any:
+    """``value`` decoded if it is a JSON object/array string, else itself (or _NOT_JSON)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text[:1] in ("{", "["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                return _NOT_JSON
+    return value
+
+
+def _ws(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _strict_equal(a: Any, b: Any) -> bool:
+    """Equality that, unlike ``==``, keeps ``True``/``1`` and ``1``/``1.0`` apart."""
+    if type(a) is not type(b) and not (_is_num(a) and _is_num(b)):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_strict_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    if _is_num(a):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+def _is_num(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _equal(
+    a: Any,
+    b: Any,
+    *,
+    iam: bool = False,
+    case: bool = False,
+    order: bool = False,
+    coerce: bool = False,
+) -> bool:
+    """``a`` equals ``b`` allowing only the given normalisations, at any depth."""
+    rules = {"iam": iam, "case": case, "order": order, "coerce": coerce}
+    if iam:
+        # IAM's grammar: a single value and a one-element list mean the same.
+        if isinstance(a, list) and len(a) == 1 and not isinstance(b, list):
+            return _equal(a[0], b, **rules)
+        if isinstance(b, list) and len(b) == 1 and not isinstance(a, list):
+            return _equal(a, b[0], **rules)
+    if isinstance(a, dict) and isinstance(b, dict):
+        if case:
+            a = {str(k).casefold(): v for k, v in a.items()}
+            b = {str(k).casefold(): v for k, v in b.items()}
+        return a.keys() == b.keys() and all(_equal(a[k], b[k], **rules) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return False
+        if all(_equal(x, y, **rules) for x, y in zip(a, b, strict=True)):
+            return True
+        return order and _same_multiset(a, b, rules)
+    if isinstance(a, str) and isinstance(b, str):
+        if a == b:
+            return True
+        if case and a.casefold() == b.casefold():
+            return True
+        if order and ("," in a or "," in b):
+            return _same_multiset(_csv(a), _csv(b), rules)
+        if coerce and _is_number_text(a) and _is_number_text(b):
+            return float(a) == float(b)
+        return False
+    if coerce:
+        return _coerced_equal(a, b)
+    return _strict_equal(a, b)
+
+
+def _same_multiset(a: list[Any], b: list[Any], rules: dict[str, bool]) -> bool:
+    """Every element of ``a`` pairs with a distinct equal element of ``b``."""
+    if len(a) != len(b):
+        return False
+    remaining = list(b)
+    for x in a:
+        for i, y in enumerate(remaining):
+            if _equal(x, y, **rules):
+                del remaining[i]
+                break
+        else:
+            return False
+    return True
+
+
+def _csv(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+def _is_number_text(text: str) -> bool:
+    return bool(_NUMBER.match(text)) and math.isfinite(float(text))
+
+
+def _coerced_equal(a: Any, b: Any) -> bool:
+    """A string and a number/bool that mean the same value (``"3"``/``3``, ``"true"``/``true``)."""
+    if isinstance(a, str) and not isinstance(b, str):
+        a, b = b, a
+    if not isinstance(b, str):
+        return _strict_equal(a, b) or (_is_num(a) and _is_num(b) and a == b)
+    if isinstance(a, bool):
+        return b.strip().lower() == ("true" if a else "false")
+    if _is_num(a):
+        return _is_number_text(b) and float(b) == a
+    return False
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _is_default(declared: Any, observed: Any, attribute: str | None) -> bool:
+    """Declared empty and the API filled a value in, or declared a default the API drops."""
+    if _is_empty(declared):
+        return True  # empty vs a filled-in value, or null vs [] / {} / ""
+    if _is_empty(observed) and not _is_empty(declared):
+        leaf = re.split(r"[.\[]", attribute or "")[-1].rstrip("]") if attribute else ""
+        candidates = _GENERIC_DEFAULTS + KNOWN_DEFAULTS.get(leaf, ())
+        return any(_strict_equal(declared, c) or declared == str(c) for c in candidates)
+    return False

@@ -1,0 +1,236 @@
+"""What to change in the module, per classification: the ``why`` and the ``fix`` of a defect.
+
+Every text names the attribute and, where it helps, shows the value the
+provider returns, so the fix can be copied. ``ignore_changes`` is only ever
+offered as a last resort and said as such: it hides the diff, it does not
+make the module converge.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .classify import first_difference
+from .plan import UNKNOWN, format_value
+
+#: What the provider/API does, per classification.
+WHY: dict[str, str] = {
+    "json-equivalent": "the API stores the document and returns it re-serialised (other key "
+    "order, spacing, or IAM's single value instead of a one-element list); the provider "
+    "compares the text, so the same document reads as a change",
+    "whitespace": "the API trims or re-flows whitespace (a heredoc's trailing newline, "
+    "indentation) and returns the value without it",
+    "case": "the API stores the value case-insensitively and returns it in its own case",
+    "order": "the API returns the elements in its own order (sorted or insertion order) and "
+    "the attribute is an ordered list, so another order reads as a change",
+    "default": "the API fills in a default when the value is empty or omitted, or drops a "
+    "value equal to its default, so declared and read-back values never match",
+    "type-coercion": "the API stores the value with another type (a number or boolean "
+    "where a string was sent, or the reverse) and returns it that way",
+    "unknown": "the provider reads back a value that differs from the configuration and "
+    "no known normalisation (JSON, whitespace, case, order, default, type) explains it",
+}
+
+#: What an escape hatch (a resource re-run on every apply) is.
+ESCAPE_HATCH_WHY = (
+    "the trigger's value is only known at apply time and is new on every run (timestamp(), "
+    "uuid(), a value computed during apply), so terraform replaces the resource and re-runs "
+    "its provisioners on every apply"
+)
+
+
+def show(value: Any, limit: int = 120) -> str:
+    """A value for a message: JSON documents as their own text, the rest as in a plan."""
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        text = value.strip()
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+    return format_value(value, limit)
+
+
+def ignore_changes_ref(attribute: str) -> str:
+    """The ``ignore_changes`` entry for a plan path: ``tags.Name`` -> ``tags["Name"]``."""
+    head, _, rest = attribute.partition(".")
+    head = head.split("[")[0]
+    if rest and "[" not in attribute.split(".")[0] and re.fullmatch(r"[^.\[\]]+", rest):
+        return f'{head}["{rest}"]'
+    return head
+
+
+def last_resort(attribute: str | None) -> str:
+    """The ``ignore_changes`` sentence, always labelled as a last resort."""
+    ref = ignore_changes_ref(attribute) if attribute else "<attribute>"
+    return (
+        f"Last resort only (it hides the diff instead of fixing it): "
+        f"lifecycle {{ ignore_changes = [{ref}] }}."
+    )
+
+
+def why(classification: str | None, declared: Any = None, observed: Any = None) -> str:
+    """What the provider/API does to produce this kind of diff."""
+    text = WHY.get(classification or "unknown", WHY["unknown"])
+    if classification in ("json-equivalent", "type-coercion", "case", "default"):
+        spot = first_difference(declared, observed)
+        if spot and spot[0] != "$":
+            path, d, o = spot
+            text += f" (at {path}: declared {format_value(d, 60)}, observed {format_value(o, 60)})"
+    return text
+
+
+def fix(
+    classification: str | None,
+    attribute: str | None,
+    declared: Any = None,
+    observed: Any = None,
+) -> str:
+    """The concrete change to the module for a diff of this classification."""
+    attr = attribute or "the attribute"
+    shown = show(observed, 200)
+    make = _FIXES.get(classification or "unknown", _fix_unknown)
+    return f"{make(attr, declared, observed, shown)} {last_resort(attribute)}"
+
+
+def _fix_json(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if _is_canonical_json(declared):
+        # The plan's declared side is already jsonencode()'s canonical text: the
+        # provider normalises whatever is written, so no spelling converges.
+        return (
+            f"{attr} is already declared in canonical form (the provider normalises it "
+            f"before comparing), but the API returns {shown}: no spelling of the document "
+            f"converges. Check whether the real API answers in canonical form (an emulator "
+            f"that re-serialises is an emulator difference), and report it to the provider."
+        )
+    policy = attr.split(".")[0] in _IAM_POLICY_ATTRIBUTES
+    tail = (
+        ' For IAM policies a data "aws_iam_policy_document" renders the canonical form.'
+        if policy
+        else ""
+    )
+    return (
+        f"Declare {attr} in the form the provider returns, {shown}: build it with "
+        f"jsonencode() from an HCL object instead of a heredoc or hand-written string, "
+        f"and use lists where the API returns lists.{tail}"
+    )
+
+
+def _is_canonical_json(value: Any) -> bool:
+    """``value`` is compact, key-sorted JSON text, the way jsonencode() writes it."""
+    if not isinstance(value, str) or value.strip()[:1] not in ("{", "["):
+        return False
+    try:
+        doc = json.loads(value)
+    except ValueError:
+        return False
+    canonical = json.dumps(doc, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return value == canonical and value != json.dumps(doc)
+
+
+def _fix_whitespace(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if isinstance(declared, str) and declared.rstrip("\n") == observed:
+        how = "the heredoc's trailing newline is dropped: wrap it in chomp(<<-EOT ... EOT)"
+    else:
+        how = "wrap the value in trimspace(), or build JSON with jsonencode()"
+    return f"Remove the whitespace the API does not keep in {attr}: {how}; it returns {shown}."
+
+
+def _fix_case(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    func = "lower()" if isinstance(observed, str) and observed == observed.lower() else "upper()"
+    return f"Write {attr} = {shown} exactly as the API returns it (or apply {func} to it)."
+
+
+def _fix_order(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if isinstance(observed, str):
+        how = 'declare the items in that order: join(",", sort(...)) if the API sorts them'
+    else:
+        how = "sort() the list if the API sorts it, or use a set-typed attribute/toset() "
+        how += "where the provider offers one"
+    return f"Declare {attr} in the order the API returns it, {shown}: {how}."
+
+
+def _fix_default(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if declared is None or declared in ("", [], {}):
+        return (
+            f"Set {attr} = {shown} explicitly (the default the API fills in), or remove "
+            f"the attribute instead of setting it to {format_value(declared)}."
+        )
+    return (
+        f"Remove {attr} (or set it to null): the API does not store its default value "
+        f"{format_value(declared)} and reads back {format_value(observed)}."
+    )
+
+
+def _fix_type(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    spot = first_difference(declared, observed)
+    if spot and spot[0] != "$":
+        path, _, value = spot
+        key = path.removeprefix("$.")
+        return (
+            f"Inside {attr}, write {key} = {format_value(value)} with the type the API "
+            f"returns ({_type_name(value)}, e.g. {_cast(value)}), not "
+            f"{format_value(spot[1])}."
+        )
+    return (
+        f"Declare {attr} with the type the API returns ({_type_name(observed)}): "
+        f"{attr} = {_cast(observed)}; it returns {shown}."
+    )
+
+
+def _fix_unknown(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if declared is UNKNOWN:
+        return (
+            f"{attr} is only known after apply on every plan: derive it from values that "
+            f"are stable between runs."
+        )
+    return (
+        f"Compare the declared and observed {attr}; if the provider rewrites the value, "
+        f"declare it in the form it returns, {shown}."
+    )
+
+
+_IAM_POLICY_ATTRIBUTES = {"policy", "assume_role_policy", "inline_policy", "policy_document"}
+
+_FIXES = {
+    "json-equivalent": _fix_json,
+    "whitespace": _fix_whitespace,
+    "case": _fix_case,
+    "order": _fix_order,
+    "default": _fix_default,
+    "type-coercion": _fix_type,
+    "unknown": _fix_unknown,
+}
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return type(value).__name__
+
+
+def _cast(value: Any) -> str:
+    """The HCL that produces ``value`` from a value of another type."""
+    if isinstance(value, bool):
+        return f'tobool("{json.dumps(value)}")'
+    if isinstance(value, int | float):
+        return f'tonumber("{value}")'
+    if isinstance(value, str):
+        return f"tostring({value})"
+    return format_value(value)
+
+
+def escape_hatch_fix(
+    attribute: str, expression: str | None = None, provisioners: bool = False
+) -> str:
+    """How to make a per-run trigger change only when its input changes."""
+    what = f"{attribute} = {expression}" if expression else attribute
+    run = " (and its provisioners re-run)" if provisioners else ""
+    return (
+        f"{what} changes on every run, so the resource is replaced{run} every apply. Trigger "
+        f"on a value that changes only when the input changes: a content hash such as "
+        f'filesha256("build.sh") or sha256(file(...)), a version variable, or the ids of '
+        f"the resources it depends on. {last_resort(attribute)}"
+    )

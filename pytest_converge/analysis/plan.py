@@ -1,0 +1,286 @@
+"""A terraform plan, parsed from ``terraform show -json``, down to attributes.
+
+In a *second* plan (after an apply that succeeded) the two sides of a change
+mean: ``before`` = what the provider read back (observed), ``after`` = what
+the configuration asks for (declared). Anything that still differs is why the
+module does not converge.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class _Unknown:
+    """A value terraform only knows after apply."""
+
+    _instance: _Unknown | None = None
+
+    def __new__(cls) -> _Unknown:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "(known after apply)"
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass
+class AttributeChange:
+    """One attribute that differs: ``path`` like ``tags.Name`` or ``ingress[0].cidr_blocks``."""
+
+    path: str
+    observed: Any
+    declared: Any
+    forces_replacement: bool = False
+    sensitive: bool = False
+
+    @property
+    def unknown(self) -> bool:
+        return self.declared is UNKNOWN
+
+
+@dataclass
+class ResourceChange:
+    """One resource instance terraform would change."""
+
+    address: str
+    type: str
+    name: str
+    mode: str
+    provider: str
+    actions: tuple[str, ...]
+    before: Any
+    after: Any
+    attributes: list[AttributeChange] = field(default_factory=list)
+    module_address: str | None = None
+    action_reason: str | None = None
+
+    @property
+    def action(self) -> str:
+        """``create``, ``update``, ``delete``, ``replace``, ``read`` or ``no-op``."""
+        acts = set(self.actions)
+        if {"create", "delete"} <= acts:
+            return "replace"
+        return self.actions[0] if self.actions else "no-op"
+
+
+@dataclass
+class OutputChange:
+    name: str
+    actions: tuple[str, ...]
+    observed: Any
+    declared: Any
+    sensitive: bool = False
+
+
+@dataclass
+class Plan:
+    """The parsed plan: resource changes, output changes, and drift kept apart."""
+
+    changes: list[ResourceChange]
+    outputs: list[OutputChange]
+    #: Objects that changed outside terraform (refresh), not changes terraform makes.
+    drift: list[ResourceChange]
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when applying this plan would change nothing (resources or outputs)."""
+        return not self.changes and not self.outputs
+
+    @property
+    def errored(self) -> bool:
+        return bool(self.raw.get("errored"))
+
+    def change(self, address: str) -> ResourceChange:
+        for rc in self.changes:
+            if rc.address == address:
+                return rc
+        raise KeyError(f"{address} has no change in this plan; changed: {self.addresses()}")
+
+    def addresses(self) -> list[str]:
+        return [rc.address for rc in self.changes]
+
+    def summary(self) -> str:
+        counts = Counter(rc.action for rc in self.changes)
+        parts = [f"{n} to {a}" for a, n in sorted(counts.items())]
+        if self.outputs:
+            parts.append(f"{len(self.outputs)} output(s) to change")
+        if self.drift:
+            parts.append(f"{len(self.drift)} drifted outside terraform")
+        return ", ".join(parts) or "no changes"
+
+
+def parse_plan(data: dict[str, Any]) -> Plan:
+    """Build a :class:`Plan` from the JSON of ``terraform show -json PLANFILE``."""
+    changes = [
+        rc
+        for rc in (_resource_change(raw) for raw in data.get("resource_changes") or [])
+        if rc.action != "no-op"
+    ]
+    drift = []
+    for raw in data.get("resource_drift") or []:
+        rc = _resource_change(raw)
+        # Refresh reports null -> {} (and back) on many 3.x attributes; those
+        # are not drift a person could act on.
+        if rc.action != "no-op" and _drop_empty(rc.before) != _drop_empty(rc.after):
+            drift.append(rc)
+    outputs = []
+    for name, raw in (data.get("output_changes") or {}).items():
+        actions = tuple(raw.get("actions") or ())
+        if actions and actions != ("no-op",):
+            declared = UNKNOWN if raw.get("after_unknown") is True else raw.get("after")
+            outputs.append(
+                OutputChange(
+                    name,
+                    actions,
+                    raw.get("before"),
+                    declared,
+                    bool(raw.get("after_sensitive") or raw.get("before_sensitive")),
+                )
+            )
+    return Plan(changes, outputs, drift, data)
+
+
+def _resource_change(raw: dict[str, Any]) -> ResourceChange:
+    change = raw.get("change") or {}
+    before = change.get("before")
+    after = change.get("after")
+    unknown = change.get("after_unknown") or {}
+    replace_paths = {_path_text(p) for p in change.get("replace_paths") or []}
+    sensitive = change.get("after_sensitive") or {}
+    rc = ResourceChange(
+        address=raw.get("address", ""),
+        type=raw.get("type", ""),
+        name=raw.get("name", ""),
+        mode=raw.get("mode", "managed"),
+        provider=raw.get("provider_name", ""),
+        actions=tuple(change.get("actions") or ()),
+        before=before,
+        after=after,
+        module_address=raw.get("module_address"),
+        action_reason=raw.get("action_reason"),
+    )
+    if rc.action in ("update", "replace"):
+        declared = _merge_unknown(after, unknown)
+        for path, observed, wanted in diff_values(before, declared):
+            rc.attributes.append(
+                AttributeChange(
+                    path,
+                    observed,
+                    wanted,
+                    forces_replacement=any(
+                        path == p or path.startswith(p + ".") or path.startswith(p + "[")
+                        for p in replace_paths
+                    ),
+                    sensitive=_is_sensitive(sensitive, path),
+                )
+            )
+    return rc
+
+
+def _merge_unknown(after: Any, unknown: Any) -> Any:
+    """``after`` with UNKNOWN wherever ``after_unknown`` says the value is unknown."""
+    if unknown is True:
+        return UNKNOWN
+    if isinstance(unknown, dict):
+        merged = dict(after) if isinstance(after, dict) else {}
+        for key, flag in unknown.items():
+            merged[key] = _merge_unknown(merged.get(key), flag)
+        return merged
+    if isinstance(unknown, list) and isinstance(after, list):
+        return [
+            _merge_unknown(a, unknown[i] if i < len(unknown) else False)
+            for i, a in enumerate(after)
+        ]
+    return after
+
+
+def diff_values(observed: Any, declared: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Every (path, observed, declared) that differs, at the most useful depth.
+
+    Maps and same-length lists of blocks are descended into so the path names
+    the exact attribute; a list whose elements are the same in another order
+    is reported whole (that *is* the finding: an ordering diff).
+    """
+    if _same(observed, declared):
+        return []
+    if isinstance(observed, dict) and isinstance(declared, dict):
+        found = []
+        for key in sorted(set(observed) | set(declared)):
+            sub = f"{path}.{key}" if path else key
+            found.extend(diff_values(observed.get(key), declared.get(key), sub))
+        return found or [(path, observed, declared)]
+    if (
+        isinstance(observed, list)
+        and isinstance(declared, list)
+        and len(observed) == len(declared)
+        and not _same_elements(observed, declared)
+        and all(isinstance(x, dict) for x in observed + declared)
+    ):
+        found = []
+        for i, (o, d) in enumerate(zip(observed, declared, strict=True)):
+            found.extend(diff_values(o, d, f"{path}[{i}]"))
+        return found
+    return [(path, observed, declared)]
+
+
+def _drop_empty(value: Any) -> Any:
+    """``value`` with null/empty map entries removed (refresh noise, not drift)."""
+    if isinstance(value, dict):
+        return {k: _drop_empty(v) for k, v in value.items() if v not in (None, {}, [], "")}
+    if isinstance(value, list):
+        return [_drop_empty(v) for v in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is UNKNOWN or b is UNKNOWN:
+        return False
+    return a == b
+
+
+def _same_elements(a: list[Any], b: list[Any]) -> bool:
+    try:
+        return sorted(map(repr, a)) == sorted(map(repr, b))
+    except TypeError:  # pragma: no cover - repr always works
+        return False
+
+
+def _path_text(parts: list[Any]) -> str:
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def _is_sensitive(sensitive: Any, path: str) -> bool:
+    if sensitive is True:
+        return True
+    if not isinstance(sensitive, dict) or not path:
+        return False
+    head = path.split(".")[0].split("[")[0]
+    return sensitive.get(head) is True
+
+
+def format_value(value: Any, limit: int = 120) -> str:
+    """A value as a person reads it in a failure message."""
+    if value is UNKNOWN:
+        return "(known after apply)"
+    import json
+
+    text = value if isinstance(value, str) and value and not value.isspace() else None
+    text = json.dumps(value, sort_keys=False) if text is None else json.dumps(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

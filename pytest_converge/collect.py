@@ -1,0 +1,702 @@
+"""Zero-code mode: every Terraform root module under ``--converge PATH`` becomes pytest items.
+
+    pytest --converge modules/                     # two-run + default fault scenarios
+    pytest --converge modules/ --converge-faults=all -n 2
+    pytest --converge modules/ -k "network and crash" --collect-only -q
+
+Each root module yields ``<module>::two-run`` and one ``<module>::<kind>@<Op>#<n>``
+per fault kind and mutating API call of a clean apply (its *fault points*),
+e.g. ``modules/network::crash@CreateVpc#1``. The fault points are recorded at
+collection time, once per module content per session (and shared between
+xdist workers through a file in their common base temp dir), so
+``--collect-only`` lists exactly what would run.
+
+A *root module* is a directory with ``.tf`` files that no other module under
+PATH calls through a local ``source = "./..."``. Hidden directories,
+``.terraform/`` and an ``examples/`` directory nested in a module are skipped;
+give such an ``examples/`` directory as its own ``--converge`` PATH to test
+the examples.
+
+Variables come from what terraform reads anyway (``terraform.tfvars``,
+``*.auto.tfvars``, their ``.json`` forms) plus a ``converge.tfvars`` (or
+``converge.tfvars.json``) beside the module, meant for the test only. A
+variable with no default and no value is a collection error naming it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .errors import ConvergeError, ConvergenceError
+from .faults import FAULT_KINDS, parse_fault
+from .workspace import local_module_root, tf_files, tree_digest, uses_aws
+
+#: What a CI gate runs when ``--converge-faults`` is not given: the two kinds
+#: that find real-world defects a two-run test cannot see. A lost response
+#: makes the SDK retry a call the cloud already processed (duplicates: the
+#: second plan is empty, yet an orphaned copy exists); a crash right after a
+#: create leaves an object terraform never recorded (the re-run collides with
+#: it or makes a second one). ``error`` and ``throttle`` mostly test the SDK's
+#: retries and ``interrupt`` terraform's graceful stop: opt in with ``all``.
+DEFAULT_FAULTS = ("lost-response", "crash")
+
+#: Beside the module, the variables meant for the convergence test only.
+CONVERGE_TFVARS = ("converge.tfvars", "converge.tfvars.json")
+#: The name the converge.tfvars copy gets in the workspace: terraform loads
+#: ``*.auto.tfvars`` in lexical order, so this one wins over the module's own.
+_AUTO_COPY = {
+    "converge.tfvars": "zz-converge.auto.tfvars",
+    "converge.tfvars.json": "zz-converge.auto.tfvars.json",
+}
+_SKIP_DIRS = {".terraform", "__pycache__", "node_modules"}
+_EXAMPLES = "examples"
+_LOCAL_SOURCE = re.compile(r'^\s*source\s*=\s*"(\.\.?/[^"]*|\.\.?)"', re.M)
+_MODULE_BLOCK = re.compile(r'^\s*module\s+"[^"]+"\s*\{', re.M)
+_SOURCE = re.compile(r'^\s*source\s*=\s*"([^"]*)"', re.M)
+_VARIABLE = re.compile(r'^\s*variable\s+"([^"]+)"\s*\{', re.M)
+_TOP_KEY = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=(?!=)", re.M)
+
+
+# -- options -------------------------------------------------------------
+def fault_kinds(value: str | None) -> tuple[str, ...]:
+    """Parse ``--converge-faults``: a comma list of kinds, ``none`` or ``all``.
+
+    >>> fault_kinds("crash, lost-response")
+    ('crash', 'lost-response')
+    >>> fault_kinds(None) == DEFAULT_FAULTS
+    True
+
+    Raises ValueError naming the valid values.
+    """
+    text = (value or "").strip().lower()
+    if not text:
+        return DEFAULT_FAULTS
+    if text == "none":
+        return ()
+    if text == "all":
+        return FAULT_KINDS
+    kinds: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if part not in FAULT_KINDS:
+            raise ValueError(
+                f"unknown fault kind {part!r} in {value!r}: expected a comma list of "
+                f"{', '.join(FAULT_KINDS)}, or 'none' (two-run only) or 'all'"
+            )
+        if part not in kinds:
+            kinds.append(part)
+    if not kinds:
+        raise ValueError(f"{value!r} names no fault kind; use 'none' for two-run only")
+    return tuple(kinds)
+
+
+def converge_paths(config: pytest.Config) -> list[Path]:
+    """``--converge`` paths (from the invocation dir), else the ``converge_paths`` ini key."""
+    given = config.getoption("converge_paths", None) or []
+    base = config.invocation_params.dir
+    paths = [base / p for p in given] or list(config.getini("converge_paths") or [])
+    unique: list[Path] = []
+    for path in paths:
+        absolute = Path(os.path.abspath(Path(path).expanduser()))
+        if absolute not in unique:
+            unique.append(absolute)
+    return unique
+
+
+# -- discovery -----------------------------------------------------------
+@dataclass
+class Discovery:
+    """The root modules under one ``--converge`` PATH."""
+
+    path: Path
+    roots: list[Path]
+    #: Module dirs that another module under PATH calls (never collected alone).
+    children: set[Path] = field(default_factory=set)
+
+    def holds(self, directory: Path) -> bool:
+        """True when ``directory`` is a root module or has one beneath it."""
+        return any(r == directory or directory in r.parents for r in self.roots)
+
+
+def discover(path: Path) -> Discovery:
+    """Find the root modules under ``path`` (see the module docstring for the rules)."""
+    modules: list[Path] = []
+    for dirpath, dirnames, _files in os.walk(path):
+        here = Path(dirpath)
+        is_module = bool(tf_files(here))
+        # A module's own examples/ call it via ../..; they are examples, not roots.
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and d not in _SKIP_DIRS and not (is_module and d == _EXAMPLES)
+        )
+        if is_module:
+            modules.append(here)
+    called: set[Path] = set()
+    for module in modules:
+        called.update(local_calls(module))
+    roots = [m for m in modules if m not in called]
+    return Discovery(path, roots, called & set(modules))
+
+
+def local_calls(module: Path) -> set[Path]:
+    """Directories the module calls through local ``source`` paths (resolved, no symlinks)."""
+    targets: set[Path] = set()
+    for tf in tf_files(module):
+        text = tf.read_text(errors="replace")
+        if tf.name.endswith(".json"):
+            with contextlib.suppress(ValueError, AttributeError):
+                for call in (json.loads(text).get("module") or {}).values():
+                    source = (call or {}).get("source", "")
+                    if source.startswith(("./", "../")) or source in (".", ".."):
+                        targets.add(Path(os.path.abspath(module / source)))
+            continue
+        for source in _LOCAL_SOURCE.findall(text):
+            targets.add(Path(os.path.abspath(module / source)))
+    return targets
+
+
+def _remote_calls(module: Path) -> list[str]:
+    """The ``source`` of every ``module`` block that is not a local path."""
+    sources = []
+    for tf in tf_files(module):
+        if tf.name.endswith(".json"):
+            continue
+        text = tf.read_text(errors="replace")
+        for match in _MODULE_BLOCK.finditer(text):
+            source = _SOURCE.search(_block_text(text, match.end()))
+            if source and not source.group(1).startswith(("./", "../")):
+                sources.append(source.group(1))
+    return sources
+
+
+def _tree_uses_aws(module: Path) -> bool:
+    """True when the module or a module it calls may call AWS (registry modules: maybe)."""
+    seen: set[Path] = set()
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        if current in seen or not current.is_dir():
+            continue
+        seen.add(current)
+        if uses_aws(current):
+            return True
+        if _remote_calls(current):
+            # A module from a registry or git may use aws: record to find out.
+            return True
+        todo.extend(local_calls(current))
+    return False
+
+
+# -- variables -----------------------------------------------------------
+def _top_level(text: str) -> str:
+    """``text`` with nested blocks, lists, strings and comments blanked out (light HCL scan)."""
+    out: list[str] = []
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':  # a string (its ${...} braces must not count)
+            j = i + 1
+            while j < n and text[j] != '"' and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append('""' if depth == 0 else "")
+            i = j + 1
+            continue
+        if ch == "#" or text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        if text.startswith("<<", i):  # heredoc: skip to its closing marker
+            match = re.match(r"<<-?([A-Za-z_]\w*)[ \t]*\n", text[i:])
+            if match:
+                end = re.compile(rf"^\s*{re.escape(match.group(1))}\s*$", re.M)
+                found = end.search(text, i + match.end())
+                i = n if found is None else found.end()
+                out.append('""' if depth == 0 else "")
+                continue
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def declared_variables(module: Path) -> dict[str, bool]:
+    """The module's variables: name -> has a default."""
+    found: dict[str, bool] = {}
+    for tf in tf_files(module):
+        text = tf.read_text(errors="replace")
+        if tf.name.endswith(".json"):
+            with contextlib.suppress(ValueError, AttributeError):
+                variables = json.loads(text).get("variable") or {}
+                for name, body in variables.items():
+                    found[name] = isinstance(body, dict) and "default" in body
+            continue
+        for match in _VARIABLE.finditer(text):
+            body = _block_text(text, match.end())
+            found[match.group(1)] = "default" in _TOP_KEY.findall(_top_level(body))
+    return found
+
+
+def _block_text(text: str, start: int) -> str:
+    """The body of the block whose ``{`` ends just before ``start``."""
+    depth, i, n = 1, start, len(text)
+    while i < n and depth:
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "#" or text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return text[start : i - 1]
+
+
+def tfvars_files(module: Path) -> list[Path]:
+    """The variable files terraform loads by itself, then the converge.tfvars ones."""
+    own = [
+        p
+        for p in sorted(module.iterdir())
+        if p.is_file()
+        and (
+            p.name in ("terraform.tfvars", "terraform.tfvars.json")
+            or p.name.endswith((".auto.tfvars", ".auto.tfvars.json"))
+        )
+    ]
+    return own + [module / n for n in CONVERGE_TFVARS if (module / n).is_file()]
+
+
+def assigned_variables(path: Path) -> set[str]:
+    """The variable names a ``.tfvars`` / ``.tfvars.json`` file assigns (values not parsed)."""
+    text = path.read_text(errors="replace")
+    if path.name.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ConvergeError(f"{path}: not valid JSON: {exc}") from None
+        return set(data) if isinstance(data, dict) else set()
+    return set(_TOP_KEY.findall(_top_level(text)))
+
+
+def missing_variables(module: Path) -> list[str]:
+    """Variables without a default that no variable file beside the module sets."""
+    required = {name for name, has_default in declared_variables(module).items() if not has_default}
+    if not required:
+        return []
+    given: set[str] = set()
+    for path in tfvars_files(module):
+        given |= assigned_variables(path)
+    return sorted(required - given)
+
+
+# -- fault points --------------------------------------------------------
+@dataclass(frozen=True)
+class FaultPoints:
+    """The mutating calls of one clean apply, or why they could not be recorded."""
+
+    points: tuple[str, ...] = ()
+    error: str | None = None
+    seconds: float = 0.0
+
+
+_points_key = pytest.StashKey[dict[str, FaultPoints]]()
+
+
+def module_digest(module: Path) -> str:
+    """Content digest of what a workspace copy of ``module`` takes (as Templates keys it)."""
+    root = local_module_root(module)
+    return tree_digest(root) + "-" + hashlib.sha256(str(module).encode()).hexdigest()[:8]
+
+
+def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
+    """The module's fault points: recorded once per module content per session.
+
+    Under xdist every worker collects; the first to get here records, the
+    others read its file (same result, so all workers collect the same items).
+    """
+    cache = config.stash.setdefault(_points_key, {})
+    key = module_digest(module)
+    if key in cache:
+        return cache[key]
+    if not _tree_uses_aws(module):
+        cache[key] = FaultPoints()
+        return cache[key]
+    shared = _shared_dir(config) / f"points-{key}.json"
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    with open(shared.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            data = json.loads(shared.read_text()) if shared.exists() else None
+            if data is None:
+                found = _record(config, module)
+                data = {
+                    "points": list(found.points),
+                    "error": found.error,
+                    "seconds": found.seconds,
+                }
+                tmp = shared.with_name(shared.name + f".{os.getpid()}")
+                tmp.write_text(json.dumps(data))
+                os.replace(tmp, shared)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
+    return cache[key]
+
+
+def _shared_dir(config: pytest.Config) -> Path:
+    base = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+    # xdist workers' base temps are <controller basetemp>/gwN: share the parent.
+    return (base.parent if hasattr(config, "workerinput") else base) / "converge-points"
+
+
+def _record(config: pytest.Config, module: Path) -> FaultPoints:
+    started = time.monotonic()
+    try:
+        stack = make_stack(config, module, reproduce="")
+    except ConvergeError as exc:
+        return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
+    try:
+        points = stack.fault_points()
+    except ConvergeError as exc:
+        return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
+    finally:
+        stack.close()
+    # Sorted: calls of a parallel apply arrive in any order, and every
+    # worker and every session must collect the same items in the same order.
+    ordered = sorted(points, key=lambda p: (p.rpartition("#")[0], int(p.rpartition("#")[2])))
+    return FaultPoints(tuple(ordered), None, time.monotonic() - started)
+
+
+# -- stacks --------------------------------------------------------------
+def make_stack(config: pytest.Config, module: Path, reproduce: str) -> Any:
+    """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
+    from .fixtures import _classify_hook, _inventory_hook, _template_dir
+    from .session import get_session
+    from .stack import Stack
+
+    session = get_session(config)
+    factory = config._tmp_path_factory  # type: ignore[attr-defined]
+
+    def on_defects(stack: Stack, defects: list[Any]) -> None:
+        # Lets conftest hooks drop or add findings; the item records the result.
+        config.hook.pytest_converge_defects(stack=stack, defects=defects)
+
+    stack = Stack(
+        module,
+        emulator=session.emulator(),
+        templates=session.templates(_template_dir(factory)),
+        workdir=factory.mktemp("stack"),
+        parallelism=session.parallelism,
+        timeouts=session.timeouts,
+        inventory=_inventory_hook(config),
+        classify=_classify_hook(config),
+        on_defects=on_defects,
+        reproduce=reproduce,
+    )
+    for name in CONVERGE_TFVARS:
+        if (module / name).is_file():
+            # Terraform does not load converge.tfvars by itself; as *.auto.tfvars it does,
+            # with every value form HCL allows (nothing is parsed here).
+            shutil.copyfile(module / name, stack.workdir / _AUTO_COPY[name])
+    return stack
+
+
+# -- collectors and items -------------------------------------------------
+class ConvergeDirectory(pytest.Directory):
+    """A directory under a ``--converge`` PATH: its own items if it is a root module,
+    then the directories beneath it that hold root modules."""
+
+    discovery: Discovery
+
+    @classmethod
+    def from_parent(  # type: ignore[override]
+        cls, parent: pytest.Collector, *, path: Path, discovery: Discovery
+    ) -> ConvergeDirectory:
+        node = super().from_parent(parent=parent, path=path)
+        node.discovery = discovery
+        return node
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        if self.path in self.discovery.roots:
+            yield from self._module_items()
+        for entry in sorted(self.path.iterdir()):
+            if entry.is_dir() and self.discovery.holds(entry):
+                yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
+
+    def _module_items(self) -> Iterator[ConvergeItem]:
+        missing = missing_variables(self.path)
+        if missing:
+            raise self.CollectError(
+                f"{self._rel()} needs values for variable(s) {', '.join(missing)}: they have "
+                "no default and no .tfvars file beside the module sets them. Put them in "
+                f'{self._rel()}/converge.tfvars (HCL, e.g. `{missing[0]} = "..."`) or '
+                "converge.tfvars.json; terraform.tfvars and *.auto.tfvars are read too."
+            )
+        from .session import get_session
+
+        get_session(self.config).modules.add(self._rel())
+        yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
+        kinds = fault_kinds(get_session(self.config).option("faults"))
+        if not kinds:
+            return
+        found = fault_points(self.config, self.path)
+        if found.error is not None:
+            yield ConvergeItem.from_parent(
+                self, name="fault-points", scenario="fault-points", error=found.error
+            )
+            return
+        for kind in kinds:
+            for point in found.points:
+                label = f"{kind}@{point}"
+                yield ConvergeItem.from_parent(self, name=label, scenario=label)
+
+    def _rel(self) -> str:
+        return self.nodeid or "."
+
+
+class ConvergeItem(pytest.Item):
+    """One scenario of one module: ``two-run`` or a fault label like ``crash@CreateVpc#1``."""
+
+    def __init__(self, *, scenario: str, error: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.error = error
+        self.add_marker("converge")
+
+    @property
+    def module(self) -> Path:
+        return self.path
+
+    def runtest(self) -> None:
+        if self.error is not None:
+            raise FaultPointsError(
+                f"could not record the fault points of {self.parent.nodeid} "  # type: ignore[union-attr]
+                f"(one clean apply):\n{self.error}"
+            )
+        from .session import get_session
+
+        session = get_session(self.config)
+        started = time.monotonic()
+        outcome = "error"
+        defects: list[Any] = []
+        stack = make_stack(self.config, self.module, reproduce=self.reproduce_command())
+        session.track(stack)
+        try:
+            if self.scenario == "two-run":
+                session.emulator().reset()
+                try:
+                    stack.assert_converged()
+                finally:
+                    defects = list(stack.defects)
+            else:
+                try:
+                    report = stack.recover(parse_fault(self.scenario))
+                except ConvergenceError as exc:
+                    defects = list(exc.defects)
+                    raise
+                defects = list(report.defects)
+                report.raise_for_defects()
+            outcome = "passed"
+        except ConvergenceError:
+            outcome = "failed"
+            raise
+        finally:
+            session.untrack(stack)
+            stack.close(keep=bool(session.option("keep")))
+            self._record(defects, outcome, time.monotonic() - started)
+
+    def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
+        # The same properties the fixture writes: plugin.py gathers them from
+        # reports, so they reach the controller under xdist too.
+        self.user_properties.append(
+            ("converge_defects", json.dumps([d.to_dict() for d in defects], default=str))
+        )
+        self.user_properties.append(
+            (
+                "converge_scenario",
+                json.dumps(
+                    {
+                        "module": self.module.name,
+                        "path": self.parent.nodeid,  # type: ignore[union-attr]
+                        "scenario": self.scenario,
+                        "outcome": outcome,
+                        "seconds": round(seconds, 3),
+                    }
+                ),
+            )
+        )
+
+    def reproduce_command(self) -> str:
+        """The one command line that runs exactly this scenario again."""
+        faults = "none" if self.scenario == "two-run" else self.scenario.partition("@")[0]
+        root = _converge_root(self)
+        base = self.config.invocation_params.dir
+        where = os.path.relpath(root, base) if root else "."
+        here = os.path.relpath(self.path, base)
+        return f'pytest --converge {where} --converge-faults {faults} "{here}::{self.name}"'
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> Any:
+        # Defects and terraform diagnostics are the message; a traceback into
+        # the plugin would only hide them.
+        if isinstance(excinfo.value, ConvergeError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+
+
+class FaultPointsError(ConvergeError):
+    """The clean apply that finds a module's fault points failed."""
+
+
+def _converge_root(item: pytest.Item) -> Path | None:
+    node: Any = item.parent
+    root = None
+    while isinstance(node, ConvergeDirectory):
+        root = node.discovery.path
+        node = node.parent
+    return root
+
+
+# -- hooks ---------------------------------------------------------------
+_discoveries_key = pytest.StashKey[dict[Path, Discovery]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Validate ``--converge`` paths and make them the collection arguments."""
+    paths = converge_paths(config)
+    if not paths:
+        return
+    discoveries: dict[Path, Discovery] = {}
+    for path in paths:
+        if not path.exists():
+            raise pytest.UsageError(f"--converge {path}: no such directory")
+        if not path.is_dir():
+            raise pytest.UsageError(
+                f"--converge {path}: not a directory; pass the directory holding the module(s)"
+            )
+        found = discover(path)
+        if not found.roots:
+            raise pytest.UsageError(
+                f"--converge {path}: no Terraform root module found (a directory with .tf "
+                "files that no other module under it calls). Hidden directories, .terraform/ "
+                "and examples/ inside a module are skipped; pass an examples/ directory "
+                "itself to test its modules."
+            )
+        discoveries[path] = found
+    config.stash[_discoveries_key] = discoveries
+    if config.option.pyargs:
+        return
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        # No positional arguments: run the convergence items only, not testpaths.
+        config.args = [str(p) for p in paths]
+        return
+    config.stash[_selection_key] = _take_selection(config, paths)
+
+
+@dataclass
+class _Selection:
+    """What positional arguments select among the convergence items."""
+
+    #: Directories given whole (or PATHs added because no argument reaches into them).
+    whole: list[Path] = field(default_factory=list)
+    #: ``dir::scenario`` arguments, as nodeids.
+    named: set[str] = field(default_factory=set)
+
+    def keeps(self, item: pytest.Item) -> bool:
+        if not self.named or not isinstance(item, ConvergeItem):
+            return True
+        path = Path(os.path.abspath(item.path))
+        return item.nodeid in self.named or any(w == path or w in path.parents for w in self.whole)
+
+
+_selection_key = pytest.StashKey[_Selection]()
+
+
+def _take_selection(config: pytest.Config, paths: list[Path]) -> _Selection:
+    """Rewrite positional arguments that name convergence items (``dir::scenario``).
+
+    pytest refuses ``::`` after a directory, but a convergence item's nodeid
+    is exactly that (``modules/net::crash@CreateVpc#1``, and ``@``/``#`` are
+    not allowed in ``-k``). Such an argument becomes its directory, and
+    :func:`pytest_collection_modifyitems` deselects the module's other items.
+    """
+    selection = _Selection()
+    base = config.invocation_params.dir
+    given: list[Path] = []
+    args: list[str] = []
+    for arg in config.args:
+        head, sep, parts = arg.partition("::")
+        path = Path(os.path.abspath(base / head))
+        given.append(path)
+        near = any(p == path or p in path.parents or path in p.parents for p in paths)
+        if sep and path.is_dir() and near:
+            rel = os.path.relpath(path, config.rootpath).replace(os.sep, "/")
+            selection.named.add(f"{rel}::{parts}")
+            args.append(head)
+            continue
+        if near and not sep:
+            selection.whole.append(path)
+        args.append(arg)
+    # Each PATH no argument reaches into is collected whole; one an argument
+    # reaches into is not added (a nodeid under PATH must not widen to PATH).
+    for path in paths:
+        if not any(g == path or path in g.parents or g in path.parents for g in given):
+            args.append(str(path))
+            selection.whole.append(path)
+    config.args[:] = args
+    return selection
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep only the named scenarios of ``dir::scenario`` arguments."""
+    selection = config.stash.get(_selection_key, None)
+    if selection is None or not selection.named:
+        return
+    kept = [i for i in items if selection.keeps(i)]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if not selection.keeps(i)])
+        items[:] = kept
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A ``--converge`` PATH is collected as Terraform modules, nothing else."""
+    discoveries = parent.config.stash.get(_discoveries_key, None)
+    if not discoveries:
+        return None
+    found = discoveries.get(Path(os.path.abspath(path)))
+    if found is None:
+        return None
+    return ConvergeDirectory.from_parent(parent, path=path, discovery=found)

@@ -1,0 +1,104 @@
+"""The exception tree of pytest-converge.
+
+Every failure of a tool, process or emulator is translated once, where it
+happens, into one of these::
+
+    ConvergeError                     anything this plugin raises
+    ├── ToolchainError                terraform/provider missing or unusable
+    ├── ModuleError                   module dir missing, no .tf files, bad variables
+    ├── EmulatorError                 emulator failed to start, died, or answered badly
+    ├── UnsafeTargetError             something would reach beyond loopback / real creds
+    ├── TerraformError                a terraform command failed (diagnostics attached)
+    │   └── TerraformTimeout          ... or did not finish in time
+    ├── FaultError                    a fault is malformed, names an unknown op, never fired
+    └── ConvergenceError              the module does not converge (also an AssertionError)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .analysis.defects import Defect
+
+
+class ConvergeError(Exception):
+    """Base class of everything pytest-converge raises."""
+
+
+class ToolchainError(ConvergeError):
+    """The terraform engine or the AWS provider cannot be found or used."""
+
+
+class ModuleError(ConvergeError):
+    """The Terraform module given is not usable (missing, empty, needs variables)."""
+
+
+class EmulatorError(ConvergeError):
+    """The AWS emulator could not be started, stopped responding, or died."""
+
+
+class UnsafeTargetError(ConvergeError):
+    """A run would reach something other than the local emulator."""
+
+
+class TerraformError(ConvergeError):
+    """A terraform command failed.
+
+    ``diagnostics`` holds terraform's own error messages (summary + detail +
+    address), which is what the person fixing the module needs to see.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        returncode: int | None,
+        diagnostics: Sequence[str] = (),
+        output: str = "",
+        workdir: str = "",
+    ) -> None:
+        self.command = command
+        self.returncode = returncode
+        self.diagnostics = list(diagnostics)
+        self.output = output
+        self.workdir = workdir
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        head = f"`{self.command}` failed (exit code {self.returncode})"
+        if self.diagnostics:
+            return head + ":\n" + "\n".join(f"  {d}" for d in self.diagnostics)
+        tail = "\n".join(self.output.strip().splitlines()[-20:])
+        return head + (":\n" + tail if tail else "")
+
+
+class TerraformTimeout(TerraformError):
+    """A terraform command did not finish within its timeout and was killed."""
+
+    def __init__(
+        self, command: str, timeout: float, pending: str = "", output: str = "", workdir: str = ""
+    ) -> None:
+        self.timeout = timeout
+        self.pending = pending
+        why = (
+            f"; it was still waiting on {pending} (an API the emulator may not implement, "
+            "or a resource that never became ready)"
+            if pending
+            else ""
+        )
+        super().__init__(
+            command, None, [f"timed out after {timeout:.0f}s{why}"], output=output, workdir=workdir
+        )
+
+
+class FaultError(ConvergeError):
+    """A fault is malformed, names an operation that never happens, or never fired."""
+
+
+class ConvergenceError(ConvergeError, AssertionError):
+    """The module does not converge; ``defects`` lists why, one record each."""
+
+    def __init__(self, message: str, defects: Sequence[Defect] = ()) -> None:
+        self.defects = list(defects)
+        super().__init__(message)

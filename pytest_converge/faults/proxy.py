@@ -1,0 +1,613 @@
+"""The fault-injecting, recording HTTP proxy between Terraform and the emulator.
+
+One ``Proxy`` lives as long as one Stack: every terraform run of a scenario
+talks to the same ``proxy.endpoint`` (an SQS queue id embeds it), while faults
+are armed for one run and disarmed after::
+
+    with Proxy(upstream=emulator.endpoint) as proxy:
+        proxy.clear()
+        proxy.arm([Crash("CreateVpc")], signal=lambda sig: os.killpg(pgid, sig))
+        ...  # run terraform against proxy.endpoint
+        never_fired = proxy.disarm()
+        mutating = [c.label for c in proxy.calls if c.mutating]
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import logging
+import select
+import socket
+import socketserver
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import FaultError, UnsafeTargetError
+from .kinds import SIGNALLING, Fault, Request, Signal
+from .operations import Operation, identify, is_mutating
+from .wire import Response
+
+log = logging.getLogger(__name__)
+
+# RFC 9110 7.6.1: meaningful for one hop only, never forwarded. Content-Length
+# and Expect are rebuilt by the proxy itself for each side.
+_HOP_BY_HOP = frozenset(
+    {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
+     "te", "trailer", "trailers", "transfer-encoding", "upgrade", "content-length", "expect"}
+)  # fmt: skip
+_MAX_LINE = 65536
+
+
+@dataclass
+class Call:
+    """One API call seen by the proxy, recorded once it has been answered."""
+
+    seq: int
+    service: str
+    operation: str
+    occurrence: int
+    method: str
+    path: str
+    #: HTTP status the client received; 0 when the connection was dropped (Crash).
+    status: int
+    access_key: str | None
+    started: float
+    #: Seconds of the upstream round trip; 0.0 when the call was not forwarded.
+    duration: float
+    fault: str | None
+    forwarded: bool
+    mutating: bool
+    #: Status the emulator answered with (differs from ``status`` under a fault).
+    upstream_status: int | None = None
+
+    @property
+    def label(self) -> str:
+        """``Operation#occurrence``, e.g. ``CreateVpc#1``: the fault point of this call."""
+        return f"{self.operation}#{self.occurrence}"
+
+
+@dataclass
+class _Pending:
+    """A call between its arrival and its answer."""
+
+    generation: int
+    call: Call
+    fault: Fault | None
+    signal: Signal
+
+
+class Proxy:
+    """A recording HTTP proxy on ``127.0.0.1`` that can inject faults into API calls.
+
+    ``upstream`` must be a loopback ``http://`` URL (the emulator); anything
+    else raises ``UnsafeTargetError``, so fault tests never reach real AWS.
+    """
+
+    def __init__(self, upstream: str, *, port: int = 0, timeout: float = 300.0) -> None:
+        self.upstream = upstream.rstrip("/")
+        self._upstream_host, self._upstream_port = _loopback_target(self.upstream)
+        self._port = port
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._pool = _UpstreamPool(self._upstream_host, self._upstream_port, timeout)
+        self._generation = 0
+        self._seq = 0
+        self._counts: dict[str, int] = {}
+        self._calls: list[Call] = []
+        self._pending: dict[int, _Pending] = {}
+        self._armed: list[Fault] = []
+        self._fired: list[Fault] = []
+        self._fired_ids: set[int] = set()
+        self._signal: Signal | None = None
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Listen on an ephemeral loopback port; idempotent."""
+        if self._server is not None:
+            return
+        server = _Server(("127.0.0.1", self._port), _Handler)
+        server.proxy = self
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="converge-proxy",
+            daemon=True,
+        )
+        self._thread.start()
+
+    @property
+    def endpoint(self) -> str:
+        """``http://127.0.0.1:<port>``: the URL to give every service endpoint."""
+        if self._server is None:
+            raise RuntimeError("the proxy is not running; call start() first")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def stop(self) -> None:
+        """Stop listening, close every connection and join every thread; idempotent."""
+        server, self._server = self._server, None
+        thread, self._thread = self._thread, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+            # Keep-alive clients would hold their handler threads forever.
+            server.close_client_connections()
+            server.join_handlers(timeout=5.0)
+        if thread is not None:
+            thread.join(timeout=5.0)
+        self._pool.close()
+
+    def __enter__(self) -> Proxy:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- faults ------------------------------------------------------------------------------
+
+    def arm(self, faults: Iterable[Fault], signal: Signal | None = None) -> None:
+        """Apply ``faults`` to the calls that follow, replacing any armed before.
+
+        ``signal(sig)`` is called by Crash (SIGKILL) and Interrupt (SIGINT);
+        the caller delivers it to Terraform's process group.
+        """
+        faults = list(faults)
+        for fault in faults:
+            if not isinstance(fault, Fault):
+                raise FaultError(
+                    f"not a fault: {fault!r} (use Error, LostResponse, Throttle, "
+                    "Crash, Interrupt or parse_fault('kind@Op#n'))"
+                )
+        needs_signal = [f.label for f in faults if isinstance(f, SIGNALLING)]
+        if needs_signal and signal is None:
+            raise FaultError(
+                f"{', '.join(needs_signal)} must stop terraform: pass "
+                "arm(..., signal=callable) that delivers the signal to it"
+            )
+        with self._lock:
+            self._armed = faults
+            self._fired = []
+            self._fired_ids = set()
+            self._signal = signal
+
+    def disarm(self) -> list[Fault]:
+        """Stop injecting; return the armed faults that never fired."""
+        with self._lock:
+            unfired = [f for f in self._armed if id(f) not in self._fired_ids]
+            self._armed = []
+            self._signal = None
+            return unfired
+
+    @property
+    def armed(self) -> list[Fault]:
+        """The faults currently armed."""
+        with self._lock:
+            return list(self._armed)
+
+    @property
+    def fired(self) -> list[Fault]:
+        """The faults of the latest ``arm()`` that hit a call, in firing order."""
+        with self._lock:
+            return list(self._fired)
+
+    # --- recording ---------------------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[Call]:
+        """Calls answered since the last ``clear()``, in arrival order (copies)."""
+        with self._lock:
+            calls = [replace(c) for c in self._calls]
+        return sorted(calls, key=lambda c: c.seq)
+
+    @property
+    def in_flight(self) -> list[Call]:
+        """Calls that arrived and are not answered yet (``status`` 0), in arrival order."""
+        with self._lock:
+            calls = [replace(p.call) for p in self._pending.values()]
+        return sorted(calls, key=lambda c: c.seq)
+
+    def clear(self) -> None:
+        """Forget recorded calls and restart occurrence counting (start of a run)."""
+        with self._lock:
+            self._generation += 1
+            self._seq = 0
+            self._counts = {}
+            self._calls = []
+            self._pending = {}
+
+    # --- called by the handler threads -------------------------------------------------------
+
+    def _begin(self, op: Operation, method: str, path: str, started: float) -> _Pending:
+        with self._lock:
+            self._seq += 1
+            occurrence = self._counts[op.name] = self._counts.get(op.name, 0) + 1
+            fault = next((f for f in self._armed if f.hits(op.name, occurrence)), None)
+            if fault is not None and id(fault) not in self._fired_ids:
+                self._fired_ids.add(id(fault))
+                self._fired.append(fault)
+            call = Call(
+                seq=self._seq,
+                service=op.service,
+                operation=op.name,
+                occurrence=occurrence,
+                method=method,
+                path=path,
+                status=0,
+                access_key=op.access_key,
+                started=started,
+                duration=0.0,
+                fault=fault.label if fault else None,
+                forwarded=False,
+                mutating=is_mutating(op.name),
+            )
+            pending = _Pending(self._generation, call, fault, self._signaller(self._signal))
+            self._pending[call.seq] = pending
+            return pending
+
+    def _finish(self, pending: _Pending) -> None:
+        with self._lock:
+            if pending.generation != self._generation:
+                return  # arrived before clear(): belongs to no run
+            if self._pending.pop(pending.call.seq, None) is not None:  # once per call
+                self._calls.append(pending.call)
+
+    @staticmethod
+    def _signaller(callback: Signal | None) -> Signal:
+        def deliver(sig: int) -> None:
+            if callback is None:
+                log.warning("a fault wanted to send signal %s but no signal callback is armed", sig)
+                return
+            try:
+                callback(sig)
+            except Exception:
+                # The proxy must keep answering other calls whatever the callback does.
+                log.exception("the fault signal callback failed for signal %s", sig)
+
+        return deliver
+
+    def _forward(
+        self,
+        method: str,
+        target: str,
+        headers: Sequence[tuple[str, str]],
+        body: bytes,
+        had_length: bool,
+    ) -> Response:
+        connection_tokens = {
+            t.strip().lower() for k, v in headers if k.lower() == "connection" for t in v.split(",")
+        }
+        out = [
+            (k, v)
+            for k, v in headers
+            if k.lower() not in _HOP_BY_HOP and k.lower() not in connection_tokens
+        ]
+        if body or had_length:
+            out.append(("Content-Length", str(len(body))))
+        return self._pool.request(method, target, out, body)
+
+
+class _UpstreamPool:
+    """Keep-alive connections to the emulator, shared by the handler threads.
+
+    A connection is checked out for one request and returned after it, so a
+    handler thread never holds one while its client is idle, and ``close()``
+    can close every idle one.
+    """
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self._host = host
+        self._port = port
+        self._timeout = timeout
+        self._idle: list[http.client.HTTPConnection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _get(self) -> tuple[http.client.HTTPConnection, bool]:
+        with self._lock:
+            while self._idle:
+                conn = self._idle.pop()
+                if conn.sock is not None and not _dropped(conn.sock):
+                    return conn, True
+                conn.close()
+        # http.client never consults HTTP(S)_PROXY, so loopback traffic stays loopback.
+        return _Connection(self._host, self._port, timeout=self._timeout), False
+
+    def _put(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if not self._closed:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def request(
+        self, method: str, target: str, headers: Sequence[tuple[str, str]], body: bytes
+    ) -> Response:
+        for attempt in (1, 2):
+            conn, reused = self._get()
+            try:
+                conn.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
+                for name, value in headers:
+                    conn.putheader(name, value)
+                conn.endheaders(body or None)
+                resp = conn.getresponse()
+                data = resp.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                conn.close()
+                # A reused keep-alive connection the server closed meanwhile: retry once
+                # on a fresh one (the request never reached the application).
+                if reused and attempt == 1:
+                    continue
+                raise
+            except BaseException:
+                conn.close()
+                raise
+            if resp.will_close:
+                conn.close()
+            else:
+                self._put(conn)
+            return Response(resp.status, resp.getheaders(), data, resp.reason)
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+class _Connection(http.client.HTTPConnection):
+    """http.client connection that sends a small request's head and body in one write.
+
+    The stock ``_send_output`` writes them separately: two syscalls and two
+    wake-ups of the emulator per call, a measurable share of the proxy's cost.
+    """
+
+    def _send_output(self, message_body: Any = None, encode_chunked: bool = False) -> None:
+        if isinstance(message_body, bytes) and len(message_body) <= 65536:
+            self._buffer.extend((b"", b""))  # type: ignore[attr-defined]
+            msg = b"\r\n".join(self._buffer) + message_body  # type: ignore[attr-defined]
+            del self._buffer[:]  # type: ignore[attr-defined]
+            self.send(msg)
+            return
+        super()._send_output(message_body, encode_chunked)  # type: ignore[misc]
+
+
+def _dropped(sock: socket.socket) -> bool:
+    """True when the peer closed an idle connection (it is readable: EOF or junk)."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+class _Server(ThreadingHTTPServer):
+    """ThreadingHTTPServer that tracks its connections and threads so stop() can end them."""
+
+    daemon_threads = True
+    block_on_close = False  # joined by join_handlers(), with a timeout
+    # socketserver's default backlog of 5 drops connections when the provider
+    # opens many at once (the client then sees "connection closed").
+    request_queue_size = 128
+    proxy: Proxy
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        self._live_lock = threading.Lock()
+        self._live_sockets: set[socket.socket] = set()
+        self._live_threads: set[threading.Thread] = set()
+        super().__init__(address, handler)
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind calls getfqdn(), a DNS lookup that can take seconds.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        thread = threading.Thread(
+            target=self._serve_connection,
+            args=(request, client_address),
+            name="converge-proxy-conn",
+            daemon=True,
+        )
+        with self._live_lock:
+            self._live_sockets.add(request)
+            self._live_threads.add(thread)
+        thread.start()
+
+    def _serve_connection(self, request: Any, client_address: Any) -> None:
+        try:
+            self.process_request_thread(request, client_address)
+        finally:
+            with self._live_lock:
+                self._live_threads.discard(threading.current_thread())
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._live_lock:
+            self._live_sockets.discard(request)
+        super().shutdown_request(request)
+
+    def close_client_connections(self) -> None:
+        with self._live_lock:
+            sockets = list(self._live_sockets)
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def join_handlers(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        with self._live_lock:
+            threads = list(self._live_threads)
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Reads one request, lets the armed fault decide, forwards, answers, records."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive with the client
+    disable_nagle_algorithm = True
+    timeout = 600  # an idle keep-alive client releases its thread eventually
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s - " + format, self.address_string(), *args)
+
+    def handle_one_request(self) -> None:
+        # Every method, including PATCH/OPTIONS and ones we never heard of, is proxied.
+        try:
+            self.raw_requestline = self.rfile.readline(_MAX_LINE + 1)
+            if len(self.raw_requestline) > _MAX_LINE:
+                self.send_error(414)
+                return
+            if not self.raw_requestline:
+                self.close_connection = True
+                return
+            if not self.parse_request():
+                return
+            self._proxy_one()
+            self.wfile.flush()
+        except (TimeoutError, ConnectionError, OSError):
+            self.close_connection = True
+
+    def _proxy_one(self) -> None:
+        proxy = self.server.proxy
+        started = time.monotonic()
+        try:
+            body = self._read_body()
+        except (ValueError, ConnectionError) as exc:
+            self.close_connection = True
+            self.send_error(400, f"unreadable request body: {exc}")
+            return
+        method = self.command
+        target = self.path
+        if target.startswith(("http://", "https://")):
+            # Absolute form: the client believes we are a forward proxy.
+            split = urlsplit(target)
+            target = split.path + ("?" + split.query if split.query else "")
+        target = target or "/"
+        headers = list(self.headers.items())
+        op = identify(method, target, headers, body)
+        path = target.split("?", 1)[0]
+        pending = proxy._begin(op, method, path, started)
+        call, fault = pending.call, pending.fault
+        request = Request(op, call.occurrence, method, path, dict(headers))
+        response: Response | None = None
+        try:
+            if fault is not None:
+                response = fault.before(request)
+            if response is None:
+                had_length = self.headers.get("Content-Length") is not None
+                t0 = time.monotonic()
+                try:
+                    response = proxy._forward(method, target, headers, body, had_length)
+                except (OSError, http.client.HTTPException) as exc:
+                    log.warning("upstream %s failed for %s: %s", proxy.upstream, call.label, exc)
+                    response = request.error(
+                        502, "ServiceUnavailable", f"the emulator did not answer: {exc}"
+                    )
+                else:
+                    call.forwarded = True
+                    call.upstream_status = response.status
+                    if fault is not None:
+                        response = fault.after(request, response, pending.signal) or response
+                finally:
+                    call.duration = time.monotonic() - t0
+            call.status = 0 if response.drop else response.status
+            # Record before answering: a client that has its answer must find its call.
+            proxy._finish(pending)
+            self._send(response)
+        finally:
+            proxy._finish(pending)
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks = []
+            while True:
+                line = self.rfile.readline(_MAX_LINE + 1)
+                size = int(line.split(b";", 1)[0].strip(), 16)
+                if size == 0:
+                    while self.rfile.readline(_MAX_LINE + 1).strip():
+                        pass  # trailers: not forwarded
+                    return b"".join(chunks)
+                chunks.append(self._read_exact(size))
+                self.rfile.readline(_MAX_LINE + 1)  # the CRLF after each chunk
+        length = self.headers.get("Content-Length")
+        if length is None:
+            return b""
+        size = int(length)
+        if size < 0:
+            raise ValueError(f"negative Content-Length {length}")
+        return self._read_exact(size)
+
+    def _read_exact(self, size: int) -> bytes:
+        data = self.rfile.read(size)
+        if len(data) != size:
+            raise ConnectionError(f"client sent {len(data)} of {size} body bytes")
+        return data
+
+    def _send(self, response: Response) -> None:
+        if response.drop:
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        status = response.status
+        reason = response.reason or self.responses.get(status, ("",))[0]
+        head = self.command == "HEAD"
+        no_body = head or status in (204, 304) or 100 <= status < 200
+        lines = [f"HTTP/1.1 {status} {reason}"]
+        for name, value in response.headers:
+            lname = name.lower()
+            # A HEAD answer keeps the emulator's Content-Length: it is the object's size.
+            if lname in _HOP_BY_HOP and not (head and lname == "content-length"):
+                continue
+            lines.append(f"{name}: {value}")
+        if not no_body:
+            lines.append(f"Content-Length: {len(response.body)}")
+        elif head and response.header("Content-Length") is None:
+            lines.append("Content-Length: 0")
+        if self.close_connection:
+            lines.append("Connection: close")
+        data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        # One write for head and body: with Nagle off either way, it saves a syscall.
+        self.wfile.write(data if no_body else data + response.body)
+
+
+def _loopback_target(upstream: str) -> tuple[str, int]:
+    """(host, port) of a loopback ``http://`` URL, or UnsafeTargetError."""
+    split = urlsplit(upstream)
+    host = split.hostname or ""
+    fix = "point the proxy at the local emulator, e.g. http://127.0.0.1:5000"
+    if split.scheme != "http" or not host:
+        raise UnsafeTargetError(f"proxy upstream {upstream!r} is not an http:// URL; {fix}")
+    if host == "localhost":
+        host = "127.0.0.1"  # never trust a resolver with where fault traffic goes
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise UnsafeTargetError(
+            f"proxy upstream {upstream!r} is not a loopback address: fault injection only "
+            f"ever talks to a local emulator; {fix}"
+        )
+    try:
+        port = split.port or 80
+    except ValueError as exc:
+        raise UnsafeTargetError(f"proxy upstream {upstream!r} has a bad port: {exc}") from None
+    return host, port

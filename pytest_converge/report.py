@@ -1,0 +1,378 @@
+"""Failure text, terminal summary, JSON/JUnit/SARIF output.
+
+Everything here is pure: defects in, text or JSON-serialisable dicts out.
+Values only known after apply are written as ``"(known after apply)"``.
+
+- :func:`format_defects`: the pytest failure message, duplicates collapsed.
+- :func:`summary_lines`: the terminal summary section, grouped by module.
+- :func:`json_report`: the ``--converge-report`` document (``schemas/report.schema.json``).
+- :func:`sarif_report`: SARIF 2.1.0 for code-scanning UIs.
+- :func:`junit_properties`: ``record_property`` pairs for JUnit XML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from .analysis.defects import CLASSIFICATIONS, ERROR, KINDS, WARNING, Defect
+from .analysis.hints import show
+from .analysis.plan import UNKNOWN
+from .analysis.source import find_resource
+
+REPORT_VERSION = 1
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "report.schema.json"
+SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+TOOL_URI = "https://github.com/pytest-converge/pytest-converge"
+
+#: One line per defect kind: the summary's legend and the SARIF rules' descriptions.
+KIND_HELP: dict[str, str] = {
+    "permanent-diff": "the second and third plans still change an attribute: the module "
+    "never converges",
+    "needs-second-apply": "the second plan changed something, the third did not: one apply "
+    "is not enough",
+    "escape-hatch": "a resource is replaced or re-run on every apply (timestamp(), uuid(), "
+    "provisioners)",
+    "output-change": "only an output value changes on the second plan",
+    "drift": "refresh found the object changed outside terraform between apply and plan",
+    "duplicate": "an object was created twice: one is in state, the other is not",
+    "orphan": "an object exists that no state entry accounts for",
+    "recovery-failed": "the clean re-run after a fault failed",
+    "emulator-difference": "the module converges on one emulator and not on another",
+}
+
+#: Order of the per-kind columns in the summary.
+_KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
+
+
+# -- failure text ---------------------------------------------------------------------------
+
+
+def group_defects(defects: Iterable[Defect]) -> list[tuple[Defect, list[Defect]]]:
+    """Distinct defects (first seen) with every occurrence, keyed by :meth:`Defect.key`."""
+    groups: dict[tuple, list[Defect]] = {}
+    for defect in defects:
+        groups.setdefault(defect.key(), []).append(defect)
+    return [(found[0], found) for found in groups.values()]
+
+
+def format_defects(defects: Sequence[Defect], header: str = "") -> str:
+    """The failure message: one compact block per distinct defect, written for the module's author.
+
+    Duplicates (same :meth:`Defect.key`, e.g. the same diff found by several
+    fault scenarios) are collapsed into one block with a count and the
+    scenarios they came from.
+    """
+    groups = group_defects(defects)
+    lines = [header] if header else []
+    if len(groups) != len(defects):
+        lines.append(f"{len(groups)} distinct defect(s) ({len(defects)} found in total)")
+    for n, (d, occurrences) in enumerate(groups, 1):
+        lines.extend(_block(n, d, occurrences))
+    return "\n".join(lines)
+
+
+def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
+    kind = d.kind
+    if d.classification and (d.kind != "escape-hatch" or d.classification != "unknown"):
+        kind += f" ({d.classification})"
+    where = d.address or "(no address)"
+    if d.attribute and not where.endswith(d.attribute):
+        where += f" . {d.attribute}"
+    severity = "" if d.severity == ERROR else f" [{d.severity}]"
+    head = f"{n}. {kind}{severity}: {where}"
+    if len(occurrences) > 1:
+        scenarios = sorted({o.scenario for o in occurrences if o.scenario})
+        head += f"  (x{len(occurrences)}" + (f": {', '.join(scenarios)})" if scenarios else ")")
+    rows: list[tuple[str, str]] = []
+    if d.module:
+        rows.append(("module", d.module + (f" ({d.file}:{d.line})" if d.file else "")))
+    if d.attribute or d.declared is not None or d.observed is not None:
+        rows.append(("declared", show(d.declared, 200)))
+        rows.append(("observed", show(d.observed, 200)))
+    for label, value in (
+        ("what", d.message),
+        ("objects", ", ".join(d.objects)),
+        ("why", d.why),
+        ("fix", d.fix),
+        ("reproduce", d.reproduce),
+    ):
+        if value:
+            rows.append((label, value))
+    return [head] + [f"   {label:<10} {value}" for label, value in rows]
+
+
+# -- terminal summary -----------------------------------------------------------------------
+
+
+def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str]:
+    """The terminal summary: a table of modules x defect kinds, a legend and a next step.
+
+    Modules mapped to an empty list are shown as converged.
+    """
+    if not defects_by_module:
+        return []
+    kinds = sorted(
+        {d.kind for found in defects_by_module.values() for d in found},
+        key=lambda k: _KIND_ORDER.get(k, len(KINDS)),
+    )
+    width = max(len("module"), *(len(m) for m in defects_by_module))
+    header = f"{'module':<{width}}  {'result':<10}" + "".join(f"  {k:>{len(k)}}" for k in kinds)
+    lines = [header, "-" * len(header)]
+    total = errors = warnings = 0
+    for module, found in defects_by_module.items():
+        unique = [d for d, _ in group_defects(found)]
+        counts = Counter(d.kind for d in unique)
+        failed = any(d.severity == ERROR for d in unique)
+        result = "FAILED" if failed else ("warnings" if unique else "converged")
+        row = f"{module:<{width}}  {result:<10}"
+        row += "".join(f"  {counts.get(k, 0) or '-':>{len(k)}}" for k in kinds)
+        lines.append(row)
+        total += len(unique)
+        errors += sum(d.severity == ERROR for d in unique)
+        warnings += sum(d.severity == WARNING for d in unique)
+    lines.append(
+        f"{len(defects_by_module)} module(s), {total} distinct defect(s): "
+        f"{errors} error(s), {warnings} warning(s)"
+    )
+    classes = Counter(
+        d.classification
+        for found in defects_by_module.values()
+        for d, _ in group_defects(found)
+        if d.kind == "permanent-diff" and d.classification
+    )
+    if classes:
+        lines.append(
+            "permanent diffs by classification: "
+            + ", ".join(f"{c} {n}" for c, n in sorted(classes.items()))
+        )
+    if kinds:
+        lines.append("legend:")
+        lines.extend(f"  {k}: {KIND_HELP.get(k, k)}" for k in kinds)
+        lines.append("next step: " + _next_step(defects_by_module))
+    return lines
+
+
+def _next_step(defects_by_module: Mapping[str, Sequence[Defect]]) -> str:
+    for found in defects_by_module.values():
+        for d in sorted(found, key=lambda d: d.severity != ERROR):
+            if d.reproduce:
+                return f"reproduce the first one with: {d.reproduce}"
+    return "rerun the failing module with -x -vv to see each defect's fix"
+
+
+# -- JSON report ----------------------------------------------------------------------------
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with UNKNOWN, tuples, sets, Paths and dataclasses made JSON-serialisable."""
+    if value is UNKNOWN:
+        return "(known after apply)"
+    if isinstance(value, Defect):
+        return jsonable(value.to_dict())
+    if is_dataclass(value) and not isinstance(value, type):
+        return jsonable(asdict(value))
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((jsonable(v) for v in value), key=repr)
+    if isinstance(value, Path):
+        return str(value)
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def json_report(
+    modules: Iterable[Any], scenarios: Iterable[Any], defects: Iterable[Defect]
+) -> dict[str, Any]:
+    """The ``--converge-report`` document (validates against ``schemas/report.schema.json``).
+
+    ``modules`` are names/paths (strings or Paths); ``scenarios`` are mappings
+    or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``.
+    """
+    return {
+        "version": REPORT_VERSION,
+        "modules": [str(m) for m in modules],
+        "scenarios": [_scenario(s) for s in scenarios],
+        "defects": [jsonable(d.to_dict()) for d in defects],
+    }
+
+
+def _scenario(item: Any) -> dict[str, Any]:
+    get = (
+        item.get if isinstance(item, Mapping) else lambda k, default=None: getattr(item, k, default)
+    )
+    seconds = get("seconds", 0.0)
+    return {
+        "module": str(get("module", "")),
+        "scenario": str(get("scenario", "")),
+        "outcome": str(get("outcome", "")),
+        "seconds": round(float(seconds or 0.0), 3),
+    }
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of :func:`json_report` (shipped as package data)."""
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+# -- SARIF ----------------------------------------------------------------------------------
+
+
+def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = None) -> dict:
+    """SARIF 2.1.0: one rule per defect kind, one result per distinct defect.
+
+    Locations are the resource block's file and line, relative to ``root``
+    (the repository), taken from ``Defect.file``/``line`` or, failing that,
+    looked up in ``root / defect.module``.
+    """
+    root = Path(root).resolve()
+    rules = [_rule(kind) for kind in KINDS]
+    index = {kind: i for i, kind in enumerate(KINDS)}
+    results = []
+    for d, occurrences in group_defects(defects):
+        result: dict[str, Any] = {
+            "ruleId": d.kind,
+            "ruleIndex": index[d.kind],
+            "level": "error" if d.severity == ERROR else "warning",
+            "message": {"text": _sarif_message(d)},
+            "partialFingerprints": {"convergeDefect/v1": _fingerprint(d)},
+            "properties": jsonable(
+                {
+                    "module": d.module,
+                    "scenarios": sorted({o.scenario for o in occurrences if o.scenario}),
+                    "attribute": d.attribute,
+                    "declared": d.declared,
+                    "observed": d.observed,
+                    "classification": d.classification,
+                    "fix": d.fix,
+                    "objects": d.objects,
+                    "reproduce": d.reproduce,
+                }
+            ),
+        }
+        location: dict[str, Any] = {}
+        physical = _physical_location(d, root)
+        if physical:
+            location["physicalLocation"] = physical
+        if d.address:
+            location["logicalLocations"] = [
+                {"fullyQualifiedName": d.address, "name": d.address, "kind": "resource"}
+            ]
+        if location:
+            result["locations"] = [location]
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "pytest-converge",
+                        "version": version or _package_version(),
+                        "informationUri": TOOL_URI,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
+                "results": results,
+            }
+        ],
+    }
+
+
+def _rule(kind: str) -> dict[str, Any]:
+    text = KIND_HELP.get(kind, kind)
+    warning = kind in ("needs-second-apply", "drift", "output-change", "emulator-difference")
+    help_text = text[0].upper() + text[1:] + "."
+    if kind == "permanent-diff":
+        help_text += " Classifications: " + ", ".join(CLASSIFICATIONS) + "; each result's fix "
+        help_text += "names the change to make."
+    return {
+        "id": kind,
+        "name": "".join(part.title() for part in kind.split("-")),
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": help_text},
+        "help": {"text": help_text},
+        "defaultConfiguration": {"level": "warning" if warning else "error"},
+    }
+
+
+def _sarif_message(d: Defect) -> str:
+    parts = [d.message or f"{d.kind}: {d.address}"]
+    if d.classification and d.kind == "permanent-diff":
+        parts.append(f"Classification: {d.classification}.")
+    if d.why:
+        parts.append(f"Why: {d.why}.")
+    if d.fix:
+        parts.append(f"Fix: {d.fix}")
+    return " ".join(parts)
+
+
+def _physical_location(d: Defect, root: Path) -> dict[str, Any] | None:
+    file, line = d.file, d.line
+    if file is None and d.address and d.module:
+        found = find_resource(root / d.module, d.address)
+        if found is not None:
+            file, line = str(found.file), found.line
+    if file is None:
+        return None
+    path = Path(file)
+    if not path.is_absolute():
+        path = root / path
+    try:
+        uri = path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None  # outside the repository: a logical location only
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri, "uriBaseId": "SRCROOT"}}
+    if line:
+        physical["region"] = {"startLine": int(line)}
+    return physical
+
+
+def _fingerprint(d: Defect) -> str:
+    return hashlib.sha256(repr(d.key()).encode()).hexdigest()[:32]
+
+
+def _package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("pytest-converge")
+    except Exception:  # not installed (running from a checkout)
+        return "0.0.0"
+
+
+# -- JUnit ----------------------------------------------------------------------------------
+
+
+def junit_properties(defect: Defect) -> list[tuple[str, str]]:
+    """``(name, value)`` pairs for ``record_property``, all strings, prefixed ``converge.``."""
+    pairs = [
+        ("converge.kind", defect.kind),
+        ("converge.severity", defect.severity),
+        ("converge.module", defect.module),
+        ("converge.scenario", defect.scenario),
+        ("converge.address", defect.address or ""),
+        ("converge.attribute", defect.attribute or ""),
+        ("converge.classification", defect.classification or ""),
+        ("converge.declared", show(defect.declared, 500)),
+        ("converge.observed", show(defect.observed, 500)),
+        ("converge.fix", defect.fix),
+    ]
+    if defect.objects:
+        pairs.append(("converge.objects", ", ".join(defect.objects)))
+    if defect.reproduce:
+        pairs.append(("converge.reproduce", defect.reproduce))
+    if defect.file:
+        pairs.append(("converge.location", f"{defect.file}:{defect.line or 1}"))
+    return [(name, value) for name, value in pairs if value]

@@ -1,0 +1,102 @@
+"""The guard that keeps every run on this machine, with credentials that work nowhere.
+
+Three layers, each enough on its own for the common case:
+
+1. Endpoints: every URL terraform or a client is pointed at must be loopback.
+2. Environment: terraform runs with cloud credentials, profiles, proxies and
+   ``TF_CLI_ARGS*`` removed, and fake AWS keys and empty config files set.
+3. Configuration: the provider override replaces every endpoint (so even an
+   ``assume_role`` goes to the emulator's STS), nulls ``profile`` and the
+   shared credential files, and forces a local backend (a module's S3 or
+   cloud backend is never contacted).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
+from .errors import UnsafeTargetError
+
+#: Environment variables never passed to terraform (prefixes).
+SCRUBBED_PREFIXES = (
+    "AWS_",
+    "TF_CLI_ARGS",
+    "TF_VAR_",
+    "ARM_",
+    "AZURE_",
+    "GOOGLE_",
+    "GCLOUD_",
+    "CLOUDSDK_",
+    "DIGITALOCEAN_",
+)
+SCRUBBED_NAMES = frozenset(
+    {
+        "TF_CLI_CONFIG_FILE",
+        "TF_PLUGIN_CACHE_DIR",
+        "TF_WORKSPACE",
+        "TF_DATA_DIR",
+        "TF_TOKEN_app_terraform_io",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    }
+)
+
+
+def is_loopback_url(url: str) -> bool:
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def ensure_loopback(url: str, what: str = "endpoint") -> str:
+    """Return ``url`` if it points at this machine, else raise UnsafeTargetError."""
+    if not is_loopback_url(url):
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: pytest-converge only talks to emulators on "
+            "loopback (127.0.0.0/8, ::1, localhost), so a test can never reach a real cloud"
+        )
+    return url
+
+
+def terraform_env(cli_config: Path, scratch: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment every terraform command runs with."""
+    source = dict(os.environ if base is None else base)
+    env = {
+        k: v
+        for k, v in source.items()
+        if not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES
+    }
+    nowhere = str(Path(scratch) / "no-such-aws-config")
+    env.update(
+        TF_CLI_CONFIG_FILE=str(cli_config),
+        TF_IN_AUTOMATION="1",
+        TF_INPUT="0",
+        CHECKPOINT_DISABLE="1",
+        AWS_ACCESS_KEY_ID=FAKE_ACCESS_KEY,
+        AWS_SECRET_ACCESS_KEY=FAKE_SECRET_KEY,
+        AWS_REGION=DEFAULT_REGION,
+        AWS_DEFAULT_REGION=DEFAULT_REGION,
+        AWS_EC2_METADATA_DISABLED="true",
+        AWS_CONFIG_FILE=nowhere,
+        AWS_SHARED_CREDENTIALS_FILE=nowhere,
+        NO_PROXY="127.0.0.1,localhost,::1",
+        no_proxy="127.0.0.1,localhost,::1",
+    )
+    return env

@@ -1,0 +1,300 @@
+"""Run terraform: command lines, -json event streams, process control, typed errors.
+
+Command lines are built by python-terraform's ``Terraform.generate_cmd_string``.
+Its 0.10.1 release cannot be used to *run* them here: it has no env
+parameter (we must pass our own CLI config and scrubbed credentials), turns
+``synchronous=False`` into a CLI flag, cannot stream output, has no timeout
+and does not put terraform in its own process group. :class:`Runner`
+subclasses it and replaces ``cmd`` with a runner that does all of these.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import python_terraform
+
+from .errors import TerraformError, TerraformTimeout
+
+IsFlagged = python_terraform.IsFlagged
+
+#: Default seconds each command may take before it is killed.
+DEFAULT_TIMEOUTS = {"init": 300.0, "plan": 300.0, "apply": 600.0, "show": 120.0, "other": 120.0}
+
+
+@dataclass
+class Completed:
+    """What one terraform command did."""
+
+    argv: list[str]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    #: Parsed ``-json`` UI events (empty for commands run without -json).
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: The signal our own code sent to terraform (Crash/Interrupt), if any.
+    signalled: int | None = None
+
+    @property
+    def command(self) -> str:
+        return " ".join(self.argv)
+
+    def diagnostics(self) -> list[str]:
+        """Terraform's error diagnostics, one line each (``-json`` or plain text)."""
+        found = []
+        for event in self.events:
+            if event.get("type") == "diagnostic" and event.get("@level") == "error":
+                found.append(format_diagnostic(event.get("diagnostic", {})))
+        if not found:
+            found = plain_text_errors(self.stderr or self.stdout)
+        return found
+
+    def pending(self) -> list[str]:
+        """Addresses whose apply started and never finished (in event order)."""
+        started: dict[str, str] = {}
+        for event in self.events:
+            kind = event.get("type", "")
+            hook = event.get("hook", {})
+            address = hook.get("resource", {}).get("addr")
+            if not address:
+                continue
+            if kind == "apply_start":
+                started[address] = hook.get("action", "")
+            elif kind in ("apply_complete", "apply_errored"):
+                started.pop(address, None)
+        return [f"{a} ({act})" if act else a for a, act in started.items()]
+
+
+def format_diagnostic(diag: dict[str, Any]) -> str:
+    text = diag.get("summary", "").strip()
+    detail = " ".join(diag.get("detail", "").split())
+    if detail:
+        text += f": {detail}"
+    address = diag.get("address")
+    rng = diag.get("range") or {}
+    where = []
+    if address:
+        where.append(address)
+    if rng.get("filename"):
+        where.append(f"{rng['filename']}:{rng.get('start', {}).get('line', '?')}")
+    return text + (f" [{', '.join(where)}]" if where else "")
+
+
+def plain_text_errors(text: str) -> list[str]:
+    """Pull ``Error: ...`` blocks out of terraform's human output."""
+    lines = [line.strip(" │╷╵") for line in text.splitlines()]
+    found, current = [], None
+    for line in lines:
+        if line.startswith("Error: "):
+            if current:
+                found.append(" ".join(current))
+            current = [line[len("Error: ") :].strip()]
+        elif current is not None:
+            if line.startswith(("Warning: ", "Error: ")):
+                found.append(" ".join(current))
+                current = None
+            elif line:
+                current.append(line)
+    if current:
+        found.append(" ".join(current))
+    return [" ".join(f.split()) for f in found]
+
+
+class Runner(python_terraform.Terraform):
+    """python-terraform's command builder with a process runner fit for tests.
+
+    Every command gets ``env`` (our CLI config, fake credentials), runs in a
+    new process group so the provider plugins it starts die with it, and has a
+    timeout. ``signal(sig)`` delivers a signal to the running command's whole
+    group (used by the Crash and Interrupt faults).
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        working_dir: str | os.PathLike[str],
+        env: dict[str, str],
+        timeouts: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(working_dir=str(working_dir), is_env_vars_included=False)
+        self.engine = list(command)
+        self.env = env
+        self.timeouts = {**DEFAULT_TIMEOUTS, **(timeouts or {})}
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._signalled: int | None = None
+
+    # -- command lines -------------------------------------------------
+    def argv(self, cmd: str, *args: str, **options: Any) -> list[str]:
+        """``argv("plan", out="p", detailed_exitcode=IsFlagged)`` -> full argv list."""
+        built = self.generate_cmd_string(cmd, *args, **options)
+        # generate_cmd_string puts terraform_bin_path first; ours may be several words.
+        return [*self.engine, *built[1:]]
+
+    # -- process control -----------------------------------------------
+    def signal(self, sig: int) -> bool:
+        """Send ``sig`` to the running command's process group. True if delivered."""
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                return False
+            self._signalled = sig
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                return False
+            return True
+
+    def cmd(self, cmd: str, *args: Any, **kwargs: Any) -> tuple[int | None, str, str]:
+        """python-terraform's entry point, routed through :meth:`run`."""
+        done = self.run(cmd, *args, **kwargs)
+        return done.returncode, done.stdout, done.stderr
+
+    def run(
+        self,
+        cmd: str,
+        *args: str,
+        timeout: float | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
+        check: bool = False,
+        ok_codes: Sequence[int] = (0,),
+        **options: Any,
+    ) -> Completed:
+        """Run one command to completion (or timeout) and return what it did.
+
+        With ``json=IsFlagged`` among ``options`` stdout is parsed as the
+        machine-readable UI event stream and each event is passed to
+        ``on_event`` as it arrives.
+        """
+        argv = self.argv(cmd, *args, **options)
+        name = cmd.split()[0]
+        limit = timeout if timeout is not None else self.timeouts.get(name, self.timeouts["other"])
+        json_stream = options.get("json") is IsFlagged
+        events: list[dict[str, Any]] = []
+        out_chunks: list[bytes] = []
+        err_chunks: list[bytes] = []
+        started = time.monotonic()
+        with self._lock:
+            self._signalled = None
+            self._proc = subprocess.Popen(
+                argv,
+                cwd=self.working_dir,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+            proc = self._proc
+        timed_out = False
+        try:
+            timed_out = not _pump(proc, limit, out_chunks, err_chunks, events if json_stream else None, on_event)
+        finally:
+            # Whatever happened, nothing terraform started may outlive it.
+            _kill_group(proc)
+            with self._lock:
+                self._proc = None
+        stdout = b"".join(out_chunks).decode(errors="replace")
+        stderr = b"".join(err_chunks).decode(errors="replace")
+        done = Completed(
+            argv, proc.returncode, stdout, stderr, time.monotonic() - started, events, self._signalled
+        )
+        if timed_out:
+            raise TerraformTimeout(
+                done.command, limit, ", ".join(done.pending()), stdout + stderr, str(self.working_dir)
+            )
+        if check and done.returncode not in ok_codes:
+            raise TerraformError(
+                done.command, done.returncode, done.diagnostics(), stdout + stderr, str(self.working_dir)
+            )
+        return done
+
+
+def _pump(
+    proc: subprocess.Popen[bytes],
+    limit: float,
+    out_chunks: list[bytes],
+    err_chunks: list[bytes],
+    events: list[dict[str, Any]] | None,
+    on_event: Callable[[dict[str, Any]], None] | None,
+) -> bool:
+    """Read stdout/stderr until EOF and exit; False if ``limit`` passed first."""
+    deadline = time.monotonic() + limit
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None and proc.stderr is not None
+    sel.register(proc.stdout, selectors.EVENT_READ, out_chunks)
+    sel.register(proc.stderr, selectors.EVENT_READ, err_chunks)
+    pending = b""
+    open_streams = 2
+    while open_streams:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        for key, _ in sel.select(timeout=min(remaining, 0.5)):
+            data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
+            if not data:
+                sel.unregister(key.fileobj)
+                open_streams -= 1
+                continue
+            key.data.append(data)
+            if key.data is out_chunks and events is not None:
+                pending += data
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    _emit(line, events, on_event)
+    if events is not None and pending.strip():
+        _emit(pending, events, on_event)
+    sel.close()
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0.1))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _emit(
+    line: bytes,
+    events: list[dict[str, Any]],
+    on_event: Callable[[dict[str, Any]], None] | None,
+) -> None:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return
+    if isinstance(event, dict):
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group and reap; terraform's providers share it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
+        pass
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}

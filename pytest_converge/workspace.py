@@ -1,0 +1,389 @@
+"""Workspaces: a private, initialised copy of a module, pointed at the emulator.
+
+The user's module is never modified. A module is copied once per session into
+a *template* (``terraform init`` runs there, once); each Stack then copies the
+template (providers are links into the shared plugin cache, so the copy is
+cheap) and writes ``converge_override.tf`` pointing every ``aws`` provider
+configuration at its endpoint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
+from .errors import ModuleError, TerraformError, ToolchainError
+from .safety import ensure_loopback, terraform_env
+from .terraform import IsFlagged, Runner
+from .toolchain import Toolchain
+
+OVERRIDE_FILE = "converge_override.tf"
+PROVIDER_FILE = "converge_provider.tf"
+BACKEND_FILE = "converge_backend_override.tf"
+VARS_FILE = "converge.auto.tfvars.json"
+_SKIP_DIRS = {".terraform", ".git", "__pycache__", ".pytest_cache"}
+_SKIP_SUFFIXES = (".tfstate", ".tfstate.backup", ".tfplan")
+_LOCAL_SOURCE = re.compile(r'^\s*source\s*=\s*"(\.\.?/[^"]*)"', re.M)
+_PROVIDER_BLOCK = re.compile(r'^\s*provider\s+"aws"\s*\{', re.M)
+_AWS_USE = re.compile(r'^\s*(resource|data)\s+"aws_|hashicorp/aws|^\s*provider\s+"aws"', re.M)
+#: Retries the SDK makes per call: enough to ride out Throttle(times=3),
+#: few enough that an API the emulator lacks fails in seconds, not minutes.
+MAX_RETRIES = 5
+
+
+def tf_files(directory: Path) -> list[Path]:
+    return sorted(
+        p for p in directory.iterdir() if p.is_file() and p.name.endswith((".tf", ".tf.json"))
+    )
+
+
+def check_module(module_dir: str | os.PathLike[str]) -> Path:
+    """Return the module's absolute path or raise ModuleError saying what is wrong."""
+    path = Path(module_dir).expanduser().resolve()
+    if not path.exists():
+        raise ModuleError(f"module directory {path} does not exist")
+    if not path.is_dir():
+        raise ModuleError(f"{path} is not a directory; pass the directory holding the .tf files")
+    if not tf_files(path):
+        raise ModuleError(f"{path} holds no .tf or .tf.json files: it is not a Terraform module")
+    return path
+
+
+def local_module_root(module: Path) -> Path:
+    """The smallest directory holding the module and every local module it calls.
+
+    ``source = "../shared/vpc"`` must still resolve in the copy, so the copy
+    starts at the common ancestor, keeping relative layout.
+    """
+    root = module
+    seen: set[Path] = set()
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        if current in seen or not current.is_dir():
+            continue
+        seen.add(current)
+        for tf in tf_files(current):
+            for source in _LOCAL_SOURCE.findall(tf.read_text(errors="replace")):
+                target = (current / source).resolve()
+                todo.append(target)
+                root = Path(os.path.commonpath([root, target]))
+    return root
+
+
+def _ignore(directory: str, names: list[str]) -> set[str]:
+    return {n for n in names if n in _SKIP_DIRS or n.endswith(_SKIP_SUFFIXES)}
+
+
+def _ignore_beneath(base: Path):  # noqa: ANN202 - shutil's ignore callable
+    """The usual ignores, plus our own scratch dir when it lies inside the module
+    (pytest's basetemp under a module dir would otherwise be copied into itself)."""
+    base = base.resolve()
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        skipped = _ignore(directory, names)
+        for name in names:
+            path = (Path(directory) / name).resolve()
+            if path == base or path in base.parents:
+                skipped.add(name)
+        return skipped
+
+    return ignore
+
+
+def tree_digest(root: Path) -> str:
+    """A digest of the files a copy would take (names and contents)."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            if name.endswith(_SKIP_SUFFIXES):
+                continue
+            path = Path(dirpath) / name
+            digest.update(str(path.relative_to(root)).encode())
+            with contextlib.suppress(OSError):
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """One ``provider "aws"`` block of the module (alias None = the default one)."""
+
+    alias: str | None
+    has_region: bool
+
+
+def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
+    """The ``provider "aws"`` blocks in a module's own files (HCL text scan)."""
+    configs = []
+    for tf in tf_files(directory):
+        if tf.name.endswith(".json") or tf.name in (OVERRIDE_FILE, PROVIDER_FILE):
+            continue
+        text = tf.read_text(errors="replace")
+        for match in _PROVIDER_BLOCK.finditer(text):
+            body = _block_body(text, match.end())
+            alias = re.search(r'^\s*alias\s*=\s*"([^"]+)"', body, re.M)
+            region = re.search(r"^\s*region\s*=", body, re.M)
+            configs.append(ProviderConfig(alias.group(1) if alias else None, bool(region)))
+    return configs
+
+
+def _block_body(text: str, start: int) -> str:
+    """The text up to the brace that closes the block opened just before ``start``."""
+    depth, i = 1, start
+    while i < len(text) and depth:
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"':  # skip strings so braces in them do not count
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "#" or text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        i += 1
+    return text[start:i]
+
+
+def uses_aws(directory: Path) -> bool:
+    return any(_AWS_USE.search(tf.read_text(errors="replace")) for tf in tf_files(directory))
+
+
+@dataclass(frozen=True)
+class ProviderSchema:
+    """What the installed aws provider accepts in its provider block."""
+
+    version: str
+    attributes: frozenset[str]
+    endpoints: frozenset[str]
+
+
+def provider_override(
+    endpoint: str, configs: list[ProviderConfig], schema: ProviderSchema
+) -> tuple[str, str]:
+    """Text of (override file, extra provider file) pointing aws at ``endpoint``.
+
+    Only attributes the installed provider version knows are written (3.x
+    and 5.x differ); credentials-related ones are nulled out.
+    """
+    ensure_loopback(endpoint)
+    attrs = schema.attributes
+    settings: list[tuple[str, str]] = [
+        ("access_key", json.dumps(FAKE_ACCESS_KEY)),
+        ("secret_key", json.dumps(FAKE_SECRET_KEY)),
+        ("skip_credentials_validation", "true"),
+        ("skip_metadata_api_check", "true"),
+        ("skip_requesting_account_id", "true"),
+        ("skip_region_validation", "true"),
+        ("skip_get_ec2_platforms", "true"),
+        ("s3_force_path_style", "true"),
+        ("s3_use_path_style", "true"),
+        ("insecure", "false"),
+        ("max_retries", str(MAX_RETRIES)),
+    ]
+    for nulled in (
+        "token",
+        "profile",
+        "shared_credentials_file",
+        "shared_credentials_files",
+        "shared_config_files",
+        "allowed_account_ids",
+        "forbidden_account_ids",
+    ):
+        settings.append((nulled, "null"))
+    body = [f"  {k} = {v}" for k, v in settings if k in attrs]
+    eps = "\n".join(f'    {name} = "{endpoint}"' for name in sorted(schema.endpoints))
+    body.append(f"  endpoints {{\n{eps}\n  }}")
+    common = "\n".join(body)
+
+    def block(alias: str | None, region: bool) -> str:
+        head = [f'  alias = "{alias}"'] if alias else []
+        if region:
+            head.append(f'  region = "{DEFAULT_REGION}"')
+        return 'provider "aws" {\n' + "\n".join([*head, common]) + "\n}\n"
+
+    header = "# Written by pytest-converge: points this aws configuration at the local emulator.\n"
+    # A block without a region would make terraform stop and ask for one.
+    overrides = [block(c.alias, not c.has_region) for c in configs]
+    # An override needs a base block; a module relying on the implicit default
+    # provider gets a plain provider file instead.
+    extra = "" if any(c.alias is None for c in configs) else block(None, True)
+    return header + "\n".join(overrides), (header + extra if extra else "")
+
+
+class Templates:
+    """Initialised module copies, one per module content, shared by a session's Stacks."""
+
+    def __init__(self, toolchain: Toolchain, base: Path) -> None:
+        self.toolchain = toolchain
+        self.base = base
+        self._made: dict[str, Template] = {}
+        self._schemas: dict[str, ProviderSchema] = {}
+
+    def get(self, module_dir: str | os.PathLike[str]) -> Template:
+        module = check_module(module_dir)
+        root = local_module_root(module)
+        key = tree_digest(root) + "-" + hashlib.sha256(str(module).encode()).hexdigest()[:8]
+        if key not in self._made:
+            self._made[key] = self._build(module, root, key)
+        return self._made[key]
+
+    def _build(self, module: Path, root: Path, key: str) -> Template:
+        dest_root = self.base / f"template-{module.name}-{key}"
+        if dest_root.exists():
+            shutil.rmtree(dest_root)
+        shutil.copytree(root, dest_root, ignore=_ignore_beneath(self.base), symlinks=True)
+        workdir = dest_root / module.relative_to(root)
+        (workdir / BACKEND_FILE).write_text(
+            "# Written by pytest-converge: state stays local; a module's remote backend\n"
+            "# is never contacted.\nterraform {\n  backend \"local\" {}\n}\n"
+        )
+        aws = uses_aws(workdir)
+        configs = aws_provider_configs(workdir) if aws else []
+        if aws and not any(c.alias is None for c in configs):
+            # init must know the default configuration exists.
+            (workdir / PROVIDER_FILE).write_text('provider "aws" {}\n')
+        runner = Runner(self.toolchain.command, workdir, self.env(dest_root))
+        self._init(runner)
+        schema = self._schema(runner, workdir) if aws else None
+        return Template(module, dest_root, workdir.relative_to(dest_root), configs, schema)
+
+    def env(self, scratch: Path) -> dict[str, str]:
+        return terraform_env(self.toolchain.cli_config, scratch)
+
+    def _init(self, runner: Runner) -> None:
+        # The plugin cache is not safe for concurrent writers (xdist workers).
+        with _locked(self.toolchain.plugin_cache.parent / "init.lock"):
+            done = runner.run("init", input=False, no_color=IsFlagged)
+        if done.returncode == 0:
+            return
+        diags = done.diagnostics()
+        if _provider_missing(diags, done.stderr):
+            # Not in the mirror: a user with a network gets it from the registry.
+            runner.env = {**runner.env, "TF_CLI_CONFIG_FILE": str(self.toolchain.direct_config)}
+            with _locked(self.toolchain.plugin_cache.parent / "init.lock"):
+                retry = runner.run("init", input=False, no_color=IsFlagged)
+            runner.env = self.env(runner.working_dir)
+            if retry.returncode == 0:
+                return
+            diags = retry.diagnostics() or diags
+            raise ToolchainError(
+                "terraform init could not install a provider. The offline mirror has: "
+                f"{', '.join(_mirror_versions(self.toolchain.mirror)) or 'nothing'}; "
+                "any other version needs the registry, which could not be reached either.\n  "
+                + "\n  ".join(diags)
+            )
+        raise TerraformError(done.command, done.returncode, diags, done.stdout + done.stderr, str(runner.working_dir))
+
+    def _schema(self, runner: Runner, workdir: Path) -> ProviderSchema:
+        version = _locked_version(workdir / ".terraform.lock.hcl") or "unknown"
+        if version in self._schemas:
+            return self._schemas[version]
+        cached = self.toolchain.plugin_cache.parent / f"schema-aws-{version}.json"
+        data: dict[str, Any] = {}
+        if version != "unknown" and cached.exists():
+            with contextlib.suppress(ValueError, OSError):
+                data = json.loads(cached.read_text())
+        if not data:
+            done = runner.run("providers schema", json=IsFlagged, check=True)
+            full = json.loads(done.stdout)
+            block = next(
+                v["provider"]["block"]
+                for k, v in full["provider_schemas"].items()
+                if k.endswith("hashicorp/aws")
+            )
+            data = {
+                "attributes": sorted(block.get("attributes", {})),
+                "endpoints": sorted(
+                    block.get("block_types", {})
+                    .get("endpoints", {})
+                    .get("block", {})
+                    .get("attributes", {})
+                ),
+            }
+            if version != "unknown":
+                tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps(data))
+                os.replace(tmp, cached)
+        schema = ProviderSchema(version, frozenset(data["attributes"]), frozenset(data["endpoints"]))
+        self._schemas[version] = schema
+        return schema
+
+
+@dataclass(frozen=True)
+class Template:
+    """An initialised copy of one module."""
+
+    module: Path
+    root: Path
+    #: Where the module sits inside ``root`` (``.`` unless it calls ``../`` modules).
+    subdir: Path
+    configs: list[ProviderConfig]
+    schema: ProviderSchema | None
+
+    def instantiate(self, dest: Path, endpoint: str, variables: dict[str, Any] | None) -> Path:
+        """Copy into ``dest`` and point it at ``endpoint``; return the working dir."""
+        shutil.copytree(self.root, dest, symlinks=True)
+        workdir = dest / self.subdir
+        if self.schema is not None:
+            override, extra = provider_override(endpoint, self.configs, self.schema)
+            (workdir / OVERRIDE_FILE).write_text(override)
+            if extra:
+                (workdir / PROVIDER_FILE).write_text(extra)
+            elif (workdir / PROVIDER_FILE).exists():
+                (workdir / PROVIDER_FILE).unlink()
+        if variables:
+            (workdir / VARS_FILE).write_text(json.dumps(variables, indent=2))
+        return workdir
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _provider_missing(diags: list[str], stderr: str) -> bool:
+    text = " ".join(diags) + stderr
+    return "provider" in text and (
+        "no available releases" in text
+        or "Failed to query" in text
+        or "does not have a package" in text
+        or "Failed to install provider" in text
+    )
+
+
+def _locked_version(lock_file: Path) -> str | None:
+    try:
+        text = lock_file.read_text()
+    except OSError:
+        return None
+    match = re.search(r'provider "registry\.[^"]*/hashicorp/aws" \{\s*version\s*=\s*"([^"]+)"', text)
+    return match.group(1) if match else None
+
+
+def _mirror_versions(mirror: Path) -> list[str]:
+    return sorted(
+        re.sub(r"^terraform-provider-|_linux_amd64\.zip$", "", p.name)
+        for p in mirror.glob("*/*/*/*.zip")
+    )

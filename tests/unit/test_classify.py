@@ -1,0 +1,264 @@
+"""Classification of permanent diffs, fix hints, and the classify hook (plain data)."""
+
+from __future__ import annotations
+
+import json
+
+import pluggy
+import pytest
+
+from pytest_converge.analysis import hints
+from pytest_converge.analysis.classify import (
+    classify,
+    classify_with,
+    first_difference,
+    pytest_converge_classify_diff,
+)
+from pytest_converge.analysis.defects import CLASSIFICATIONS
+from pytest_converge.analysis.plan import UNKNOWN
+
+POLICY = {
+    "Version": "2012-10-17",
+    "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": "*"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ('{"a": 1, "b": [1, 2]}', '{"b":[1,2],"a":1}'),
+        (json.dumps(POLICY, indent=2), json.dumps(POLICY, separators=(",", ":"))),
+        # IAM: a single string and a one-element list mean the same.
+        (
+            '{"Statement": [{"Action": "s3:GetObject", "Effect": "Allow"}]}',
+            '{"Statement": [{"Action": ["s3:GetObject"], "Effect": "Allow"}]}',
+        ),
+        # IAM: a Statement object and a one-element Statement list.
+        (
+            '{"Version": "2012-10-17", "Statement": {"Effect": "Allow", "Action": "sqs:*"}}',
+            '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["sqs:*"]}]}',
+        ),
+        # Real: moto's json.dumps vs the provider's compact jsonencode().
+        (
+            '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:dlq","maxReceiveCount":3}',
+            '{"deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:dlq", '
+            '"maxReceiveCount": 3}',
+        ),
+    ],
+)
+def test_json_equivalent(declared, observed):
+    assert classify(declared, observed) == "json-equivalent"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ("echo hello\n", "echo hello"),
+        ("  indented value", "indented value"),
+        ("a  b\tc", "a b c"),
+        ('{"a": 1}\n', '{"a": 1}'),
+    ],
+)
+def test_whitespace(declared, observed):
+    assert classify(declared, observed) == "whitespace"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ("Mon:00:00-Mon:03:00", "mon:00:00-mon:03:00"),
+        ("new_image", "NEW_IMAGE"),
+        (["TCP", "udp"], ["tcp", "UDP"]),
+        ('{"Effect": "allow"}', '{"Effect": "Allow"}'),
+    ],
+)
+def test_case(declared, observed):
+    assert classify(declared, observed) == "case"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        (["10.9.0.0/16", "10.1.0.0/16"], ["10.1.0.0/16", "10.9.0.0/16"]),
+        ("b,a,c", "a,b,c"),
+        ("b, a", "a,b"),
+        ([{"port": 2}, {"port": 1}], [{"port": 1}, {"port": 2}]),
+        ('{"Action": ["s3:Put", "s3:Get"]}', '{"Action": ["s3:Get", "s3:Put"]}'),
+    ],
+)
+def test_order(declared, observed):
+    assert classify(declared, observed) == "order"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed", "attribute"),
+    [
+        (None, "arn:aws:kms:us-east-1:123456789012:key/abc", "kms_master_key_id"),
+        ("", "Managed by Terraform", "description"),
+        ([], ["sg-123"], "vpc_security_group_ids"),
+        ({}, {"Owner": "platform"}, "tags"),
+        (None, [], "ingress"),
+        # The reverse: the API drops a value equal to its default.
+        ("default", None, "instance_tenancy"),
+        (False, None, "enabled"),
+        ("/", "", "path"),
+    ],
+)
+def test_default(declared, observed, attribute):
+    assert classify(declared, observed, attribute) == "default"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ("3", 3),
+        (3, "3"),
+        ("true", True),
+        ("false", False),
+        ("1.0", 1),
+        (1, 1.0),
+        # Real: maxReceiveCount declared as a string inside jsonencode().
+        ('{"arn":"x","maxReceiveCount":"3"}', '{"arn": "x", "maxReceiveCount": 3}'),
+    ],
+)
+def test_type_coercion(declared, observed):
+    assert classify(declared, observed) == "type-coercion"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        # Different JSON documents.
+        ('{"a": 1}', '{"a": 2}'),
+        ('{"Statement": [{"Action": "s3:GetObject"}]}', '{"Statement": [{"Action": "s3:*"}]}'),
+        ('{"Action": ["a", "b"]}', '{"Action": "a"}'),
+        # Different sets, same length / one element more.
+        (["a", "b"], ["a", "c"]),
+        (["a", "b"], ["b", "a", "a"]),
+        ("a,b", "a,c"),
+        # Different numbers.
+        ("3", 4),
+        ("1.0", 1.5),
+        ("true", False),
+        (True, 1),
+        # Case-different but different words.
+        ("Allow", "deny"),
+        ("abc", "ABD"),
+        # Whitespace inside a word is not whitespace normalisation.
+        ("ab", "a b"),
+        # Declared a non-default value the API dropped.
+        ("my-value", None),
+        # Only known after apply.
+        (UNKNOWN, "x"),
+        # Invalid JSON on one side.
+        ('{"a": 1', '{"a": 1}'),
+    ],
+)
+def test_near_misses_are_unknown(declared, observed):
+    assert classify(declared, observed, "some_attribute") == "unknown"
+
+
+def test_every_classification_is_valid():
+    samples = [("3", 3), ("a\n", "a"), ("A", "a"), ("a,b", "b,a"), (None, "x"), ("x", "y")]
+    for declared, observed in samples:
+        assert classify(declared, observed) in CLASSIFICATIONS
+
+
+def test_first_difference_points_inside_documents():
+    assert first_difference('{"a": {"b": "3"}}', '{"a": {"b": 3}}') == ("$.a.b", "3", 3)
+    assert first_difference("x", "x") is None
+
+
+def test_hookimpl_returns_none_when_unexplained():
+    assert pytest_converge_classify_diff("a.b", "x", "3", 3) == "type-coercion"
+    assert pytest_converge_classify_diff("a.b", "x", "3", 4) is None
+    opts = pluggy.HookimplMarker("pytest")  # the marker the plugin manager reads
+    assert getattr(pytest_converge_classify_diff, opts.project_name + "_impl")["trylast"]
+
+
+def test_classify_with_none_uses_builtins():
+    classifier = classify_with(None)
+    assert classifier("aws_sqs_queue.q", "redrive_policy", '{"a":1}', '{"a": 1}') == (
+        "json-equivalent"
+    )
+    assert classifier("aws_sqs_queue.q", "name", "a", "b") == "unknown"
+
+
+def _hook_with(*plugins):
+    """A pluggy manager with the converge hookspec, the built-ins and ``plugins``."""
+    from pytest_converge import hookspecs
+    from pytest_converge.analysis import classify as builtin
+
+    pm = pluggy.PluginManager("pytest")
+    pm.add_hookspecs(hookspecs)
+    pm.register(builtin)
+    for plugin in plugins:
+        pm.register(plugin)
+    return pm.hook
+
+
+def test_classify_with_hook_lets_a_user_implementation_decide_first():
+    class Mine:
+        @pluggy.HookimplMarker("pytest")(tryfirst=True)
+        def pytest_converge_classify_diff(self, address, attribute, declared, observed):
+            return "default" if attribute == "special" else None
+
+    hook = _hook_with(Mine())
+    classifier = classify_with(hook)
+    assert classifier("x.y", "special", "a", "b") == "default"
+    assert classifier("x.y", "other", "3", 3) == "type-coercion"  # falls through to built-ins
+    assert classifier("x.y", "other", "a", "b") == "unknown"
+    # The hook caller itself is accepted too.
+    assert classify_with(hook.pytest_converge_classify_diff)("x.y", "o", "A", "a") == "case"
+
+
+def test_classify_with_rejects_an_invalid_classification():
+    class Bad:
+        @pluggy.HookimplMarker("pytest")(tryfirst=True)
+        def pytest_converge_classify_diff(self, address, attribute, declared, observed):
+            return "equivalent-ish"
+
+    with pytest.raises(ValueError, match="equivalent-ish"):
+        classify_with(_hook_with(Bad()))("x.y", "a", 1, 2)
+
+
+@pytest.mark.parametrize("classification", CLASSIFICATIONS)
+def test_every_classification_has_why_and_a_fix_with_last_resort(classification):
+    assert hints.why(classification)
+    text = hints.fix(classification, "redrive_policy", "a", "b")
+    assert "redrive_policy" in text
+    assert "Last resort only" in text
+    assert "ignore_changes = [redrive_policy]" in text
+
+
+def test_fix_hints_are_concrete():
+    assert "chomp(" in hints.fix("whitespace", "user_data", "echo\n", "echo")
+    assert "jsonencode()" in hints.fix("json-equivalent", "policy", "{}", "{}")
+    assert "aws_iam_policy_document" in hints.fix("json-equivalent", "policy", "{}", "{}")
+    assert "sort()" in hints.fix("order", "cidr_blocks", ["b", "a"], ["a", "b"])
+    assert '"NEW_IMAGE"' in hints.fix("case", "stream_view_type", "new_image", "NEW_IMAGE")
+    assert "upper()" in hints.fix("case", "stream_view_type", "new_image", "NEW_IMAGE")
+    default = hints.fix("default", "description", "", "Managed by Terraform")
+    assert '"Managed by Terraform"' in default
+    typed = hints.fix("type-coercion", "redrive_policy", '{"n":"3"}', '{"n": 3}')
+    assert "n = 3" in typed and "tonumber" in typed
+    assert "tobool" in hints.fix("type-coercion", "enabled", "true", True)
+    assert "tostring" in hints.fix("type-coercion", "port", 3, "3")
+
+
+def test_ignore_changes_reference():
+    assert hints.ignore_changes_ref("tags.Name") == 'tags["Name"]'
+    assert hints.ignore_changes_ref("ingress[0].cidr_blocks") == "ingress"
+    assert hints.ignore_changes_ref("policy") == "policy"
+
+
+def test_json_fix_says_when_no_spelling_converges():
+    # Real (moto + provider 3.39): the provider sends canonical JSON, moto answers
+    # json.dumps() with spaces; rewriting the module cannot fix that.
+    declared = '{"deadLetterTargetArn":"arn:dlq","maxReceiveCount":3}'
+    observed = '{"deadLetterTargetArn": "arn:dlq", "maxReceiveCount": 3}'
+    text = hints.fix("json-equivalent", "redrive_policy", declared, observed)
+    assert "no spelling of the document converges" in text
+    assert "Last resort only" in text
+    written = hints.fix("json-equivalent", "policy", '{"b": 1, "a": 2}', '{"a":2,"b":1}')
+    assert "jsonencode()" in written

@@ -1,0 +1,393 @@
+"""Second-plan analysis: permanence, escape hatches, outputs, drift, source locations.
+
+The plans are dicts shaped like ``terraform show -json`` output; the
+escape-hatch and SQS ones are trimmed from real runs of terraform 1.11.4 with
+the AWS provider 3.39.0 against moto.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.analysis.defects import CLASSIFICATIONS, Defect
+from pytest_converge.analysis.diffs import plan_defects
+from pytest_converge.analysis.escape import find_triggers
+from pytest_converge.analysis.plan import parse_plan
+from pytest_converge.analysis.source import attribute_expression, find_resource
+
+DLQ = "arn:aws:sqs:us-east-1:123456789012:rp-string-dlq"
+
+
+def _plan(*changes, outputs=None, drift=None, configuration=None):
+    return parse_plan(
+        {
+            "format_version": "1.2",
+            "resource_changes": list(changes),
+            "output_changes": outputs or {},
+            "resource_drift": drift or [],
+            "configuration": configuration or {},
+        }
+    )
+
+
+def _update(address, before, after, after_unknown=None, actions=("update",), **extra):
+    rtype, name = address.split(".")[-2:]
+    change = {
+        "actions": list(actions),
+        "before": before,
+        "after": after,
+        "after_unknown": after_unknown or {},
+        "before_sensitive": {},
+        "after_sensitive": {},
+    }
+    change.update(extra)
+    return {
+        "address": address,
+        "mode": "managed",
+        "type": rtype,
+        "name": name,
+        "provider_name": "registry.terraform.io/hashicorp/aws",
+        "change": change,
+    }
+
+
+def _sqs_type_coercion():
+    """Real: redrive_policy with maxReceiveCount = "3" (string) in jsonencode()."""
+    base = {
+        "arn": "arn:aws:sqs:us-east-1:123456789012:rp-string-work",
+        "name": "rp-string-work",
+        "delay_seconds": 0,
+        "tags": {},
+    }
+    before = dict(base, redrive_policy=f'{{"deadLetterTargetArn": "{DLQ}", "maxReceiveCount": 3}}')
+    after = dict(base, redrive_policy=f'{{"deadLetterTargetArn":"{DLQ}","maxReceiveCount":"3"}}')
+    return _update("aws_sqs_queue.work", before, after)
+
+
+#: Real: terraform_data with triggers_replace = timestamp() and a local-exec provisioner.
+TIMESTAMP_CHANGE = {
+    "address": "terraform_data.build",
+    "mode": "managed",
+    "type": "terraform_data",
+    "name": "build",
+    "provider_name": "terraform.io/builtin/terraform",
+    "change": {
+        "actions": ["delete", "create"],
+        "before": {
+            "id": "3f51380f-6fb1-116a-831e-60cf59ff6065",
+            "input": None,
+            "output": None,
+            "triggers_replace": "2026-11-29T16:17:22Z",
+        },
+        "after": {"input": None, "output": None},
+        "after_unknown": {"id": True, "triggers_replace": True},
+        "before_sensitive": {},
+        "after_sensitive": {},
+        "replace_paths": [["triggers_replace"]],
+    },
+    "action_reason": "replace_because_cannot_update",
+}
+TIMESTAMP_CONFIG = {
+    "root_module": {
+        "resources": [
+            {
+                "address": "terraform_data.build",
+                "mode": "managed",
+                "type": "terraform_data",
+                "name": "build",
+                "provisioners": [
+                    {
+                        "type": "local-exec",
+                        "expressions": {"command": {"constant_value": "echo building"}},
+                    }
+                ],
+                "expressions": {"triggers_replace": {}},
+            }
+        ]
+    }
+}
+
+
+@pytest.fixture
+def module_dir(tmp_path: Path) -> Path:
+    (tmp_path / "main.tf").write_text(
+        """# a module with an escape hatch
+resource "aws_sqs_queue" "dlq" { name = "rp-string-dlq" }
+
+resource "aws_sqs_queue" "work" {
+  name = "rp-string-work" # the queue
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.dlq.arn
+    maxReceiveCount     = "3"
+  })
+}
+"""
+    )
+    (tmp_path / "build.tf").write_text(
+        """resource "terraform_data" "build" {
+  triggers_replace = timestamp()
+  provisioner "local-exec" {
+    command = "echo \\"{ not a brace }\\""
+  }
+}
+
+resource "null_resource" "legacy" {
+  triggers = {
+    always = uuid()
+    "quoted.key" = "x"
+  }
+}
+
+resource "aws_security_group" "sg" {
+  description = <<-EOT
+    braces { in } heredoc
+  EOT
+  ingress {
+    cidr_blocks = ["10.0.0.0/16"]
+  }
+  ingress {
+    cidr_blocks = ["10.9.0.0/16", "10.1.0.0/16"]
+  }
+}
+"""
+    )
+    return tmp_path
+
+
+def test_permanent_when_still_in_third_plan():
+    second = _plan(_sqs_type_coercion())
+    third = _plan(_sqs_type_coercion())
+    [defect] = plan_defects(second, third, module="sqs", scenario="two-run")
+    assert defect.kind == "permanent-diff"
+    assert defect.severity == "error"
+    assert defect.attribute == "redrive_policy"
+    assert defect.classification == "type-coercion"
+    assert '"maxReceiveCount":"3"' in defect.declared
+    assert '"maxReceiveCount": 3' in defect.observed
+    assert "maxReceiveCount = 3" in defect.fix
+    assert defect.why and defect.module == "sqs"
+
+
+def test_needs_second_apply_when_gone_in_third_plan():
+    [defect] = plan_defects(_plan(_sqs_type_coercion()), _plan(), module="sqs")
+    assert defect.kind == "needs-second-apply"
+    assert defect.severity == "warning"
+    assert defect.classification == "type-coercion"
+    assert defect.why and defect.fix
+
+
+def test_permanence_is_per_attribute():
+    before = {"name": "q", "delay_seconds": 0, "policy": "a\n"}
+    after = {"name": "q", "delay_seconds": 5, "policy": "a"}
+    second = _plan(_update("aws_sqs_queue.q", before, after))
+    third = _plan(_update("aws_sqs_queue.q", dict(before, delay_seconds=5), after))
+    kinds = {d.attribute: d.kind for d in plan_defects(second, third)}
+    assert kinds == {"delay_seconds": "needs-second-apply", "policy": "permanent-diff"}
+
+
+def test_without_third_every_change_is_permanent():
+    defects = plan_defects(_plan(_sqs_type_coercion()))
+    assert [d.kind for d in defects] == ["permanent-diff"]
+
+
+def test_timestamp_trigger_is_an_escape_hatch_naming_the_attribute_and_both_values(module_dir):
+    second = _plan(TIMESTAMP_CHANGE, configuration=TIMESTAMP_CONFIG)
+    third = _plan(copy.deepcopy(TIMESTAMP_CHANGE), configuration=TIMESTAMP_CONFIG)
+    [defect] = plan_defects(second, third, module="build", module_dir=module_dir)
+    assert defect.kind == "escape-hatch"
+    assert defect.address == "terraform_data.build"
+    assert defect.attribute == "triggers_replace"
+    assert defect.observed == "2026-11-29T16:17:22Z"
+    assert defect.declared == "(known after apply) from timestamp()"
+    assert "triggers_replace" in defect.message
+    assert "2026-11-29T16:17:22Z" in defect.message
+    assert "(known after apply)" in defect.message
+    assert "local-exec" in defect.message
+    assert "filesha256" in defect.fix and "sha256(file(" in defect.fix
+    assert "Last resort only" in defect.fix
+    assert defect.file == str(module_dir / "build.tf") and defect.line == 1
+    # id is also unknown on the second plan: it is folded into the one finding.
+    assert "id" not in {d.attribute for d in plan_defects(second, third)}
+
+
+def test_escape_hatch_without_module_dir_still_names_the_trigger():
+    [defect] = plan_defects(_plan(TIMESTAMP_CHANGE), _plan(TIMESTAMP_CHANGE))
+    assert defect.kind == "escape-hatch"
+    assert defect.declared == "(known after apply)"
+    assert defect.file is None
+
+
+def test_null_resource_triggers(module_dir):
+    change = _update(
+        "null_resource.legacy",
+        {"id": "123", "triggers": {"always": "4c0f-old", "quoted.key": "x"}},
+        {"triggers": {"quoted.key": "x"}},
+        after_unknown={"id": True, "triggers": {"always": True}},
+        actions=("delete", "create"),
+        replace_paths=[["triggers"]],
+    )
+    [defect] = plan_defects(_plan(change), _plan(change), module_dir=module_dir)
+    assert defect.kind == "escape-hatch"
+    assert defect.attribute == "triggers.always"
+    assert defect.observed == "4c0f-old"
+    assert defect.declared == "(known after apply) from uuid()"
+    assert 'ignore_changes = [triggers["always"]]' in defect.fix
+
+
+def test_unknown_forcing_replacement_on_any_resource_is_an_escape_hatch():
+    change = _update(
+        "aws_ssm_parameter.stamp",
+        {"id": "/p", "name": "/p", "value": "2026-01-01T00:00:00Z"},
+        {"name": "/p"},
+        after_unknown={"id": True, "value": True},
+        actions=("delete", "create"),
+        replace_paths=[["value"]],
+    )
+    [defect] = plan_defects(_plan(change), _plan(change))
+    assert defect.kind == "escape-hatch" and defect.attribute == "value"
+
+
+def test_provisioner_resource_replaced_each_run_is_an_escape_hatch():
+    change = _update(
+        "aws_instance.web",
+        {"id": "i-1", "ami": "ami-1"},
+        {"ami": "ami-2"},
+        after_unknown={"id": True},
+        actions=("create", "delete"),
+        replace_paths=[["ami"]],
+    )
+    config = {
+        "root_module": {
+            "resources": [
+                {
+                    "address": "aws_instance.web",
+                    "type": "aws_instance",
+                    "name": "web",
+                    "provisioners": [{"type": "remote-exec"}],
+                }
+            ]
+        }
+    }
+    second = _plan(change, configuration=config)
+    assert find_triggers(second.changes[0], provisioners=True)[0].attribute == "ami"
+    [defect] = plan_defects(second, _plan(change, configuration=config))
+    assert defect.kind == "escape-hatch" and "remote-exec" in defect.message
+
+
+def test_a_plain_replacement_is_a_permanent_diff_not_an_escape_hatch():
+    change = _update(
+        "aws_sqs_queue.q",
+        {"id": "u", "name": "Queue"},
+        {"name": "queue"},
+        after_unknown={"id": True},
+        actions=("delete", "create"),
+        replace_paths=[["name"]],
+    )
+    defects = plan_defects(_plan(change), _plan(change))
+    by_attr = {d.attribute: d for d in defects}
+    assert by_attr["name"].kind == "permanent-diff"
+    assert by_attr["name"].classification == "case"
+    assert "(forces replacement)" in by_attr["name"].message
+
+
+def test_output_only_change_and_drift_are_kept_distinct():
+    outputs = {
+        "built_at": {"actions": ["update"], "before": "t1", "after": None, "after_unknown": True}
+    }
+    drift = [
+        _update(
+            "aws_sqs_queue.q",
+            {"name": "q", "tags": {"Owner": "a"}},
+            {"name": "q", "tags": {"Owner": "b"}},
+        )
+    ]
+    second = _plan(outputs=outputs, drift=drift)
+    defects = plan_defects(second, _plan(outputs=outputs))
+    by_kind = {d.kind: d for d in defects}
+    assert set(by_kind) == {"output-change", "drift"}
+    out = by_kind["output-change"]
+    assert out.address == "output.built_at" and out.declared == "(known after apply)"
+    assert out.severity == "error" and out.fix and out.why
+    drifted = by_kind["drift"]
+    assert drifted.severity == "warning"
+    assert drifted.attribute == "tags.Owner"
+    # resource_drift's before is what terraform recorded, after what refresh read.
+    assert (drifted.declared, drifted.observed) == ("a", "b")
+    assert drifted.fix and drifted.why
+
+
+def test_every_defect_has_classification_why_and_fix(module_dir):
+    second = _plan(
+        _sqs_type_coercion(),
+        TIMESTAMP_CHANGE,
+        outputs={"x": {"actions": ["update"], "before": "1", "after": 1}},
+        configuration=TIMESTAMP_CONFIG,
+    )
+    defects = plan_defects(second, second, module_dir=module_dir, reproduce="pytest -k x")
+    assert len(defects) == 3
+    for defect in defects:
+        assert isinstance(defect, Defect)
+        assert defect.classification in CLASSIFICATIONS
+        assert defect.why and defect.fix
+        assert defect.reproduce == "pytest -k x"
+        Defect.from_dict(defect.to_dict())  # round-trips
+
+
+def test_sensitive_values_are_not_shown():
+    change = _update("aws_db_instance.db", {"password": "old"}, {"password": "new"})
+    change["change"]["after_sensitive"] = {"password": True}
+    [defect] = plan_defects(_plan(change))
+    assert defect.declared == defect.observed == "(sensitive value)"
+    assert "old" not in defect.message and "new" not in defect.message
+
+
+def test_custom_classifier_is_used():
+    seen = []
+
+    def mine(address, attribute, declared, observed):
+        seen.append((address, attribute))
+        return "default"
+
+    [defect] = plan_defects(_plan(_sqs_type_coercion()), classify=mine)
+    assert defect.classification == "default"
+    assert seen == [("aws_sqs_queue.work", "redrive_policy")]
+
+
+def test_source_finds_blocks_and_expressions(module_dir):
+    loc = find_resource(module_dir, "aws_sqs_queue.work")
+    assert loc.file.name == "main.tf" and loc.line == 4
+    assert find_resource(module_dir, 'aws_sqs_queue.work["a"]').line == 4
+    assert find_resource(module_dir, "aws_sqs_queue.nope") is None
+    expr = attribute_expression(module_dir, "aws_sqs_queue.work", "redrive_policy")
+    assert expr.startswith("jsonencode({") and expr.endswith("})")
+    assert attribute_expression(module_dir, "aws_sqs_queue.work", "name") == '"rp-string-work"'
+    assert attribute_expression(module_dir, "terraform_data.build", "triggers_replace") == (
+        "timestamp()"
+    )
+    legacy = "null_resource.legacy"
+    assert attribute_expression(module_dir, legacy, "triggers.always") == "uuid()"
+    assert attribute_expression(module_dir, legacy, 'triggers["quoted.key"]') == '"x"'
+    sg = "aws_security_group.sg"
+    assert find_resource(module_dir, sg).line == 15
+    assert attribute_expression(module_dir, sg, "ingress[1].cidr_blocks") == (
+        '["10.9.0.0/16", "10.1.0.0/16"]'
+    )
+    assert "braces { in } heredoc" in attribute_expression(module_dir, sg, "description")
+
+
+def test_source_follows_local_module_calls(tmp_path):
+    (tmp_path / "main.tf").write_text('module "net" {\n  source = "./modules/net"\n}\n')
+    child = tmp_path / "modules" / "net"
+    child.mkdir(parents=True)
+    (child / "vpc.tf").write_text(
+        '\n\nresource "aws_vpc" "this" {\n  cidr_block = "10.0.0.0/16"\n}\n'
+    )
+    loc = find_resource(tmp_path, 'module.net["a"].aws_vpc.this')
+    assert loc.file == child / "vpc.tf" and loc.line == 3
+    assert attribute_expression(tmp_path, "module.net.aws_vpc.this", "cidr_block") == (
+        '"10.0.0.0/16"'
+    )
+    assert find_resource(tmp_path, "module.other.aws_vpc.this") is None

@@ -1,0 +1,508 @@
+"""Operation, service and access-key identification, fault labels, is_mutating: plain data."""
+
+from __future__ import annotations
+
+import json
+import signal
+from xml.etree import ElementTree
+
+import pytest
+
+from pytest_converge.errors import FaultError
+from pytest_converge.faults import (
+    FAULT_KINDS,
+    Crash,
+    Error,
+    Interrupt,
+    LostResponse,
+    Operation,
+    Request,
+    Throttle,
+    identify,
+    is_mutating,
+    parse_fault,
+)
+from pytest_converge.faults.operations import credential_scope, path_template
+from pytest_converge.faults.wire import Response, error_response, throttle_response
+
+KEY = "AKIACONVERGETEST0000"
+FORM = "application/x-www-form-urlencoded; charset=utf-8"
+
+
+def sigv4(service: str, key: str = KEY) -> str:
+    return (
+        f"AWS4-HMAC-SHA256 Credential={key}/20240101/us-east-1/{service}/aws4_request, "
+        "SignedHeaders=content-type;host;x-amz-date, Signature=abc123"
+    )
+
+
+def headers(service: str | None = None, **extra: str) -> dict[str, str]:
+    out = {"Host": "127.0.0.1:4566"}
+    if service:
+        out["Authorization"] = sigv4(service)
+    out.update({k.replace("_", "-"): v for k, v in extra.items()})
+    return out
+
+
+# --- query protocol --------------------------------------------------------------------------
+
+
+def test_ec2_query_form_body() -> None:
+    op = identify(
+        "POST",
+        "/",
+        headers("ec2", Content_Type=FORM),
+        b"Action=CreateVpc&Version=2016-11-15&CidrBlock=10.0.0.0%2F16",
+    )
+    assert op == Operation("ec2", "CreateVpc", "ec2", KEY)
+
+
+@pytest.mark.parametrize("service", ["iam", "sts", "sns", "elasticloadbalancing", "monitoring"])
+def test_other_query_services_use_the_query_error_protocol(service: str) -> None:
+    op = identify("POST", "/", headers(service, Content_Type=FORM), b"Action=DoThing&Version=1")
+    assert (op.service, op.name, op.protocol) == (service, "DoThing", "query")
+
+
+def test_sqs_query_protocol_of_go_sdk_v1_on_a_queue_url() -> None:
+    op = identify(
+        "POST",
+        "/123456789012/my-queue",
+        headers("sqs", Content_Type=FORM),
+        b"Action=SetQueueAttributes&Version=2012-11-05&Attribute.1.Name=Policy",
+    )
+    assert op == Operation("sqs", "SetQueueAttributes", "query", KEY)
+
+
+def test_query_action_in_the_url() -> None:
+    op = identify("GET", "/?Action=DescribeVpcs&Version=2016-11-15", headers("ec2"), b"")
+    assert op.name == "DescribeVpcs"
+
+
+def test_action_in_a_body_that_is_not_a_form_is_ignored() -> None:
+    # A JSON document that happens to contain "Action=" is not a query-protocol call.
+    op = identify(
+        "POST",
+        "/2015-03-31/functions",
+        headers("lambda", Content_Type="application/json"),
+        b'{"Description": "Action=CreateVpc"}',
+    )
+    assert op.name == "CreateFunction"
+
+
+# --- JSON protocol ---------------------------------------------------------------------------
+
+
+def test_dynamodb_json_target() -> None:
+    op = identify(
+        "POST",
+        "/",
+        headers(
+            "dynamodb",
+            Content_Type="application/x-amz-json-1.0",
+            X_Amz_Target="DynamoDB_20120810.CreateTable",
+        ),
+        b'{"TableName": "t"}',
+    )
+    assert op == Operation("dynamodb", "CreateTable", "json", KEY)
+
+
+def test_sqs_json_protocol_of_modern_botocore() -> None:
+    op = identify(
+        "POST",
+        "/",
+        headers(
+            "sqs", Content_Type="application/x-amz-json-1.0", X_Amz_Target="AmazonSQS.CreateQueue"
+        ),
+        b'{"QueueName": "q"}',
+    )
+    assert op == Operation("sqs", "CreateQueue", "json", KEY)
+
+
+def test_json_target_without_authorization_guesses_the_service() -> None:
+    op = identify("POST", "/", {"x-amz-target": "Logs_20140328.CreateLogGroup"}, b"{}")
+    assert op == Operation("logs", "CreateLogGroup", "json", None)
+
+
+def test_target_wins_over_an_action_like_body() -> None:
+    op = identify(
+        "POST",
+        "/",
+        headers("kms", X_Amz_Target="TrentService.CreateKey", Content_Type=FORM),
+        b"Action=CreateVpc",
+    )
+    assert op.name == "CreateKey" and op.protocol == "json"
+
+
+# --- S3 (REST-XML, path style) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "expected"),
+    [
+        ("GET", "/", "ListBuckets"),
+        ("PUT", "/bucket", "CreateBucket"),
+        ("PUT", "/bucket/", "CreateBucket"),
+        ("HEAD", "/bucket", "HeadBucket"),
+        ("DELETE", "/bucket", "DeleteBucket"),
+        ("GET", "/bucket", "ListObjects"),
+        ("GET", "/bucket?list-type=2&prefix=", "ListObjectsV2"),
+        ("GET", "/bucket?versions", "ListObjectVersions"),
+        ("GET", "/bucket?location", "GetBucketLocation"),
+        ("PUT", "/bucket?tagging", "PutBucketTagging"),
+        ("GET", "/bucket?tagging", "GetBucketTagging"),
+        ("DELETE", "/bucket?tagging", "DeleteBucketTagging"),
+        ("PUT", "/bucket?policy", "PutBucketPolicy"),
+        ("GET", "/bucket?policyStatus", "GetBucketPolicyStatus"),
+        ("PUT", "/bucket?versioning", "PutBucketVersioning"),
+        ("GET", "/bucket?acl=", "GetBucketAcl"),
+        ("PUT", "/bucket?cors", "PutBucketCors"),
+        ("DELETE", "/bucket?cors", "DeleteBucketCors"),
+        ("PUT", "/bucket?lifecycle", "PutBucketLifecycleConfiguration"),
+        ("DELETE", "/bucket?lifecycle", "DeleteBucketLifecycle"),
+        ("PUT", "/bucket?encryption", "PutBucketEncryption"),
+        ("PUT", "/bucket?public-access-block", "PutPublicAccessBlock"),
+        ("GET", "/bucket?public-access-block", "GetPublicAccessBlock"),
+        ("GET", "/bucket?object-lock", "GetObjectLockConfiguration"),
+        ("POST", "/bucket?delete", "DeleteObjects"),
+        ("PUT", "/bucket/key.txt", "PutObject"),
+        ("PUT", "/bucket/dir/key.txt", "PutObject"),
+        ("GET", "/bucket/key.txt", "GetObject"),
+        ("GET", "/bucket/key.txt?versionId=abc", "GetObject"),
+        ("HEAD", "/bucket/key.txt", "HeadObject"),
+        ("DELETE", "/bucket/key.txt", "DeleteObject"),
+        ("PUT", "/bucket/key.txt?tagging", "PutObjectTagging"),
+        ("GET", "/bucket/key.txt?acl", "GetObjectAcl"),
+        ("POST", "/bucket/key.txt?uploads", "CreateMultipartUpload"),
+        ("PUT", "/bucket/key.txt?partNumber=1&uploadId=x", "UploadPart"),
+        ("POST", "/bucket/key.txt?uploadId=x", "CompleteMultipartUpload"),
+        ("DELETE", "/bucket/key.txt?uploadId=x", "AbortMultipartUpload"),
+    ],
+)
+def test_s3_operations(method: str, target: str, expected: str) -> None:
+    op = identify(method, target, headers("s3"), b"")
+    assert op == Operation("s3", expected, "rest-xml", KEY)
+
+
+def test_s3_copy_object_by_header() -> None:
+    op = identify("PUT", "/b/k", headers("s3", X_Amz_Copy_Source="/b/other"), b"")
+    assert op.name == "CopyObject"
+
+
+def test_s3_object_named_like_a_query_action_is_still_s3() -> None:
+    # Near miss: an object key/query that looks like the query protocol.
+    op = identify("GET", "/bucket/Action?Action=CreateVpc", headers("s3"), b"")
+    assert op.name == "GetObject"
+
+
+def test_s3_sigv2_and_unsigned_fallback() -> None:
+    op = identify("PUT", "/bucket", {"Authorization": "AWS AKIAOLD:c2lnbmF0dXJl"}, b"")
+    assert op == Operation("s3", "CreateBucket", "rest-xml", "AKIAOLD")
+    assert identify("GET", "/bucket/key", {}, b"").name == "GetObject"
+
+
+def test_s3_presigned_url_carries_the_scope_in_the_query() -> None:
+    target = (
+        "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        f"&X-Amz-Credential={KEY}%2F20240101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=x"
+    )
+    assert identify("GET", target, {}, b"") == Operation("s3", "GetObject", "rest-xml", KEY)
+
+
+# --- REST-JSON -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "expected"),
+    [
+        ("POST", "/2015-03-31/functions", "CreateFunction"),
+        ("GET", "/2015-03-31/functions/", "ListFunctions"),
+        ("GET", "/2015-03-31/functions/my-func", "GetFunction"),
+        ("GET", "/2015-03-31/functions/my-func?Qualifier=1", "GetFunction"),
+        ("DELETE", "/2015-03-31/functions/my-func", "DeleteFunction"),
+        ("PUT", "/2015-03-31/functions/my-func/configuration", "UpdateFunctionConfiguration"),
+        ("PUT", "/2015-03-31/functions/my-func/code", "UpdateFunctionCode"),
+        ("POST", "/2015-03-31/functions/my-func/policy", "AddPermission"),
+        ("DELETE", "/2015-03-31/functions/my-func/policy/stmt-1", "RemovePermission"),
+        ("GET", "/2015-03-31/functions/my-func/versions", "ListVersionsByFunction"),
+        ("POST", "/2015-03-31/functions/my-func/invocations", "Invoke"),
+        (
+            "GET",
+            "/2015-03-31/functions/arn%3Aaws%3Alambda%3Aus-east-1%3A123456789012%3Afunction%3Af",
+            "GetFunction",
+        ),
+        ("GET", "/2019-09-30/functions/f/concurrency", "GetFunctionConcurrency"),
+        ("PUT", "/2017-10-31/functions/f/concurrency", "PutFunctionConcurrency"),
+        ("GET", "/2017-03-31/tags/arn%3Aaws%3Alambda%3Aus-east-1%3A1%3Afunction%3Af", "ListTags"),
+        ("POST", "/2015-03-31/event-source-mappings/", "CreateEventSourceMapping"),
+        ("GET", "/2015-03-31/event-source-mappings/a1b2-c3d4", "GetEventSourceMapping"),
+    ],
+)
+def test_lambda_operations(method: str, target: str, expected: str) -> None:
+    op = identify(method, target, headers("lambda"), b"")
+    assert op == Operation("lambda", expected, "rest-json", KEY)
+
+
+def test_lambda_without_authorization_from_the_version_path() -> None:
+    assert identify("POST", "/2015-03-31/functions", {}, b"{}").service == "lambda"
+
+
+def test_apigateway_table_and_route53_is_rest_xml() -> None:
+    op = identify(
+        "PUT", "/restapis/a1b2c3d4e5/resources/xyz123/methods/GET", headers("apigateway"), b""
+    )
+    assert op.name == "PutMethod" and op.protocol == "rest-json"
+    op = identify("POST", "/2013-04-01/hostedzone/Z0123456789/rrset/", headers("route53"), b"")
+    assert op == Operation("route53", "ChangeResourceRecordSets", "rest-xml", KEY)
+
+
+def test_unknown_rest_call_falls_back_to_a_stable_template() -> None:
+    a = identify("POST", "/v1/things/abc123def/widgets", headers("newsvc"), b"")
+    b = identify("POST", "/v1/things/zz9-other-id/widgets", headers("newsvc"), b"")
+    assert a.name == b.name == "POST newsvc /v1/things/{}/widgets"
+    assert a.protocol == "rest-json"
+    assert is_mutating(a.name)
+    assert not is_mutating("GET newsvc /v1/things")
+
+
+@pytest.mark.parametrize(
+    ("path", "template"),
+    [
+        ("/", "/"),
+        ("/2015-03-31/functions/", "/2015-03-31/functions"),
+        (
+            "/restapis/abc/resources/def/methods/GET/integration",
+            "/restapis/{}/resources/{}/methods/{}/integration",
+        ),
+        ("/things/MyThing/Other", "/things/{}/{}"),
+        ("/things/a%2Fb", "/things/{}"),
+        ("/UPPER", "/{}"),
+        ("/a1b2", "/{}"),
+    ],
+)  # fmt: skip
+def test_path_template(path: str, template: str) -> None:
+    assert path_template(path) == template
+
+
+# --- service and access key ------------------------------------------------------------------
+
+
+def test_credential_scope() -> None:
+    assert credential_scope(sigv4("ec2", "AKIAXYZ")) == ("ec2", "AKIAXYZ")
+    assert credential_scope(
+        "AWS4-HMAC-SHA256 Credential=K/20240101/eu-west-1/sts/aws4_request"
+    ) == (
+        "sts",
+        "K",
+    )
+    assert credential_scope("") == (None, None)
+    assert credential_scope("Bearer token") == (None, None)
+    # Near miss: a truncated scope (no terminator) is not a scope.
+    assert credential_scope("AWS4-HMAC-SHA256 Credential=K/20240101/us-east-1/ec2") == (None, None)
+
+
+def test_headers_are_case_insensitive_and_may_be_pairs() -> None:
+    pairs = [("AUTHORIZATION", sigv4("sts")), ("content-type", FORM)]
+    op = identify("POST", "/", pairs, b"Action=GetCallerIdentity&Version=2011-06-15")
+    assert op == Operation("sts", "GetCallerIdentity", "query", KEY)
+
+
+def test_absolute_form_target_and_real_aws_host() -> None:
+    op = identify(
+        "POST",
+        "http://ec2.us-east-1.amazonaws.com/",
+        {"Content-Type": FORM},
+        b"Action=RunInstances",
+    )
+    assert op == Operation("ec2", "RunInstances", "ec2", None)
+
+
+def test_query_call_without_any_scope_has_unknown_service() -> None:
+    op = identify("POST", "/", {"Content-Type": FORM}, b"Action=CreateQueue")
+    assert (op.service, op.name, op.protocol) == ("unknown", "CreateQueue", "query")
+
+
+# --- is_mutating -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "CreateVpc", "PutBucketTagging", "DeleteTable", "UpdateItem", "ModifyVpcAttribute",
+        "AttachInternetGateway", "DetachRolePolicy", "AssociateRouteTable",
+        "DisassociateAddress", "AuthorizeSecurityGroupIngress", "RevokeSecurityGroupEgress",
+        "TagResource", "UntagResource", "RunInstances", "TerminateInstances", "StartInstances",
+        "StopInstances", "SetQueueAttributes", "AddPermission", "RemovePermission",
+        "RegisterTaskDefinition", "DeregisterTargets", "EnableKeyRotation", "DisableKeyRotation",
+        "ReplaceRoute", "AllocateAddress", "ReleaseAddress", "ImportKeyPair", "SendMessage",
+        "Publish", "Subscribe", "Unsubscribe", "RebootInstances", "RestoreTableFromBackup",
+        "CopyObject", "UploadPart", "ChangeResourceRecordSets", "ResetImageAttribute",
+        "ApplySecurityGroupsToLoadBalancer", "CreateTags", "BatchWriteItem",
+        "TransactWriteItems", "CompleteMultipartUpload", "AbortMultipartUpload",
+        "ScheduleKeyDeletion", "CancelKeyDeletion", "PurgeQueue", "Invoke",
+    ],
+)  # fmt: skip
+def test_mutating(name: str) -> None:
+    assert is_mutating(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "DescribeVpcs", "GetCallerIdentity", "ListBuckets", "HeadObject", "HeadBucket",
+        "GetBucketTagging", "BatchGetItem", "TransactGetItems", "Query", "Scan",
+        "ReceiveMessage", "ListTagsForResource", "Settings", "Creator", "Deleted", "",
+        "createVpc", "GET lambda /2015-03-31/functions",
+    ],
+)  # fmt: skip
+def test_not_mutating(name: str) -> None:
+    assert not is_mutating(name)
+
+
+# --- fault labels ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("crash@CreateVpc#1", Crash("CreateVpc", n=1)),
+        ("error@CreateVpc#2", Error("CreateVpc", n=2)),
+        ("lost-response@PutObject#3", LostResponse("PutObject", n=3)),
+        ("throttle@CreateTable#1", Throttle("CreateTable", n=1)),
+        ("interrupt@CreateBucket#1", Interrupt("CreateBucket", n=1)),
+        ("  Crash@CreateVpc#1 ", Crash("CreateVpc")),
+        ("error@POST newsvc /v1/things#1", Error("POST newsvc /v1/things")),
+    ],
+)
+def test_parse_fault(text: str, fault: object) -> None:
+    assert parse_fault(text) == fault
+
+
+@pytest.mark.parametrize("kind", FAULT_KINDS)
+def test_labels_round_trip(kind: str) -> None:
+    fault = parse_fault(f"{kind}@CreateVpc#4")
+    assert fault.kind == kind and fault.op == "CreateVpc" and fault.n == 4
+    assert fault.label == f"{kind}@CreateVpc#4"
+    assert parse_fault(fault.label) == fault
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "", "crash", "crash@", "crash@CreateVpc", "crash@#1", "@CreateVpc#1", "CreateVpc#1",
+        "explode@CreateVpc#1", "crash@CreateVpc#0", "crash@CreateVpc#-1", "crash@CreateVpc#x",
+        "crash@CreateVpc#1.5", "crash@CreateVpc#",
+    ],
+)  # fmt: skip
+def test_parse_fault_rejects(text: str) -> None:
+    with pytest.raises(FaultError, match=r"<kind>@<Operation>#<n>"):
+        parse_fault(text)
+
+
+def test_parse_fault_names_the_valid_kinds() -> None:
+    with pytest.raises(FaultError) as info:
+        parse_fault("explode@CreateVpc#1")
+    for kind in FAULT_KINDS:
+        assert kind in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Crash("CreateVpc", n=0),
+        lambda: Crash("", n=1),
+        lambda: Crash(" CreateVpc", n=1),
+        lambda: Error("CreateVpc", status=200),
+        lambda: Throttle("CreateVpc", times=0),
+        lambda: LostResponse("CreateVpc", n=True),
+    ],
+)
+def test_bad_fault_objects(make) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(FaultError):
+        make()
+
+
+def test_throttle_positional_times_and_its_window() -> None:
+    fault = Throttle("CreateTable", 2, n=3)
+    assert fault.times == 2
+    assert [fault.hits("CreateTable", i) for i in range(1, 7)] == [
+        False,
+        False,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert not fault.hits("CreateVpc", 3)
+
+
+def test_faults_are_hashable_values() -> None:
+    assert len({Crash("A"), Crash("A"), Interrupt("A")}) == 2
+
+
+# --- the faults' answers ---------------------------------------------------------------------
+
+
+def _request(protocol: str, method: str = "POST", content_type: str | None = None) -> Request:
+    hdrs = {"Content-Type": content_type} if content_type else {}
+    return Request(Operation("svc", "CreateVpc", protocol, KEY), 1, method, "/", hdrs)
+
+
+def test_error_wire_formats() -> None:
+    ec2 = error_response("ec2", 500, "InternalError", "boom")
+    root = ElementTree.fromstring(ec2.body)
+    assert root.tag == "Response" and root.findtext("Errors/Error/Code") == "InternalError"
+
+    query = error_response("query", 400, "Throttling", "slow")
+    root = ElementTree.fromstring(query.body)
+    assert root.tag == "ErrorResponse"
+    assert root.findtext("Error/Code") == "Throttling" and root.findtext("Error/Type") == "Sender"
+
+    s3 = error_response("rest-xml", 503, "SlowDown", "slow")
+    assert ElementTree.fromstring(s3.body).findtext("Code") == "SlowDown"
+
+    js = error_response("json", 400, "ThrottlingException", "slow",
+                        content_type="application/x-amz-json-1.1")  # fmt: skip
+    assert json.loads(js.body)["__type"] == "ThrottlingException"
+    assert js.header("x-amzn-errortype") == "ThrottlingException"
+    assert js.header("content-type") == "application/x-amz-json-1.1"
+
+    rj = error_response("rest-json", 429, "TooManyRequestsException", "slow")
+    assert rj.header("X-Amzn-ErrorType") == "TooManyRequestsException"
+    assert error_response("rest-xml", 404, "NoSuchKey", "x", method="HEAD").body == b""
+
+
+@pytest.mark.parametrize(
+    ("protocol", "status", "code"),
+    [
+        ("ec2", 503, "RequestLimitExceeded"),
+        ("query", 400, "Throttling"),
+        ("json", 400, "ThrottlingException"),
+        ("rest-xml", 503, "SlowDown"),
+        ("rest-json", 429, "TooManyRequestsException"),
+    ],
+)
+def test_throttle_codes(protocol: str, status: int, code: str) -> None:
+    response = Throttle("CreateVpc").before(_request(protocol))
+    assert response is not None and response.status == status
+    assert code.encode() in response.body
+    assert throttle_response(protocol).status == status
+
+
+def test_fault_hooks() -> None:
+    sent: list[int] = []
+    upstream = Response(200, [("Content-Type", "text/xml")], b"<ok/>")
+    req = _request("ec2")
+
+    answer = Error("CreateVpc", status=503, code="Unavailable").before(req)
+    assert answer is not None and answer.status == 503 and b"Unavailable" in answer.body
+
+    assert LostResponse("CreateVpc").before(req) is None
+    lost = LostResponse("CreateVpc").after(req, upstream, sent.append)
+    assert lost is not None and lost.status == 500 and b"InternalError" in lost.body
+
+    assert Crash("CreateVpc").before(req) is None
+    crashed = Crash("CreateVpc").after(req, upstream, sent.append)
+    assert crashed is not None and crashed.drop
+
+    assert Interrupt("CreateVpc").after(req, upstream, sent.append) is None
+    assert sent == [signal.SIGKILL, signal.SIGINT]

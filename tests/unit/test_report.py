@@ -1,0 +1,222 @@
+"""Failure text, terminal summary, JSON report (own schema) and SARIF (OASIS schema)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.analysis.defects import KINDS, Defect
+from pytest_converge.analysis.plan import UNKNOWN
+from pytest_converge.report import (
+    format_defects,
+    json_report,
+    junit_properties,
+    load_schema,
+    sarif_report,
+    summary_lines,
+)
+
+jsonschema = pytest.importorskip("jsonschema")
+
+SARIF_SCHEMA = Path(
+    os.environ.get("CONVERGE_SARIF_SCHEMA")
+    or Path(__file__).parents[2].parent / "shared/data/sarif-schema-2.1.0.json"
+)
+REPRO = "pytest --converge modules/sqs -k 'sqs::two-run'"
+
+
+def _diff(scenario="two-run", **changes):
+    fields = dict(
+        kind="permanent-diff",
+        address="aws_sqs_queue.work",
+        attribute="redrive_policy",
+        declared='{"deadLetterTargetArn":"arn:dlq","maxReceiveCount":"3"}',
+        observed='{"deadLetterTargetArn": "arn:dlq", "maxReceiveCount": 3}',
+        classification="type-coercion",
+        module="modules/sqs",
+        scenario=scenario,
+        message="aws_sqs_queue.work update: redrive_policy",
+        why="the API stores the value with another type",
+        fix="Inside redrive_policy, write maxReceiveCount = 3",
+        reproduce=REPRO,
+    )
+    fields.update(changes)
+    return Defect(**fields)
+
+
+def _escape(module_root: Path | None = None):
+    return Defect(
+        kind="escape-hatch",
+        address="terraform_data.build",
+        attribute="triggers_replace",
+        declared="(known after apply) from timestamp()",
+        observed="2026-11-29T16:17:22Z",
+        classification="unknown",
+        module="modules/build",
+        scenario="two-run",
+        message="terraform_data.build is replaced on every run",
+        fix="use filesha256()",
+        file=str(module_root / "main.tf") if module_root else None,
+        line=3 if module_root else None,
+    )
+
+
+def _all_kinds():
+    found = []
+    for kind in KINDS:
+        found.append(
+            Defect(
+                kind=kind,
+                address=f"aws_vpc.{kind.replace('-', '_')}",
+                module="modules/net",
+                scenario="crash@CreateVpc#1",
+                declared=UNKNOWN,
+                observed={"ids": ("vpc-1", "vpc-2")},
+                severity="warning" if kind in ("drift", "needs-second-apply") else "error",
+                objects=["vpc-123"],
+            )
+        )
+    return found
+
+
+def test_format_defects_shows_everything_the_author_needs():
+    text = format_defects([_diff()], header="modules/sqs does not converge")
+    assert text.splitlines()[0] == "modules/sqs does not converge"
+    assert "permanent-diff (type-coercion): aws_sqs_queue.work . redrive_policy" in text
+    for label in ("declared", "observed", "why", "fix", "reproduce", "module"):
+        assert f"   {label}" in text
+    assert '"maxReceiveCount":"3"' in text and '"maxReceiveCount": 3' in text
+    assert REPRO in text
+
+
+def test_format_defects_collapses_duplicates_with_a_count():
+    defects = [_diff(), _diff(scenario="crash@CreateQueue#1"), _diff(scenario="throttle@X#1")]
+    text = format_defects([*defects, _escape()])
+    assert text.count("permanent-diff (type-coercion)") == 1
+    assert "(x3: crash@CreateQueue#1, throttle@X#1, two-run)" in text
+    assert "2 distinct defect(s) (4 found in total)" in text
+    assert "2. escape-hatch: terraform_data.build . triggers_replace" in text
+
+
+def test_format_defects_shows_objects_severity_and_unknown():
+    text = format_defects(_all_kinds())
+    assert "objects    vpc-123" in text
+    assert "[warning]" in text
+    assert "(known after apply)" in text
+
+
+def test_summary_groups_by_module_with_counts_legend_and_next_step():
+    lines = summary_lines(
+        {
+            "modules/sqs": [_diff(), _diff(scenario="crash@X#1")],
+            "modules/build": [_escape()],
+            "modules/ok": [],
+        }
+    )
+    text = "\n".join(lines)
+    assert lines[0].split()[:4] == ["module", "result", "permanent-diff", "escape-hatch"]
+    sqs_row = next(line for line in lines if line.startswith("modules/sqs"))
+    assert "FAILED" in sqs_row and sqs_row.split()[2:] == ["1", "-"]
+    assert next(line for line in lines if line.startswith("modules/ok")).split()[1] == "converged"
+    assert "3 module(s), 2 distinct defect(s): 2 error(s), 0 warning(s)" in text
+    assert "permanent diffs by classification: type-coercion 1" in text
+    assert "legend:" in text and "  escape-hatch: " in text
+    assert f"next step: reproduce the first one with: {REPRO}" in text
+    assert summary_lines({}) == []
+
+
+def test_json_report_validates_against_the_shipped_schema(tmp_path):
+    schema = load_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    report = json_report(
+        ["modules/sqs", Path("modules/build")],
+        [
+            {"module": "modules/sqs", "scenario": "two-run", "outcome": "failed", "seconds": 3.2},
+            type(
+                "Result",
+                (),
+                {
+                    "module": "modules/net",
+                    "scenario": "crash@CreateVpc#1",
+                    "outcome": "passed",
+                    "seconds": 1,
+                },
+            )(),
+        ],
+        [_diff(), _escape(tmp_path), *_all_kinds()],
+    )
+    jsonschema.Draft202012Validator(schema).validate(report)
+    text = json.dumps(report)  # everything serialisable, UNKNOWN included
+    assert json.loads(text)["version"] == 1
+    assert report["modules"] == ["modules/sqs", "modules/build"]
+    assert report["scenarios"][1]["seconds"] == 1.0
+    assert report["defects"][2]["declared"] == "(known after apply)"
+    assert report["defects"][2]["observed"] == {"ids": ["vpc-1", "vpc-2"]}
+
+
+def test_json_report_schema_rejects_bad_documents():
+    validator = jsonschema.Draft202012Validator(load_schema())
+    good = json_report([], [], [_diff()])
+    for broken in (
+        {**good, "version": 2},
+        {**good, "defects": [{**good["defects"][0], "kind": "flaky"}]},
+        {**good, "defects": [{**good["defects"][0], "classification": "close-enough"}]},
+        {**good, "scenarios": [{"module": "m", "scenario": "s", "outcome": "passed"}]},
+    ):
+        assert not validator.is_valid(broken)
+
+
+def test_sarif_report(tmp_path):
+    module = tmp_path / "modules" / "build"
+    module.mkdir(parents=True)
+    (module / "main.tf").write_text('\n\nresource "terraform_data" "build" {\n}\n')
+    sqs = tmp_path / "modules" / "sqs"
+    sqs.mkdir()
+    (sqs / "main.tf").write_text('resource "aws_sqs_queue" "work" {\n}\n')
+    defects = [_escape(module), _diff(), _diff(scenario="crash@X#1"), *_all_kinds()]
+    sarif = sarif_report(defects, tmp_path)
+    json.dumps(sarif)
+    run = sarif["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == list(KINDS)
+    assert all(r["help"]["text"] for r in run["tool"]["driver"]["rules"])
+    escape, diff = run["results"][:2]
+    assert escape["ruleId"] == "escape-hatch" and escape["level"] == "error"
+    physical = escape["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == "modules/build/main.tf"
+    assert physical["region"]["startLine"] == 3
+    assert escape["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == (
+        "terraform_data.build"
+    )
+    # No file on the defect: looked up in root / module.
+    assert diff["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        "modules/sqs/main.tf"
+    )
+    assert diff["properties"]["classification"] == "type-coercion"
+    assert diff["properties"]["declared"].endswith('"maxReceiveCount":"3"}')
+    assert diff["properties"]["scenarios"] == ["crash@X#1", "two-run"]
+    assert len(run["results"]) == 2 + len(KINDS)  # the duplicate diff collapsed
+    levels = {r["ruleId"]: r["level"] for r in run["results"]}
+    assert levels["drift"] == "warning"
+
+
+def test_sarif_validates_against_the_oasis_schema(tmp_path):
+    if not SARIF_SCHEMA.is_file():
+        pytest.skip(f"SARIF 2.1.0 schema not found at {SARIF_SCHEMA} (set CONVERGE_SARIF_SCHEMA)")
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    sarif = sarif_report([_escape(tmp_path), _diff(), *_all_kinds()], tmp_path)
+    validator_cls = jsonschema.validators.validator_for(schema)
+    validator_cls(schema).validate(sarif)
+
+
+def test_junit_properties_are_string_pairs():
+    props = dict(junit_properties(_diff()))
+    assert props["converge.kind"] == "permanent-diff"
+    assert props["converge.classification"] == "type-coercion"
+    assert props["converge.attribute"] == "redrive_policy"
+    assert props["converge.reproduce"] == REPRO
+    unknown = dict(junit_properties(_all_kinds()[0]))
+    assert unknown["converge.declared"] == "(known after apply)"
+    assert all(isinstance(v, str) for pair in junit_properties(_escape()) for v in pair)

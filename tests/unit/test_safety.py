@@ -1,0 +1,103 @@
+"""The safety guard's pure parts: loopback checks and the scrubbed environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.emulator.base import FAKE_ACCESS_KEY
+from pytest_converge.errors import UnsafeTargetError
+from pytest_converge.safety import ensure_loopback, is_loopback_url, terraform_env
+from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_override
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:4566", "http://127.8.9.10:1", "http://localhost:5000", "http://[::1]:80"]
+)
+def test_loopback_accepted(url):
+    assert is_loopback_url(url)
+    assert ensure_loopback(url) == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://ec2.us-east-1.amazonaws.com",
+        "http://10.0.0.1:4566",
+        "http://192.168.1.5:4566",
+        "http://0.0.0.0:4566",
+        "http://localhost.example.com",
+        "not a url",
+        "",
+    ],
+)
+def test_anything_else_refused(url):
+    assert not is_loopback_url(url)
+    with pytest.raises(UnsafeTargetError, match="loopback"):
+        ensure_loopback(url)
+
+
+def test_environment_is_scrubbed(tmp_path: Path):
+    real = {
+        "PATH": "/usr/bin",
+        "AWS_PROFILE": "production",
+        "AWS_ACCESS_KEY_ID": "AKIAREALKEY",
+        "AWS_SECRET_ACCESS_KEY": "real",
+        "AWS_SESSION_TOKEN": "real",
+        "AWS_ROLE_ARN": "arn:aws:iam::1:role/x",
+        "AWS_WEB_IDENTITY_TOKEN_FILE": "/var/run/token",
+        "TF_CLI_ARGS_apply": "-target=x",
+        "TF_VAR_account": "prod",
+        "TF_CLI_CONFIG_FILE": "/root/.terraformrc",
+        "HTTPS_PROXY": "http://proxy:3128",
+        "GOOGLE_APPLICATION_CREDENTIALS": "/keys.json",
+        "ARM_CLIENT_SECRET": "x",
+    }
+    env = terraform_env(tmp_path / "cli.rc", tmp_path, base=real)
+    assert env["PATH"] == "/usr/bin"
+    assert env["AWS_ACCESS_KEY_ID"] == FAKE_ACCESS_KEY
+    assert env["TF_CLI_CONFIG_FILE"] == str(tmp_path / "cli.rc")
+    for gone in (
+        "AWS_PROFILE",
+        "AWS_SESSION_TOKEN",
+        "AWS_ROLE_ARN",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "TF_CLI_ARGS_apply",
+        "TF_VAR_account",
+        "HTTPS_PROXY",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "ARM_CLIENT_SECRET",
+    ):
+        assert gone not in env, gone
+    assert not Path(env["AWS_CONFIG_FILE"]).exists()
+    assert not Path(env["AWS_SHARED_CREDENTIALS_FILE"]).exists()
+
+
+def test_override_points_every_endpoint_and_nulls_credentials():
+    schema = ProviderSchema(
+        "3.39.0",
+        frozenset({"access_key", "secret_key", "profile", "shared_credentials_file", "token"}),
+        frozenset({"ec2", "s3", "sts", "iam"}),
+    )
+    override, extra = provider_override(
+        "http://127.0.0.1:1234", [ProviderConfig(None, True), ProviderConfig("west", True)], schema
+    )
+    assert override.count('provider "aws"') == 2
+    assert 'alias = "west"' in override
+    assert override.count('sts = "http://127.0.0.1:1234"') == 2
+    assert "profile = null" in override and "token = null" in override
+    assert "s3_use_path_style" not in override  # not in this provider version's schema
+    assert extra == ""
+
+
+def test_override_refuses_a_remote_endpoint():
+    schema = ProviderSchema("3.39.0", frozenset(), frozenset({"ec2"}))
+    with pytest.raises(UnsafeTargetError):
+        provider_override("https://ec2.amazonaws.com", [ProviderConfig(None, True)], schema)
+
+
+def test_module_without_provider_block_gets_one():
+    schema = ProviderSchema("3.39.0", frozenset({"access_key"}), frozenset({"ec2"}))
+    override, extra = provider_override("http://127.0.0.1:1", [], schema)
+    assert 'provider "aws"' in extra and 'region = "us-east-1"' in extra
