@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import pytest
 
 from .emulator.base import Emulator
+from .report import jsonable, junit_properties
 from .session import get_session
 from .stack import Stack
 from .toolchain import Toolchain
@@ -58,9 +59,13 @@ def converge(
 
     def record(stack: Stack, defects: list[Any]) -> None:
         request.config.hook.pytest_converge_defects(stack=stack, defects=defects)
+        if not defects:
+            return
         request.node.user_properties.append(
-            ("converge_defects", json.dumps([d.to_dict() for d in defects], default=str))
+            ("converge_defects", json.dumps([jsonable(d.to_dict()) for d in defects]))
         )
+        for d in defects:  # JUnit XML carries them as <property> elements
+            request.node.user_properties.extend(junit_properties(d))
 
     def factory(module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None) -> Stack:
         path = Path(module_dir)

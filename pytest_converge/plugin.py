@@ -160,23 +160,42 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Gather defects from reports (also those of xdist workers) for the summary."""
-    if report.when != "call":
+    """Gather defects and scenarios from reports (also those of xdist workers).
+
+    Defects of a test that passed were expected by it (``pytest.raises``):
+    only their warnings are kept for the summary.
+    """
+    if report.when != "call" and not (report.when == "setup" and report.failed):
+        return
+    session = _current[0] if _current else None
+    if session is None:
         return
     from .analysis.defects import Defect
 
+    found: list[Defect] = []
+    scenario = None
     for name, value in report.user_properties:
         if name == "converge_defects":
-            session = _session_of(report)
-            if session is not None:
-                session.defects.extend(Defect.from_dict(d) for d in json.loads(value))
+            found.extend(Defect.from_dict(d) for d in json.loads(value))
+        elif name == "converge_scenario":
+            scenario = json.loads(value)
+    if not report.failed:
+        found = [d for d in found if not d.is_error]
+    session.defects.extend(found)
+    if scenario is None and found:
+        scenario = {
+            "module": found[0].module,
+            "scenario": report.nodeid,
+            "outcome": report.outcome,
+            "seconds": round(report.duration, 3),
+        }
+    if scenario is not None:
+        scenario.setdefault("outcome", report.outcome)
+        session.scenarios.append(scenario)
+        session.modules.add(scenario["module"])
 
 
 _current: list[Any] = []
-
-
-def _session_of(report: pytest.TestReport) -> Any:
-    return _current[0] if _current else None
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -185,18 +204,48 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    converge = get_session(session.config)
     # Safety net: whatever fixtures did not stop (Ctrl-C, errors), stop it now.
-    get_session(session.config).close()
+    converge.close()
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller writes the reports
+    _write_reports(session.config, converge)
+
+
+def _write_reports(config: pytest.Config, converge: Any) -> None:
+    from pathlib import Path
+
+    from .report import json_report, sarif_report
+
+    report_path = converge.option("report")
+    if report_path:
+        path = Path(report_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = json_report(sorted(converge.modules), converge.scenarios, converge.defects)
+        path.write_text(json.dumps(data, indent=2))
+    sarif_path = converge.option("sarif")
+    if sarif_path:
+        path = Path(sarif_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(sarif_report(converge.defects, config.rootpath), indent=2))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     session = get_session(config)
     if not session.defects:
         return
-    from .report import format_defects
+    from .report import summary_lines
 
+    by_module: dict[str, list[Any]] = {}
+    for d in session.defects:
+        by_module.setdefault(d.module or "(module)", []).append(d)
     terminalreporter.section("convergence defects")
-    terminalreporter.write_line(format_defects(session.defects))
+    for line in summary_lines(by_module):
+        terminalreporter.write_line(line)
+    for name in ("report", "sarif"):
+        path = session.option(name)
+        if path:
+            terminalreporter.write_line(f"converge {name} written to {path}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

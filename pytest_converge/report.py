@@ -330,10 +330,12 @@ def _physical_location(d: Defect, root: Path) -> dict[str, Any] | None:
     if not path.is_absolute():
         path = root / path
     try:
-        uri = path.resolve().relative_to(root).as_posix()
+        uri = path.resolve().relative_to(root.resolve()).as_posix()
+        artifact = {"uri": uri, "uriBaseId": "SRCROOT"}
     except ValueError:
-        return None  # outside the repository: a logical location only
-    physical: dict[str, Any] = {"artifactLocation": {"uri": uri, "uriBaseId": "SRCROOT"}}
+        # Outside the repository root: an absolute file URI still locates it.
+        artifact = {"uri": path.resolve().as_uri()}
+    physical: dict[str, Any] = {"artifactLocation": artifact}
     if line:
         physical["region"] = {"startLine": int(line)}
     return physical

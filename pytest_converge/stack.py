@@ -325,7 +325,8 @@ class Stack:
         defects.extend(
             find_leftovers(
                 created,
-                state_resources(self.state()),
+                # The raw state file: no terraform run (and provider start) needed.
+                state_resources(read_json(self.workdir / "terraform.tfstate")),
                 module=self.name,
                 scenario=scenario,
             )

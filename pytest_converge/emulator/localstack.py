@@ -362,7 +362,9 @@ class HostLocalStack(LocalStackEmulator):
     """
 
     mode = "host"
-    unsupported_services = frozenset({"dynamodb", "dynamodbstreams"})
+    # Engines LocalStack downloads at first use (Java DynamoDB, kinesis-mock):
+    # offline they hang, so the inventory does not ask.
+    unsupported_services = frozenset({"dynamodb", "dynamodbstreams", "kinesis"})
 
     def __init__(
         self,

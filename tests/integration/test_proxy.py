@@ -313,13 +313,17 @@ def test_s3_large_object_round_trip_is_intact(proxy: Proxy) -> None:
         s3.head_object(Bucket="big", Key="missing")
     assert info.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
     s3.put_bucket_tagging(Bucket="big", Tagging={"TagSet": [{"Key": "a", "Value": "b"}]})
-    assert [c.operation for c in proxy.calls] == [
-        "CreateBucket",
-        "PutObject",
-        "HeadObject",
-        "GetObject",
-        "HeadObject",
-        "PutBucketTagging",
+    s3.delete_object(Bucket="big", Key="dir/blob.bin")  # 204: no body, connection kept
+    s3.delete_bucket(Bucket="big")
+    assert [(c.operation, c.status) for c in proxy.calls] == [
+        ("CreateBucket", 200),
+        ("PutObject", 200),
+        ("HeadObject", 200),
+        ("GetObject", 200),
+        ("HeadObject", 404),
+        ("PutBucketTagging", 204),
+        ("DeleteObject", 204),
+        ("DeleteBucket", 204),
     ]
     assert all(c.service == "s3" for c in proxy.calls)
 

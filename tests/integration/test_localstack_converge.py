@@ -1,0 +1,63 @@
+"""The same module, the same checks, on LocalStack: two-run and a lost-response duplicate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_converge import LostResponse
+from pytest_converge.errors import EmulatorError
+from pytest_converge.inventory import pytest_converge_inventory
+from pytest_converge.stack import Stack
+from pytest_converge.workspace import Templates
+
+pytestmark = pytest.mark.localstack
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+
+@pytest.fixture(scope="module")
+def localstack():
+    from pytest_converge.emulator.localstack import localstack_emulator
+
+    try:
+        emulator = localstack_emulator()
+        emulator.start()
+    except EmulatorError as exc:
+        pytest.skip(f"no LocalStack: {exc} (run `bash .ci/install-localstack.sh`)")
+    yield emulator
+    emulator.stop()
+
+
+@pytest.fixture
+def stack_on(localstack, converge_toolchain, tmp_path):
+    made = []
+
+    def make(module: Path) -> Stack:
+        localstack.reset()
+        stack = Stack(
+            module,
+            emulator=localstack,
+            templates=Templates(converge_toolchain, tmp_path / "templates"),
+            workdir=tmp_path,
+            inventory=pytest_converge_inventory,
+        )
+        made.append(stack)
+        return stack
+
+    yield make
+    for stack in made:
+        stack.close()
+
+
+def test_two_run_passes_on_localstack(stack_on):
+    stack = stack_on(MODULES / "vpc_and_subnet")
+    stack.apply().raise_for_error()
+    stack.assert_converged()
+
+
+def test_lost_response_duplicate_found_on_localstack(stack_on):
+    stack = stack_on(MODULES / "vpc_and_subnet")
+    report = stack.recover(LostResponse("CreateVpc"))
+    assert [d.kind for d in report.errors] == ["duplicate"]
+    assert report.errors[0].address == "aws_vpc.main"

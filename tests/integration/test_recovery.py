@@ -1,0 +1,107 @@
+"""Faults mid-apply, for real: what happens when an apply dies and is simply repeated.
+
+Each module here is small and made for one behaviour; together they show the
+plugin finding a duplicate, an unrecoverable crash, and clean recoveries.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_converge import ConvergenceError, Crash, FaultError, Interrupt, LostResponse
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+
+def processes_under(path: Path) -> list[str]:
+    """Processes whose working directory is inside ``path`` (terraform and its providers)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if cwd.startswith(str(path)):
+            found.append(f"{pid}: {cmd}")
+    return found
+
+
+def test_fault_points_are_the_mutating_calls(converge):
+    stack = converge(MODULES / "vpc_and_subnet")
+    assert stack.fault_points() == ["CreateVpc#1", "CreateSubnet#1"]
+
+
+def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(converge):
+    stack = converge(MODULES / "vpc_and_subnet")
+    report = stack.recover(LostResponse("CreateVpc"))
+    assert report.first.ok, "the SDK retried the create and the apply succeeded"
+    assert report.second.ok
+    assert stack.plan().is_empty  # the two-run test alone would pass
+    [dup] = report.errors
+    assert dup.kind == "duplicate"
+    assert dup.address == "aws_vpc.main"
+    assert dup.objects and dup.objects[0].startswith("vpc-")
+    state_vpc = stack.state()["values"]["root_module"]["resources"][0]["values"]["id"]
+    assert dup.objects[0] != state_vpc  # the extra one, not the one terraform manages
+    with pytest.raises(ConvergenceError, match="duplicate"):
+        report.raise_for_defects()
+
+
+def test_crash_after_create_table_cannot_recover(converge):
+    stack = converge(MODULES / "table_then_queue")
+    report = stack.recover(Crash("CreateTable"))
+    assert not report.first.ok and report.first.signalled is not None
+    assert not report.second.ok
+    kinds = {d.kind for d in report.errors}
+    assert "recovery-failed" in kinds
+    failed = next(d for d in report.errors if d.kind == "recovery-failed")
+    assert failed.address == "aws_dynamodb_table.orders"
+    assert "already exists" in failed.message.lower()
+    assert "terraform import" in failed.fix
+    assert processes_under(stack.workdir) == []
+
+
+@pytest.mark.parametrize("fault", [LostResponse("CreateQueue"), Crash("CreateQueue")])
+def test_sqs_create_queue_is_idempotent(converge, fault):
+    stack = converge(MODULES / "two_queues")
+    report = stack.recover(fault)
+    assert report.defects == [], report.defects
+    assert report.ok
+    assert processes_under(stack.workdir) == []
+
+
+def test_interrupt_is_a_clean_recovery(converge):
+    stack = converge(MODULES / "vpc_and_subnet")
+    report = stack.recover(Interrupt("CreateVpc"))
+    assert not report.first.ok  # terraform stopped gracefully...
+    assert report.second.ok  # ...and the re-run finished the job
+    assert report.defects == []
+
+
+def test_fault_string_form(converge):
+    stack = converge(MODULES / "two_queues")
+    report = stack.recover("lost-response@CreateQueue#2")
+    assert report.scenario == "lost-response@CreateQueue#2"
+    assert report.ok
+
+
+def test_a_fault_that_never_fires_is_an_error_listing_the_calls(converge):
+    stack = converge(MODULES / "two_queues")
+    with pytest.raises(FaultError) as failure:
+        stack.recover(Crash("CreateVpc"))
+    text = str(failure.value)
+    assert "never fired" in text
+    assert "CreateQueue#1" in text and "CreateQueue#2" in text
+
+
+def test_unknown_fault_kind_is_an_error():
+    from pytest_converge.faults import parse_fault
+
+    with pytest.raises(FaultError, match="crash"):
+        parse_fault("explode@CreateVpc#1")

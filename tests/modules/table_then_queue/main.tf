@@ -1,0 +1,16 @@
+provider "aws" {
+  region = "us-east-1"
+}
+resource "aws_dynamodb_table" "orders" {
+  name         = "orders"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+resource "aws_sqs_queue" "events" {
+  name = "order-events"
+  depends_on = [aws_dynamodb_table.orders]
+}
