@@ -7,6 +7,8 @@ orphaned cloud object exists. See the README for the fixtures and options.
 
 from __future__ import annotations
 
+import os
+
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
 from .errors import (
@@ -22,6 +24,25 @@ from .errors import (
 )
 from .faults import Crash, Error, Fault, Interrupt, LostResponse, Throttle
 from .stack import ApplyResult, RecoveryReport, Stack
+
+
+def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
+    """A module's fault points (``["CreateQueue#1", ...]``) at collection time.
+
+    For ``pytest_generate_tests``: recorded once per module per session (one
+    clean apply against the session's emulator), shared by xdist workers.
+
+    >>> def pytest_generate_tests(metafunc):                        # doctest: +SKIP
+    ...     metafunc.parametrize("point", fault_points(metafunc.config, "modules/app"))
+    """
+    from pathlib import Path
+
+    from .collect import fault_points as recorded
+
+    found = recorded(config, Path(module_dir).resolve())  # type: ignore[arg-type]
+    if found.error:
+        raise FaultError(f"could not record the fault points of {module_dir}: {found.error}")
+    return list(found.points)
 
 __version__ = "0.1.0"
 
@@ -51,4 +72,5 @@ __all__ = [
     "ToolchainError",
     "UnsafeTargetError",
     "__version__",
+    "fault_points",
 ]

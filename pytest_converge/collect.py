@@ -11,6 +11,10 @@ collection time, once per module content per session (and shared between
 xdist workers through a file in their common base temp dir), so
 ``--collect-only`` lists exactly what would run.
 
+With ``--converge`` and no positional arguments only these items run (not
+``testpaths``); a ``dir::scenario`` argument runs one scenario. Paths from the
+``converge_paths`` ini key are added to what a plain ``pytest`` collects.
+
 A *root module* is a directory with ``.tf`` files that no other module under
 PATH calls through a local ``source = "./..."``. Hidden directories,
 ``.terraform/`` and an ``examples/`` directory nested in a module are skipped;
@@ -618,10 +622,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_discoveries_key] = discoveries
     if config.option.pyargs:
         return
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
-        # No positional arguments: run the convergence items only, not testpaths.
+    from_cli = bool(config.getoption("converge_paths", None))
+    if from_cli and config.args_source != pytest.Config.ArgsSource.ARGS:
+        # `pytest --converge PATH` alone: the convergence items only, not testpaths.
         config.args = [str(p) for p in paths]
         return
+    # Positional arguments, or the paths come from the ini file (then a plain
+    # `pytest` runs the project's tests and the modules): add the PATHs.
     config.stash[_selection_key] = _take_selection(config, paths)
 
 

@@ -18,7 +18,9 @@ from .toolchain import Toolchain
 
 
 class ConvergeFactory(Protocol):
-    def __call__(self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None) -> Stack: ...
+    def __call__(
+        self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None
+    ) -> Stack: ...
 
 
 @pytest.fixture(scope="session")

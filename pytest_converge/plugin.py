@@ -17,7 +17,11 @@ FAULT_CHOICES = ("error", "lost-response", "throttle", "crash", "interrupt")
 
 _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     # (option name, argparse kwargs, ini help)
-    ("backend", {"metavar": "NAME"}, f"AWS emulator backend: {' or '.join(BACKENDS)} (default moto)"),
+    (
+        "backend",
+        {"metavar": "NAME"},
+        f"AWS emulator backend: {' or '.join(BACKENDS)} (default moto)",
+    ),
     ("endpoint", {"metavar": "URL"}, "use an already running emulator at this loopback URL"),
     ("terraform", {"metavar": "PATH"}, "terraform/tofu executable (default: PATH, then bundled)"),
     ("faults", {"metavar": "KINDS"}, "fault kinds for --converge: comma list, 'none' or 'all'"),
@@ -62,9 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "converge: a convergence test of a Terraform module (pytest-converge)"
     )
-    config.addinivalue_line(
-        "markers", "localstack: needs a LocalStack emulator (pytest-converge)"
-    )
+    config.addinivalue_line("markers", "localstack: needs a LocalStack emulator (pytest-converge)")
     _validate(config)
     import importlib
 
@@ -83,7 +85,11 @@ def _validate(config: pytest.Config) -> None:
     """Bad option values fail fast with the valid form, as pytest.UsageError."""
     session = get_session(config)
     backend = session.option("backend")
-    if backend and backend not in BACKENDS and not config.pluginmanager.hook.pytest_converge_make_emulator.get_hookimpls()[1:]:
+    if (
+        backend
+        and backend not in BACKENDS
+        and not config.pluginmanager.hook.pytest_converge_make_emulator.get_hookimpls()[1:]
+    ):
         raise pytest.UsageError(
             f"--converge-backend {backend!r}: expected one of {', '.join(BACKENDS)}"
         )
@@ -97,9 +103,7 @@ def _validate(config: pytest.Config) -> None:
             ok = False
         if not ok:
             kind = "a whole number" if name == "parallelism" else "a number of seconds"
-            raise pytest.UsageError(
-                f"--converge-{name} {value!r}: expected {kind} greater than 0"
-            )
+            raise pytest.UsageError(f"--converge-{name} {value!r}: expected {kind} greater than 0")
     from .collect import fault_kinds
 
     try:
@@ -113,7 +117,7 @@ def _validate(config: pytest.Config) -> None:
         if not is_loopback_url(str(endpoint)):
             raise pytest.UsageError(
                 f"--converge-endpoint {endpoint!r}: only loopback URLs are allowed "
-                "(http://127.0.0.1:PORT or http://localhost:PORT), so tests never reach a real cloud"
+                "(http://127.0.0.1:PORT or http://localhost:PORT): tests never reach a real cloud"
             )
 
 
@@ -149,6 +153,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
     if excinfo is None or not isinstance(excinfo.value, ConvergeError) or not report.failed:
         return
+    if not isinstance(item, pytest.Function):
+        return  # zero-code items write their own failure text
     if item.config.getoption("tbstyle", "auto") not in ("auto", "short", "line", "no"):
         return  # --tb=long / native: the user asked for the traceback
     path, lineno, _ = item.reportinfo()

@@ -75,7 +75,9 @@ def ensure_loopback(url: str, what: str = "endpoint") -> str:
     return url
 
 
-def terraform_env(cli_config: Path, scratch: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+def terraform_env(
+    cli_config: Path, scratch: Path, base: dict[str, str] | None = None
+) -> dict[str, str]:
     """The environment every terraform command runs with."""
     source = dict(os.environ if base is None else base)
     env = {

@@ -121,7 +121,7 @@ class ConvergeSession:
         for stack in stacks:
             try:
                 stack.close()
-            except Exception:  # noqa: BLE001 - best effort at shutdown
+            except Exception:
                 pass
         if emulator is not None:
             emulator.stop()

@@ -28,7 +28,7 @@ from .analysis.diffs import plan_defects
 from .analysis.plan import Plan, parse_plan
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
-from .faults import Call, Fault, Proxy, is_mutating
+from .faults import Call, Fault, Proxy
 from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
@@ -70,7 +70,10 @@ class RecoveryReport:
     plan: Plan | None
     seconds: float
     created: list[Any] = field(default_factory=list)
+    #: The replay gave a different outcome: the scenario is not reproducible.
     flaky: bool = False
+    #: The defects of the replay (empty when there was none).
+    replayed: list[Defect] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Defect]:
@@ -82,13 +85,14 @@ class RecoveryReport:
 
     def raise_for_defects(self) -> RecoveryReport:
         if self.errors:
-            raise ConvergenceError(
-                format_defects(
-                    self.defects,
-                    header=f"{self.module} does not recover from {self.scenario}:",
-                ),
-                self.defects,
-            )
+            header = f"{self.module} does not recover from {self.scenario}:"
+            if self.flaky:
+                header = (
+                    f"{self.module} under {self.scenario} is FLAKY: a replay gave "
+                    f"{_outcome(self.replayed) or 'no defects'} instead of "
+                    f"{_outcome(self.defects)}. First run:"
+                )
+            raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
         return self
 
 
@@ -110,6 +114,7 @@ class Stack:
         on_defects: Callable[[Stack, list[Defect]], None] | None = None,
         reproduce: str = "",
         progress: Callable[[str], None] | None = None,
+        replay: bool = True,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -135,8 +140,10 @@ class Stack:
         except BaseException:
             self.proxy.stop()
             raise
+        self.replay = replay
         self.applied = False
         self.last_apply: ApplyResult | None = None
+        self.last_plan: Plan | None = None
         self.defects: list[Defect] = []
 
     # -- runs ----------------------------------------------------------
@@ -196,7 +203,9 @@ class Stack:
         """``terraform plan``: what the next apply would change, down to attributes.
 
         An empty plan costs one ``plan``; only a non-empty one is also shown
-        with ``show -json`` for its attribute-level detail.
+        with ``show -json`` for its attribute-level detail (and its drift).
+        Drift under an empty plan changed nothing terraform manages, so it
+        cannot break convergence: its addresses are kept in ``drifted``.
         """
         self._check_emulator()
         self.proxy.clear()
@@ -212,10 +221,14 @@ class Stack:
             check=True,
             ok_codes=(0, 2),
         )
-        if done.returncode == 0 and not _drift_events(done):
-            return Plan([], [], [], {"complete": True})
-        shown = self.runner.run("show", planfile, json=IsFlagged, no_color=IsFlagged, check=True)
-        return parse_plan(json.loads(shown.stdout))
+        if done.returncode == 0:
+            self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
+        else:
+            shown = self.runner.run(
+                "show", planfile, json=IsFlagged, no_color=IsFlagged, check=True
+            )
+            self.last_plan = parse_plan(json.loads(shown.stdout))
+        return self.last_plan
 
     def state(self) -> dict[str, Any]:
         """The current state as ``terraform show -json`` prints it."""
@@ -232,6 +245,9 @@ class Stack:
 
         Returns the defects (empty when the module converges).
         """
+        return self._finish(self._second_plan_defects(scenario))
+
+    def _second_plan_defects(self, scenario: str) -> list[Defect]:
         if not self.applied:
             self._progress(f"{self.name}: apply")
             self.apply().raise_for_error()
@@ -246,7 +262,7 @@ class Stack:
             again = self.apply()
             if again.ok:
                 third = self.plan()
-        defects = plan_defects(
+        return plan_defects(
             second,
             third,
             module=self.name,
@@ -254,7 +270,6 @@ class Stack:
             classify=self._classify,
             module_dir=self.module,
         )
-        return self._finish(defects)
 
     def assert_converged(self) -> None:
         """Raise :class:`ConvergenceError` unless the plan after apply is empty.
@@ -285,22 +300,48 @@ class Stack:
             raise result.error  # type: ignore[misc]
         return [c.label for c in calls if c.mutating and c.status < 400]
 
-    def recover(self, fault: Fault | str) -> RecoveryReport:
+    def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
         """Apply through ``fault``, apply again with no fault, then check everything.
 
         Defects: ``recovery-failed`` when the clean re-run fails, ``duplicate``
         / ``orphan`` for cloud objects created and not in state, and the
-        second-plan defects of :meth:`assert_converged`.
+        second-plan defects of :meth:`assert_converged`. A scenario with
+        defects is replayed once (``replay=False`` skips that); when the
+        replay's outcome differs the report is ``flaky``, not hidden.
         """
         from .faults import parse_fault
-        from .inventory import take_inventory
-        from .analysis.leftovers import find_leftovers
-        from .analysis.state import state_resources
 
         if isinstance(fault, str):
             fault = parse_fault(fault)
-        scenario = fault.label
         started = time.monotonic()
+        first, second, defects, created = self._scenario(fault)
+        flaky, replayed = False, []
+        if (self.replay if replay is None else replay) and any(d.is_error for d in defects):
+            self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
+            replayed = self._scenario(fault)[2]
+            flaky = _outcome(replayed) != _outcome(defects)
+        return RecoveryReport(
+            self.name,
+            fault.label,
+            self._finish(defects),
+            first,
+            second,
+            self.last_plan,
+            time.monotonic() - started,
+            created,
+            flaky=flaky,
+            replayed=replayed,
+        )
+
+    def _scenario(
+        self, fault: Fault
+    ) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
+        """One run of a fault scenario from an empty emulator and state."""
+        from .analysis.leftovers import find_leftovers
+        from .analysis.state import state_resources
+        from .inventory import take_inventory
+
+        scenario = fault.label
         self._fresh_start()
         baseline = take_inventory(self.emulator, self._inventory)
         self._progress(f"{self.name}: apply through {scenario}")
@@ -315,11 +356,10 @@ class Stack:
         self._progress(f"{self.name}: clean re-run after {scenario}")
         second = self.apply()
         defects: list[Defect] = []
-        plan = None
         if not second.ok:
             defects.append(self._recovery_failed(scenario, first, second))
         else:
-            defects.extend(self.converged_defects(scenario))
+            defects.extend(self._second_plan_defects(scenario))
         after = take_inventory(self.emulator, self._inventory)
         created = list(after.minus(baseline))
         defects.extend(
@@ -331,13 +371,7 @@ class Stack:
                 scenario=scenario,
             )
         )
-        for d in defects:
-            d.reproduce = d.reproduce or self.reproduce
-        report = RecoveryReport(
-            self.name, scenario, self._finish(defects), first, second, plan,
-            time.monotonic() - started, created,
-        )
-        return report
+        return first, second, defects, created
 
     def _recovery_failed(self, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
         err = second.error
@@ -372,7 +406,11 @@ class Stack:
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
         self.emulator.reset()
-        for name in ("terraform.tfstate", "terraform.tfstate.backup", ".terraform.tfstate.lock.info"):
+        for name in (
+            "terraform.tfstate",
+            "terraform.tfstate.backup",
+            ".terraform.tfstate.lock.info",
+        ):
             path = self.workdir / name
             if path.exists():
                 path.unlink()
@@ -417,8 +455,17 @@ def _signal_note(done: Completed) -> list[str]:
     return []
 
 
-def _drift_events(done: Completed) -> bool:
-    return any(e.get("type") == "resource_drift" for e in done.events)
+def _outcome(defects: Sequence[Defect]) -> str:
+    """The comparable outcome of a scenario: its error kinds per address."""
+    return ", ".join(sorted({f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}))
+
+
+def _drifted(done: Completed) -> list[str]:
+    return [
+        e.get("change", {}).get("resource", {}).get("addr", "")
+        for e in done.events
+        if e.get("type") == "resource_drift"
+    ]
 
 
 def _address_in(diags: Sequence[str]) -> str | None:

@@ -199,7 +199,9 @@ class Runner(python_terraform.Terraform):
             proc = self._proc
         timed_out = False
         try:
-            timed_out = not _pump(proc, limit, out_chunks, err_chunks, events if json_stream else None, on_event)
+            timed_out = not _pump(
+                proc, limit, out_chunks, err_chunks, events if json_stream else None, on_event
+            )
         finally:
             # Whatever happened, nothing terraform started may outlive it.
             _kill_group(proc)
@@ -208,15 +210,29 @@ class Runner(python_terraform.Terraform):
         stdout = b"".join(out_chunks).decode(errors="replace")
         stderr = b"".join(err_chunks).decode(errors="replace")
         done = Completed(
-            argv, proc.returncode, stdout, stderr, time.monotonic() - started, events, self._signalled
+            argv,
+            proc.returncode,
+            stdout,
+            stderr,
+            time.monotonic() - started,
+            events,
+            self._signalled,
         )
         if timed_out:
             raise TerraformTimeout(
-                done.command, limit, ", ".join(done.pending()), stdout + stderr, str(self.working_dir)
+                done.command,
+                limit,
+                ", ".join(done.pending()),
+                stdout + stderr,
+                str(self.working_dir),
             )
         if check and done.returncode not in ok_codes:
             raise TerraformError(
-                done.command, done.returncode, done.diagnostics(), stdout + stderr, str(self.working_dir)
+                done.command,
+                done.returncode,
+                done.diagnostics(),
+                stdout + stderr,
+                str(self.working_dir),
             )
         return done
 

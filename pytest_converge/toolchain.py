@@ -151,9 +151,7 @@ def mirrored_providers(mirror: Path) -> list[str]:
     return sorted(f"registry.terraform.io/hashicorp/{p.name}" for p in root.iterdir() if p.is_dir())
 
 
-def write_cli_config(
-    path: Path, mirror: Path, plugin_cache: Path, exclusive: bool = True
-) -> None:
+def write_cli_config(path: Path, mirror: Path, plugin_cache: Path, exclusive: bool = True) -> None:
     providers = mirrored_providers(mirror)
     include = ", ".join(f'"{p}"' for p in providers)
     mirror_block = (
@@ -208,4 +206,6 @@ def resolve_toolchain(explicit: str | None = None, root: Path | None = None) -> 
 
 
 def _is_bundled(command: tuple[str, ...]) -> bool:
-    return any("converge-terraform" in part or "pytest_converge._engine" in part for part in command)
+    return any(
+        "converge-terraform" in part or "pytest_converge._engine" in part for part in command
+    )

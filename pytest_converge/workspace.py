@@ -85,7 +85,7 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
     return {n for n in names if n in _SKIP_DIRS or n.endswith(_SKIP_SUFFIXES)}
 
 
-def _ignore_beneath(base: Path):  # noqa: ANN202 - shutil's ignore callable
+def _ignore_beneath(base: Path):
     """The usual ignores, plus our own scratch dir when it lies inside the module
     (pytest's basetemp under a module dir would otherwise be copied into itself)."""
     base = base.resolve()
@@ -251,7 +251,7 @@ class Templates:
         workdir = dest_root / module.relative_to(root)
         (workdir / BACKEND_FILE).write_text(
             "# Written by pytest-converge: state stays local; a module's remote backend\n"
-            "# is never contacted.\nterraform {\n  backend \"local\" {}\n}\n"
+            '# is never contacted.\nterraform {\n  backend "local" {}\n}\n'
         )
         aws = uses_aws(workdir)
         configs = aws_provider_configs(workdir) if aws else []
@@ -288,7 +288,9 @@ class Templates:
                 "any other version needs the registry, which could not be reached either.\n  "
                 + "\n  ".join(diags)
             )
-        raise TerraformError(done.command, done.returncode, diags, done.stdout + done.stderr, str(runner.working_dir))
+        raise TerraformError(
+            done.command, done.returncode, diags, done.stdout + done.stderr, str(runner.working_dir)
+        )
 
     def _schema(self, runner: Runner, workdir: Path) -> ProviderSchema:
         version = _locked_version(workdir / ".terraform.lock.hcl") or "unknown"
@@ -320,7 +322,9 @@ class Templates:
                 tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
                 tmp.write_text(json.dumps(data))
                 os.replace(tmp, cached)
-        schema = ProviderSchema(version, frozenset(data["attributes"]), frozenset(data["endpoints"]))
+        schema = ProviderSchema(
+            version, frozenset(data["attributes"]), frozenset(data["endpoints"])
+        )
         self._schemas[version] = schema
         return schema
 
@@ -378,7 +382,9 @@ def _locked_version(lock_file: Path) -> str | None:
         text = lock_file.read_text()
     except OSError:
         return None
-    match = re.search(r'provider "registry\.[^"]*/hashicorp/aws" \{\s*version\s*=\s*"([^"]+)"', text)
+    match = re.search(
+        r'provider "registry\.[^"]*/hashicorp/aws" \{\s*version\s*=\s*"([^"]+)"', text
+    )
     return match.group(1) if match else None
 
 

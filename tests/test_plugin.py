@@ -47,12 +47,12 @@ def test_outcomes_of_a_real_module(pytester: pytest.Pytester):
     pytester.makepyfile(
         test_modules=f"""
         def test_converges(converge):
-            stack = converge(r"{EXAMPLES / 'network'}")
+            stack = converge(r"{EXAMPLES / "network"}")
             stack.apply().raise_for_error()
             stack.assert_converged()
 
         def test_escape_hatch(converge):
-            stack = converge(r"{EXAMPLES / 'escape_hatch'}")
+            stack = converge(r"{EXAMPLES / "escape_hatch"}")
             stack.apply().raise_for_error()
             stack.assert_converged()
         """
@@ -95,4 +95,6 @@ def test_apply_error_is_terraforms_diagnostic(pytester: pytest.Pytester):
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*TerraformError*", "*minimum field size of 3*aws_dynamodb_table.t*"])
+    result.stdout.fnmatch_lines(
+        ["*TerraformError*", "*minimum field size of 3*aws_dynamodb_table.t*"]
+    )

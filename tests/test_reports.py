@@ -34,12 +34,23 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     proc = subprocess.run(
         [
-            sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_escape.py",
-            "--converge-report", "out/converge.json",
-            "--converge-sarif", "out/converge.sarif",
-            "--junitxml", "out/junit.xml",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "test_escape.py",
+            "--converge-report",
+            "out/converge.json",
+            "--converge-sarif",
+            "out/converge.sarif",
+            "--junitxml",
+            "out/junit.xml",
         ],
-        cwd=where, capture_output=True, text=True, timeout=300,
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     return {"dir": where / "out", "proc": proc}
 

@@ -91,6 +91,9 @@ class Plan:
     #: Objects that changed outside terraform (refresh), not changes terraform makes.
     drift: list[ResourceChange]
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: Addresses refresh reported as drifted, even where ``drift`` has no detail
+    #: (an empty plan is not shown with ``show -json``: its drift changed nothing).
+    drifted: list[str] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -148,7 +151,7 @@ def parse_plan(data: dict[str, Any]) -> Plan:
                     bool(raw.get("after_sensitive") or raw.get("before_sensitive")),
                 )
             )
-    return Plan(changes, outputs, drift, data)
+    return Plan(changes, outputs, drift, data, [rc.address for rc in drift])
 
 
 def _resource_change(raw: dict[str, Any]) -> ResourceChange:

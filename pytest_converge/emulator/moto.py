@@ -54,7 +54,7 @@ class MotoEmulator(Emulator):
             self._server = make_server(
                 self._host, self._port, app, threaded=True, request_handler=QuietHandler
             )
-        except (OSError, SystemExit) as exc:
+        except (OSError, SystemExit):
             # werkzeug prints and calls sys.exit(1) when the port is taken.
             raise EmulatorError(
                 f"cannot start moto on {self._host}:{self._port}: the port is in use or not "
@@ -84,7 +84,7 @@ class MotoEmulator(Emulator):
         for service, method in calls:
             try:
                 getattr(self.client(service), method)()
-            except Exception:  # noqa: BLE001 - only a speed-up; a real failure shows later
+            except Exception:
                 return
 
     def _wait_ready(self, timeout: float) -> bool:

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from pytest_converge.errors import EmulatorError, ToolchainError
 from pytest_converge.emulator import MotoEmulator
+from pytest_converge.errors import EmulatorError, ToolchainError
 from pytest_converge.toolchain import find_engine, resolve_toolchain
 from pytest_converge.workspace import Templates
 

@@ -38,9 +38,7 @@ def test_empty_plan():
 
 
 def test_output_only_change_is_not_empty_and_reported_apart():
-    plan = parse_plan(
-        {"output_changes": {"x": {"actions": ["update"], "before": 1, "after": 2}}}
-    )
+    plan = parse_plan({"output_changes": {"x": {"actions": ["update"], "before": 1, "after": 2}}})
     assert not plan.is_empty
     assert plan.changes == []
     assert plan.outputs[0].observed == 1 and plan.outputs[0].declared == 2

@@ -13,7 +13,8 @@ from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_o
 
 
 @pytest.mark.parametrize(
-    "url", ["http://127.0.0.1:4566", "http://127.8.9.10:1", "http://localhost:5000", "http://[::1]:80"]
+    "url",
+    ["http://127.0.0.1:4566", "http://127.8.9.10:1", "http://localhost:5000", "http://[::1]:80"],
 )
 def test_loopback_accepted(url):
     assert is_loopback_url(url)
@@ -99,5 +100,5 @@ def test_override_refuses_a_remote_endpoint():
 
 def test_module_without_provider_block_gets_one():
     schema = ProviderSchema("3.39.0", frozenset({"access_key"}), frozenset({"ec2"}))
-    override, extra = provider_override("http://127.0.0.1:1", [], schema)
+    _, extra = provider_override("http://127.0.0.1:1", [], schema)
     assert 'provider "aws"' in extra and 'region = "us-east-1"' in extra

@@ -1,0 +1,38 @@
+"""A scenario whose replay differs is reported as flaky (pure logic of the report)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_converge import ConvergenceError, Defect
+from pytest_converge.stack import ApplyResult, RecoveryReport
+
+
+def report(defects, replayed, flaky):
+    first = ApplyResult(ok=True, error=None, seconds=1.0)
+    return RecoveryReport(
+        "net", "lost-response@CreateVpc#1", defects, first, first, None, 2.0,
+        flaky=flaky, replayed=replayed,
+    )
+
+
+def test_flaky_report_says_so_and_shows_both_outcomes():
+    dup = Defect(kind="duplicate", address="aws_vpc.main", module="net")
+    with pytest.raises(ConvergenceError) as failure:
+        report([dup], [], flaky=True).raise_for_defects()
+    text = str(failure.value)
+    assert "FLAKY" in text
+    assert "no defects" in text and "duplicate aws_vpc.main" in text
+
+
+def test_reproducible_report_is_not_called_flaky():
+    dup = Defect(kind="duplicate", address="aws_vpc.main", module="net")
+    with pytest.raises(ConvergenceError) as failure:
+        report([dup], [dup], flaky=False).raise_for_defects()
+    assert "FLAKY" not in str(failure.value)
+    assert "does not recover from lost-response@CreateVpc#1" in str(failure.value)
+
+
+def test_warnings_alone_do_not_fail():
+    warn = Defect(kind="needs-second-apply", address="a.b", severity="warning")
+    assert report([warn], [], flaky=False).raise_for_defects().ok
