@@ -44,6 +44,7 @@ def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str
         raise FaultError(f"could not record the fault points of {module_dir}: {found.error}")
     return list(found.points)
 
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -46,7 +46,14 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
-from .workspace import local_module_root, tf_files, tree_digest, uses_aws
+from .workspace import (
+    local_calls,
+    local_module_root,
+    module_tree,
+    tf_files,
+    tree_digest,
+    uses_aws,
+)
 
 #: What a CI gate runs when ``--converge-faults`` is not given: the two kinds
 #: that find real-world defects a two-run test cannot see. A lost response
@@ -157,23 +164,6 @@ def discover(path: Path) -> Discovery:
     return Discovery(path, roots, called & set(modules))
 
 
-def local_calls(module: Path) -> set[Path]:
-    """Directories the module calls through local ``source`` paths (resolved, no symlinks)."""
-    targets: set[Path] = set()
-    for tf in tf_files(module):
-        text = tf.read_text(errors="replace")
-        if tf.name.endswith(".json"):
-            with contextlib.suppress(ValueError, AttributeError):
-                for call in (json.loads(text).get("module") or {}).values():
-                    source = (call or {}).get("source", "")
-                    if source.startswith(("./", "../")) or source in (".", ".."):
-                        targets.add(Path(os.path.abspath(module / source)))
-            continue
-        for source in _LOCAL_SOURCE.findall(text):
-            targets.add(Path(os.path.abspath(module / source)))
-    return targets
-
-
 def _remote_calls(module: Path) -> list[str]:
     """The ``source`` of every ``module`` block that is not a local path."""
     sources = []
@@ -190,20 +180,8 @@ def _remote_calls(module: Path) -> list[str]:
 
 def _tree_uses_aws(module: Path) -> bool:
     """True when the module or a module it calls may call AWS (registry modules: maybe)."""
-    seen: set[Path] = set()
-    todo = [module]
-    while todo:
-        current = todo.pop()
-        if current in seen or not current.is_dir():
-            continue
-        seen.add(current)
-        if uses_aws(current):
-            return True
-        if _remote_calls(current):
-            # A module from a registry or git may use aws: record to find out.
-            return True
-        todo.extend(local_calls(current))
-    return False
+    # A module from a registry or git may use aws: record to find out.
+    return any(uses_aws(d) or _remote_calls(d) for d in module_tree(module))
 
 
 # -- variables -----------------------------------------------------------

@@ -808,8 +808,17 @@ def _service_of(type_: str) -> str:
     special = {"aws_lb": "elbv2", "aws_eip": "ec2", "aws_cloudwatch_log_group": "logs"}
     if type_ in special:
         return special[type_]
-    if type_.split("_")[1] in {"vpc", "subnet", "security", "internet", "route", "nat", "network",
-                                "instance", "key"}:
+    if type_.split("_")[1] in {
+        "vpc",
+        "subnet",
+        "security",
+        "internet",
+        "route",
+        "nat",
+        "network",
+        "instance",
+        "key",
+    }:
         return "ec2"
     return type_.split("_")[1]
 

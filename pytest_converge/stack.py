@@ -333,9 +333,7 @@ class Stack:
             replayed=replayed,
         )
 
-    def _scenario(
-        self, fault: Fault
-    ) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
+    def _scenario(self, fault: Fault) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
         """One run of a fault scenario from an empty emulator and state."""
         from .analysis.leftovers import find_leftovers
         from .analysis.state import state_resources

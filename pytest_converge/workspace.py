@@ -59,26 +59,43 @@ def check_module(module_dir: str | os.PathLike[str]) -> Path:
     return path
 
 
+def local_calls(module: Path) -> set[Path]:
+    """Directories the module calls through local ``source`` paths (absolute)."""
+    targets: set[Path] = set()
+    for tf in tf_files(module):
+        text = tf.read_text(errors="replace")
+        if tf.name.endswith(".json"):
+            with contextlib.suppress(ValueError, AttributeError):
+                for call in (json.loads(text).get("module") or {}).values():
+                    source = (call or {}).get("source", "")
+                    if source.startswith(("./", "../")) or source in (".", ".."):
+                        targets.add(Path(os.path.abspath(module / source)))
+            continue
+        for source in _LOCAL_SOURCE.findall(text):
+            targets.add(Path(os.path.abspath(module / source)))
+    return targets
+
+
+def module_tree(module: Path) -> list[Path]:
+    """The module and every local module it calls, transitively (existing dirs)."""
+    seen: list[Path] = []
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        if current in seen or not current.is_dir():
+            continue
+        seen.append(current)
+        todo.extend(local_calls(current))
+    return seen
+
+
 def local_module_root(module: Path) -> Path:
     """The smallest directory holding the module and every local module it calls.
 
     ``source = "../shared/vpc"`` must still resolve in the copy, so the copy
     starts at the common ancestor, keeping relative layout.
     """
-    root = module
-    seen: set[Path] = set()
-    todo = [module]
-    while todo:
-        current = todo.pop()
-        if current in seen or not current.is_dir():
-            continue
-        seen.add(current)
-        for tf in tf_files(current):
-            for source in _LOCAL_SOURCE.findall(tf.read_text(errors="replace")):
-                target = (current / source).resolve()
-                todo.append(target)
-                root = Path(os.path.commonpath([root, target]))
-    return root
+    return Path(os.path.commonpath([module, *module_tree(module)]))
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:

@@ -11,8 +11,15 @@ from pytest_converge.stack import ApplyResult, RecoveryReport
 def report(defects, replayed, flaky):
     first = ApplyResult(ok=True, error=None, seconds=1.0)
     return RecoveryReport(
-        "net", "lost-response@CreateVpc#1", defects, first, first, None, 2.0,
-        flaky=flaky, replayed=replayed,
+        "net",
+        "lost-response@CreateVpc#1",
+        defects,
+        first,
+        first,
+        None,
+        2.0,
+        flaky=flaky,
+        replayed=replayed,
     )
 
 
