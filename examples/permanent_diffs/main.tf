@@ -27,3 +27,12 @@ resource "aws_sqs_queue" "payments" {
     maxReceiveCount     = 5
   })
 }
+
+# An empty tag value: the API drops the tag, so the declared "" is never read
+# back. pytest-converge classifies it as a `default` diff.
+resource "aws_s3_bucket" "archive" {
+  bucket = "orders-archive"
+  tags = {
+    retention = ""
+  }
+}

@@ -1,4 +1,8 @@
-"""Permanent normalisation diffs: found, confirmed by a third plan, classified, explained."""
+"""Permanent normalisation diffs: found, confirmed by a third plan, classified, explained.
+
+Three classes reproduce for real on this stack (provider 3.39 + moto):
+type-coercion, json-equivalent and default.
+"""
 
 import pytest
 
@@ -26,6 +30,16 @@ def test_redrive_policies_never_converge(converge):
     assert payments.kind == "permanent-diff"
     assert payments.classification == "json-equivalent"
     assert "ignore_changes" in payments.fix and "last resort" in payments.fix.lower()
+
+    # An empty tag value the API drops: declared "", observed nothing.
+    archive = defects["aws_s3_bucket.archive"]
+    assert archive.kind == "permanent-diff"
+    assert archive.attribute == "tags.retention"
+    assert archive.classification == "default"
+    assert archive.declared == "" and archive.observed is None
+    assert "remove the attribute" in archive.fix
+    # tags_all mirrors tags: one finding, not two.
+    assert all(d.attribute != "tags_all.retention" for d in failure.value.defects)
 
     # The dead-letter queue itself converges.
     assert "aws_sqs_queue.dead_letters" not in defects

@@ -123,7 +123,22 @@ def _resource_defects(
     return [
         ctx.locate(_attribute_defect(rc, attr, still is not None and attr.path not in still, ctx))
         for attr in rc.attributes
+        if not _mirrors_tags(attr.path, rc)
     ]
+
+
+def _mirrors_tags(path: str, rc: ResourceChange) -> bool:
+    """``tags_all.k`` is ``tags.k`` merged with provider default_tags: report it once.
+
+    Its declared side is only known after apply, so on its own it would be an
+    ``unknown`` finding that says nothing the ``tags.k`` finding does not.
+    """
+    if not path.startswith("tags_all"):
+        return False
+    mirrored = "tags" + path[len("tags_all") :]
+    return any(
+        a.path == mirrored or (a.path == "tags" and path == "tags_all") for a in rc.attributes
+    )
 
 
 def _attribute_defect(

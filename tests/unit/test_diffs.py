@@ -391,3 +391,27 @@ def test_source_follows_local_module_calls(tmp_path):
         '"10.0.0.0/16"'
     )
     assert find_resource(tmp_path, "module.other.aws_vpc.this") is None
+
+
+def test_tags_all_mirror_is_reported_once_under_tags():
+    from pytest_converge.analysis.diffs import plan_defects
+    from pytest_converge.analysis.plan import parse_plan
+
+    raw = {
+        "resource_changes": [
+            {
+                "address": "aws_s3_bucket.b",
+                "type": "aws_s3_bucket",
+                "name": "b",
+                "change": {
+                    "actions": ["update"],
+                    "before": {"tags": None, "tags_all": {}},
+                    "after": {"tags": {"k": ""}},
+                    "after_unknown": {"tags_all": True},
+                },
+            }
+        ]
+    }
+    plan = parse_plan(raw)
+    defects = plan_defects(plan, plan, module="m")
+    assert [d.attribute for d in defects] == ["tags"]
