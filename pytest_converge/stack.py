@@ -124,6 +124,8 @@ class Stack:
         self._inventory = inventory
         self._on_defects = on_defects
         self._progress = progress or (lambda message: None)
+        self._templates = templates
+        self._timeouts = timeouts
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
         self.name = self.module.name
@@ -284,6 +286,37 @@ class Stack:
             raise ConvergenceError(
                 format_defects(defects, header=f"{self.name} does not converge:"), defects
             )
+
+    def compare_with(self, other: Emulator) -> list[Defect]:
+        """Run the two-run test here and on ``other``; what only one of them finds.
+
+        Returns ``emulator-difference`` findings (warnings) showing both sides'
+        second plans. Both emulators are emptied first.
+        """
+        from .analysis.emulators import Outcome, emulator_differences
+
+        def outcome(stack: Stack) -> Outcome:
+            stack._fresh_start()
+            stack.apply().raise_for_error()
+            defects = stack._second_plan_defects("two-run")
+            summary = stack.last_plan.summary() if stack.last_plan else "not planned"
+            return Outcome(stack.emulator.name, defects, summary)
+
+        twin = Stack(
+            self.module,
+            emulator=other,
+            templates=self._templates,
+            workdir=self._root.parent,
+            variables=self.variables,
+            parallelism=self.parallelism,
+            timeouts=self._timeouts,
+            classify=self._classify,
+        )
+        try:
+            mine, theirs = outcome(self), outcome(twin)
+        finally:
+            twin.close()
+        return self._finish(emulator_differences(self.name, mine, theirs))
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:

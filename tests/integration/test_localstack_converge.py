@@ -61,3 +61,25 @@ def test_lost_response_duplicate_found_on_localstack(stack_on):
     report = stack.recover(LostResponse("CreateVpc"))
     assert [d.kind for d in report.errors] == ["duplicate"]
     assert report.errors[0].address == "aws_vpc.main"
+
+
+def test_emulator_difference_is_a_finding(stack_on, converge_emulator, tmp_path):
+    """moto answers an SQS redrive policy re-spaced (a permanent diff); LocalStack
+    answers it as written. The module is the same: the emulators differ."""
+    module = tmp_path / "redrive"
+    module.mkdir()
+    (module / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_sqs_queue" "dlq" {\n  name = "diff-dlq"\n}\n'
+        'resource "aws_sqs_queue" "work" {\n  name = "diff-work"\n'
+        "  redrive_policy = jsonencode({\n"
+        "    deadLetterTargetArn = aws_sqs_queue.dlq.arn\n"
+        "    maxReceiveCount     = 5\n  })\n}\n"
+    )
+    stack = stack_on(module)
+    [diff] = stack.compare_with(converge_emulator)
+    assert diff.kind == "emulator-difference"
+    assert diff.address == "aws_sqs_queue.work" and diff.attribute == "redrive_policy"
+    assert "permanent-diff on moto" in diff.message
+    assert "converges on localstack" in diff.message
+    assert "1 to update" in diff.message  # moto's second plan, shown
