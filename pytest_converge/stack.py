@@ -436,6 +436,7 @@ class Stack:
     # -- plumbing ------------------------------------------------------
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
+        self._check_emulator()
         self.emulator.reset()
         for name in (
             "terraform.tfstate",
@@ -450,8 +451,8 @@ class Stack:
     def _check_emulator(self) -> None:
         if not self.emulator.is_alive():
             raise EmulatorError(
-                f"the {self.emulator.name} emulator at {self.emulator.endpoint} does not answer; "
-                "it died or was stopped mid-scenario"
+                f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not "
+                "answer; it died or was stopped mid-scenario"
             )
 
     def _finish(self, defects: list[Defect]) -> list[Defect]:

@@ -56,6 +56,14 @@ def test_two_run_passes_on_localstack(stack_on):
     stack.assert_converged()
 
 
+def test_the_same_module_passes_on_moto(converge):
+    # The twin of the test above, on the default backend (the lost-response
+    # duplicate on moto is in test_recovery.py, on the same module).
+    stack = converge(MODULES / "vpc_and_subnet")
+    stack.apply().raise_for_error()
+    stack.assert_converged()
+
+
 def test_lost_response_duplicate_found_on_localstack(stack_on):
     stack = stack_on(MODULES / "vpc_and_subnet")
     report = stack.recover(LostResponse("CreateVpc"))

@@ -108,3 +108,25 @@ def test_unknown_fault_kind_is_an_error():
 
     with pytest.raises(FaultError, match="crash"):
         parse_fault("explode@CreateVpc#1")
+
+
+def test_an_emulator_that_died_mid_scenario_is_named(converge_toolchain, tmp_path):
+    from pytest_converge.emulator import MotoEmulator
+    from pytest_converge.errors import EmulatorError
+    from pytest_converge.stack import Stack
+    from pytest_converge.workspace import Templates
+
+    emulator = MotoEmulator()
+    emulator.start()
+    stack = Stack(
+        MODULES / "two_queues",
+        emulator=emulator,
+        templates=Templates(converge_toolchain, tmp_path / "t"),
+        workdir=tmp_path / "w",
+    )
+    try:
+        emulator.stop()  # dies between two runs of the scenario
+        with pytest.raises(EmulatorError, match="does not answer"):
+            stack.recover(LostResponse("CreateQueue"))
+    finally:
+        stack.close()
