@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import atexit
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,5 +134,3 @@ def get_session(config: pytest.Config) -> ConvergeSession:
         config.stash[session_key] = ConvergeSession(config)
     return config.stash[session_key]
 
-
-ProgressFn = Callable[[str], None]

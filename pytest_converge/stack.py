@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import shutil
 import signal
 import time
@@ -35,6 +36,7 @@ from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates
 
 _counter = itertools.count(1)
+_log = logging.getLogger("pytest_converge")
 
 
 @dataclass
@@ -123,7 +125,8 @@ class Stack:
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
-        self._progress = progress or (lambda message: None)
+        # Live progress with `--log-cli-level=INFO` (or any logging setup).
+        self._progress = progress or _log.info
         self._templates = templates
         self._timeouts = timeouts
         self.template: Template = templates.get(module_dir)

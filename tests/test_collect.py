@@ -217,10 +217,22 @@ def test_xdist_spreads_modules_and_merges_defects(pytester: pytest.Pytester) -> 
         (pytester.path / "mods" / name).mkdir(parents=True)
         (pytester.path / "mods" / name / "main.tf").write_text(HATCH_MODULE)
     result = pytester.runpytest_subprocess(
-        "--converge", "mods", "--converge-faults=none", "-n", "2", "-p", "no:cacheprovider"
+        "--converge",
+        "mods",
+        "--converge-faults=none",
+        "-n",
+        "2",
+        "-p",
+        "no:cacheprovider",
+        "--converge-report",
+        "report.json",
     )
     result.assert_outcomes(failed=2)
     out = result.stdout.str()
+    # The controller writes one JSON report holding both workers' results.
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert sorted(d["module"] for d in report["defects"]) == ["hatch_a", "hatch_b"]
+    assert len(report["scenarios"]) == 2
     summary = out.split("convergence defects")[1].split("short test summary")[0]
     # Merged from both workers, each module's defect listed once (reproduce lines aside).
     listed = [line for line in summary.splitlines() if "pytest --converge" not in line]
