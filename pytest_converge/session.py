@@ -133,4 +133,3 @@ def get_session(config: pytest.Config) -> ConvergeSession:
     if session_key not in config.stash:
         config.stash[session_key] = ConvergeSession(config)
     return config.stash[session_key]
-
