@@ -85,11 +85,9 @@ def _validate(config: pytest.Config) -> None:
     """Bad option values fail fast with the valid form, as pytest.UsageError."""
     session = get_session(config)
     backend = session.option("backend")
-    if (
-        backend
-        and backend not in BACKENDS
-        and not config.pluginmanager.hook.pytest_converge_make_emulator.get_hookimpls()[1:]
-    ):
+    # A backend of a user's plugin is checked when it is made (session.emulator).
+    own_backends_only = len(config.hook.pytest_converge_make_emulator.get_hookimpls()) == 1
+    if backend and backend not in BACKENDS and own_backends_only:
         raise pytest.UsageError(
             f"--converge-backend {backend!r}: expected one of {', '.join(BACKENDS)}"
         )

@@ -191,7 +191,7 @@ def test_container_is_published_on_loopback_with_token_passed_through(
     container = emulator._make_container()
     assert container.ports == {4566: ("127.0.0.1", 45999)}
     assert container.env[ls.AUTH_TOKEN_ENV] == "ls-token-123"
-    assert container.env["SQS_ENDPOINT_STRATEGY"] == "off"  # the queue URL form the 3.x provider parses
+    assert container.env["SQS_ENDPOINT_STRATEGY"] == "off"
     assert container.env["LOCALSTACK_HOST"] == "127.0.0.1:45999"
     assert "OVERRIDE_IN_DOCKER" not in container.env
 
