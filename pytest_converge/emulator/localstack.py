@@ -27,6 +27,7 @@ ACL) and ~1,200 AMIs, so inventories must be diffed against a baseline taken aft
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import ipaddress
@@ -418,6 +419,9 @@ class HostLocalStack(LocalStackEmulator):
     def start(self) -> None:
         if self._proc is not None:
             return
+        # A script that never calls stop() (an exception on the way) must not
+        # leave a LocalStack running after the interpreter exits.
+        atexit.register(self.stop)
         fixed_port = bool(self._port)
         for attempt in (1, 2):
             if not fixed_port:
