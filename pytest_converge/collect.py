@@ -380,29 +380,13 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
 # -- stacks --------------------------------------------------------------
 def make_stack(config: pytest.Config, module: Path, reproduce: str) -> Any:
     """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
-    from .fixtures import _classify_hook, _inventory_hook, _template_dir
     from .session import get_session
-    from .stack import Stack
 
-    session = get_session(config)
-    factory = config._tmp_path_factory  # type: ignore[attr-defined]
-
-    def on_defects(stack: Stack, defects: list[Any]) -> None:
+    def on_defects(stack: Any, defects: list[Any]) -> None:
         # Lets conftest hooks drop or add findings; the item records the result.
         config.hook.pytest_converge_defects(stack=stack, defects=defects)
 
-    stack = Stack(
-        module,
-        emulator=session.emulator(),
-        templates=session.templates(_template_dir(factory)),
-        workdir=factory.mktemp("stack"),
-        parallelism=session.parallelism,
-        timeouts=session.timeouts,
-        inventory=_inventory_hook(config),
-        classify=_classify_hook(config),
-        on_defects=on_defects,
-        reproduce=reproduce,
-    )
+    stack = get_session(config).stack(module, on_defects=on_defects, reproduce=reproduce)
     for name in CONVERGE_TFVARS:
         if (module / name).is_file():
             # Terraform does not load converge.tfvars by itself; as *.auto.tfvars it does,

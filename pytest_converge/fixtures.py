@@ -45,7 +45,6 @@ def converge(
     request: pytest.FixtureRequest,
     converge_emulator: Emulator,
     converge_toolchain: Toolchain,
-    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[ConvergeFactory]:
     """Make a :class:`Stack` from a module directory: ``converge("modules/vpc", vars={...})``.
 
@@ -55,7 +54,6 @@ def converge(
     """
     session = get_session(request.config)
     converge_emulator.reset()
-    templates = session.templates(_template_dir(tmp_path_factory))
     made: list[Stack] = []
     keep = bool(session.option("keep"))
 
@@ -74,18 +72,8 @@ def converge(
         if not path.is_absolute():
             beside = Path(request.path).parent / path
             path = beside if beside.exists() else Path.cwd() / path
-        stack = Stack(
-            path,
-            emulator=converge_emulator,
-            templates=templates,
-            workdir=tmp_path_factory.mktemp("stack"),
-            variables=vars,
-            parallelism=session.parallelism,
-            timeouts=session.timeouts,
-            inventory=_inventory_hook(request.config),
-            classify=_classify_hook(request.config),
-            on_defects=record,
-            reproduce=f'pytest "{request.node.nodeid}"',
+        stack = session.stack(
+            path, variables=vars, on_defects=record, reproduce=f'pytest "{request.node.nodeid}"'
         )
         made.append(stack)
         session.track(stack)
@@ -95,25 +83,3 @@ def converge(
     for stack in made:
         session.untrack(stack)
         stack.close(keep=keep)
-
-
-def _template_dir(factory: pytest.TempPathFactory) -> Path:
-    base = factory.getbasetemp() / "converge-templates"
-    base.mkdir(exist_ok=True)
-    return base
-
-
-def _inventory_hook(config: pytest.Config) -> Any:
-    def listers(emulator: Emulator) -> list[Any]:
-        return config.hook.pytest_converge_inventory(emulator=emulator)
-
-    return listers
-
-
-def _classify_hook(config: pytest.Config) -> Any:
-    def classify(address: str, attribute: str, declared: Any, observed: Any) -> str | None:
-        return config.hook.pytest_converge_classify_diff(
-            address=address, attribute=attribute, declared=declared, observed=observed
-        )
-
-    return classify

@@ -209,12 +209,6 @@ def _list_builtin(emulator: Emulator) -> tuple[list[CloudObject], dict[str, str]
     listers = dict(BUILTIN_LISTERS)
     objects: list[CloudObject] = []
     skipped: dict[str, str] = {}
-    # A backend may lack a service (LocalStack's DynamoDB and Kinesis need
-    # engines it downloads): asking would hang, so do not.
-    unsupported = getattr(emulator, "unsupported_services", frozenset())
-    for type_ in [t for t in listers if _service_of(t) in unsupported]:
-        del listers[type_]
-        skipped[type_] = f"{_service_of(type_)} is not available on {emulator.name}"
     with ThreadPoolExecutor(
         max_workers=min(MAX_WORKERS, max(1, len(listers))), thread_name_prefix="converge-inv"
     ) as pool:
@@ -256,6 +250,8 @@ def _run_lister(
 
     try:
         return lister(emulator), None
+    except _Unavailable as exc:
+        return [], str(exc)
     except (EndpointConnectionError, ConnectionClosedError, ConnectTimeoutError) as exc:
         raise EmulatorError(f"the emulator stopped answering while listing {type_}: {exc}") from exc
     except ReadTimeoutError as exc:
@@ -279,8 +275,19 @@ _CLIENTS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str, str], Any]] = (
 _CLIENTS_LOCK = threading.Lock()
 
 
+class _Unavailable(Exception):
+    """The backend says it lacks the service: the lister is skipped, nothing is asked."""
+
+
 def _client(emulator: Emulator, service: str) -> Any:
-    """A cached ``emulator.client(service)`` (botocore clients are thread-safe to use)."""
+    """A cached ``emulator.client(service)`` (botocore clients are thread-safe to use).
+
+    A backend may declare ``unsupported_services`` (LocalStack's DynamoDB and
+    Kinesis need engines it downloads: asking would hang): those raise
+    :class:`_Unavailable`, which the lister runner turns into a skip.
+    """
+    if service in getattr(emulator, "unsupported_services", frozenset()):
+        raise _Unavailable(f"{service} is not available on {emulator.name}")
     key = (emulator.endpoint, emulator.region, service)
     with _CLIENTS_LOCK:
         try:
@@ -803,26 +810,6 @@ def list_ecs_clusters(emulator: Emulator) -> list[CloudObject]:
 #: Terraform resource type -> the built-in lister of it. Tests and users may add to
 #: or remove from this mapping; the ``pytest_converge_inventory`` hook is the
 #: supported way to add a type.
-def _service_of(type_: str) -> str:
-    """The API service a resource type lives in (``aws_lb`` -> ``elbv2``)."""
-    special = {"aws_lb": "elbv2", "aws_eip": "ec2", "aws_cloudwatch_log_group": "logs"}
-    if type_ in special:
-        return special[type_]
-    if type_.split("_")[1] in {
-        "vpc",
-        "subnet",
-        "security",
-        "internet",
-        "route",
-        "nat",
-        "network",
-        "instance",
-        "key",
-    }:
-        return "ec2"
-    return type_.split("_")[1]
-
-
 BUILTIN_LISTERS: dict[str, Lister] = {
     "aws_vpc": list_vpcs,
     "aws_subnet": list_subnets,

@@ -103,6 +103,42 @@ class ConvergeSession:
                 self._emulator = emulator
             return self._emulator
 
+    def stack(
+        self,
+        module: Path,
+        *,
+        variables: dict[str, Any] | None = None,
+        on_defects: Any = None,
+        reproduce: str = "",
+    ) -> Any:
+        """A Stack wired to this session: its emulator, templates, options and hooks.
+
+        The ``converge`` fixture and the zero-code items both build theirs here.
+        """
+        from .stack import Stack
+
+        config = self.config
+        factory = config._tmp_path_factory  # type: ignore[attr-defined]
+        base = factory.getbasetemp() / "converge-templates"
+        base.mkdir(exist_ok=True)
+        return Stack(
+            module,
+            emulator=self.emulator(),
+            templates=self.templates(base),
+            workdir=factory.mktemp("stack"),
+            variables=variables,
+            parallelism=self.parallelism,
+            timeouts=self.timeouts,
+            inventory=lambda emulator: config.hook.pytest_converge_inventory(emulator=emulator),
+            classify=lambda address, attribute, declared, observed: (
+                config.hook.pytest_converge_classify_diff(
+                    address=address, attribute=attribute, declared=declared, observed=observed
+                )
+            ),
+            on_defects=on_defects,
+            reproduce=reproduce,
+        )
+
     def track(self, stack: Any) -> None:
         with self._lock:
             self._stacks.append(stack)
