@@ -24,7 +24,7 @@ def localstack():
         emulator = localstack_emulator()
         emulator.start()
     except EmulatorError as exc:
-        pytest.skip(f"no LocalStack: {exc} (run `bash .ci/install-localstack.sh`)")
+        pytest.skip(f"no LocalStack: {exc}")
     yield emulator
     emulator.stop()
 
