@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -46,6 +47,7 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
+from .report import defect_json
 from .workspace import (
     local_calls,
     local_module_root,
@@ -378,15 +380,15 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
 
 
 # -- stacks --------------------------------------------------------------
-def make_stack(config: pytest.Config, module: Path, reproduce: str) -> Any:
+def make_stack(config: pytest.Config, module: Path, reproduce: str, name: str | None = None) -> Any:
     """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
     from .session import get_session
 
     def on_defects(stack: Any, defects: list[Any]) -> None:
         # Lets conftest hooks drop or add findings; the item records the result.
-        config.hook.pytest_converge_defects(stack=stack, defects=defects)
+        config.hook.pytest_converge_defects(config=config, stack=stack, defects=defects)
 
-    stack = get_session(config).stack(module, on_defects=on_defects, reproduce=reproduce)
+    stack = get_session(config).stack(module, on_defects=on_defects, reproduce=reproduce, name=name)
     for name in CONVERGE_TFVARS:
         if (module / name).is_file():
             # Terraform does not load converge.tfvars by itself; as *.auto.tfvars it does,
@@ -426,9 +428,9 @@ class ConvergeDirectory(pytest.Directory):
                 f'{self._rel()}/converge.tfvars (HCL, e.g. `{missing[0]} = "..."`) or '
                 "converge.tfvars.json; terraform.tfvars and *.auto.tfvars are read too."
             )
-        from .session import get_session
+        from .session import get_session, module_id
 
-        get_session(self.config).modules.add(self._rel())
+        get_session(self.config).modules.add(module_id(self.config, self.path, self.discovery.path))
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
         kinds = fault_kinds(get_session(self.config).option("faults"))
         if not kinds:
@@ -461,6 +463,13 @@ class ConvergeItem(pytest.Item):
     def module(self) -> Path:
         return self.path
 
+    @property
+    def module_id(self) -> str:
+        """The module's name in reports: its path relative to the rootdir (see ``module_id``)."""
+        from .session import module_id
+
+        return module_id(self.config, self.path, _converge_root(self))
+
     def runtest(self) -> None:
         if self.error is not None:
             raise FaultPointsError(
@@ -473,7 +482,9 @@ class ConvergeItem(pytest.Item):
         started = time.monotonic()
         outcome = "error"
         defects: list[Any] = []
-        stack = make_stack(self.config, self.module, reproduce=self.reproduce_command())
+        stack = make_stack(
+            self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
+        )
         session.track(stack)
         try:
             if self.scenario == "two-run":
@@ -503,14 +514,14 @@ class ConvergeItem(pytest.Item):
         # The same properties the fixture writes: plugin.py gathers them from
         # reports, so they reach the controller under xdist too.
         self.user_properties.append(
-            ("converge_defects", json.dumps([d.to_dict() for d in defects], default=str))
+            ("converge_defects", json.dumps([defect_json(d) for d in defects]))
         )
         self.user_properties.append(
             (
                 "converge_scenario",
                 json.dumps(
                     {
-                        "module": self.module.name,
+                        "module": self.module_id,
                         "path": self.parent.nodeid,  # type: ignore[union-attr]
                         "scenario": self.scenario,
                         "outcome": outcome,
@@ -522,12 +533,25 @@ class ConvergeItem(pytest.Item):
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""
+        from .session import get_session
+
         faults = "none" if self.scenario == "two-run" else self.scenario.partition("@")[0]
         root = _converge_root(self)
         base = self.config.invocation_params.dir
         where = os.path.relpath(root, base) if root else "."
         here = os.path.relpath(self.path, base)
-        return f'pytest --converge {where} --converge-faults {faults} "{here}::{self.name}"'
+        options = get_session(self.config).outcome_options()
+        return " ".join(
+            [
+                "pytest",
+                "--converge",
+                shlex.quote(where),
+                "--converge-faults",
+                faults,
+                *options,
+                f'"{here}::{self.name}"',
+            ]
+        )
 
     def repr_failure(  # type: ignore[override]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None

@@ -10,14 +10,17 @@ from typing import Any, Protocol
 
 import pytest
 
+from .analysis.defects import Defect
 from .emulator.base import Emulator
-from .report import jsonable, junit_properties
+from .report import defect_json, format_defects, junit_properties
 from .session import get_session
 from .stack import Stack
 from .toolchain import Toolchain
 
 
 class ConvergeFactory(Protocol):
+    """The ``converge`` fixture's value: ``converge(module_dir, vars=None) -> Stack``."""
+
     def __call__(
         self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None
     ) -> Stack: ...
@@ -51,21 +54,35 @@ def converge(
     A relative path is looked up beside the test file first, then from the
     current directory. The emulator is emptied before the test, and every
     Stack's proxy and workspace are cleaned up after it.
+
+    Error-level defects a Stack found that the test never raised (a
+    ``recover()`` whose report was not ``raise_for_defects()``-ed, a
+    ``converged_defects()`` list) fail the test at teardown with their text,
+    and appear in the summary and the reports. Opt out per test with
+    ``@pytest.mark.converge(allow_defects=True)``.
     """
     session = get_session(request.config)
     converge_emulator.reset()
     made: list[Stack] = []
     keep = bool(session.option("keep"))
+    found: list[Defect] = []
+    raised: set[int] = set()
 
-    def record(stack: Stack, defects: list[Any]) -> None:
-        request.config.hook.pytest_converge_defects(stack=stack, defects=defects)
+    def record(stack: Stack, defects: list[Defect]) -> None:
+        request.config.hook.pytest_converge_defects(
+            config=request.config, stack=stack, defects=defects
+        )
+        found.extend(defects)
         if not defects:
             return
         request.node.user_properties.append(
-            ("converge_defects", json.dumps([jsonable(d.to_dict()) for d in defects]))
+            ("converge_defects", json.dumps([defect_json(d) for d in defects]))
         )
         for d in defects:  # JUnit XML carries them as <property> elements
             request.node.user_properties.extend(junit_properties(d))
+
+    def mark_raised(stack: Stack, defects: list[Defect]) -> None:
+        raised.update(id(d) for d in defects)
 
     def factory(module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None) -> Stack:
         path = Path(module_dir)
@@ -73,7 +90,11 @@ def converge(
             beside = Path(request.path).parent / path
             path = beside if beside.exists() else Path.cwd() / path
         stack = session.stack(
-            path, variables=vars, on_defects=record, reproduce=f'pytest "{request.node.nodeid}"'
+            path,
+            variables=vars,
+            on_defects=record,
+            on_raise=mark_raised,
+            reproduce=reproduce_line(request.config, request.node),
         )
         made.append(stack)
         session.track(stack)
@@ -83,3 +104,34 @@ def converge(
     for stack in made:
         session.untrack(stack)
         stack.close(keep=keep)
+    unraised = [d for d in found if d.is_error and id(d) not in raised]
+    call_failed = request.node.nodeid in session.failed_calls  # counted with the failure
+    if unraised and not call_failed and not _allows_defects(request.node):
+        request.node.user_properties.append(
+            ("converge_unraised", json.dumps([defect_json(d) for d in unraised]))
+        )
+        modules = ", ".join(sorted({d.module for d in unraised}))
+        pytest.fail(
+            format_defects(
+                unraised,
+                header=(
+                    f"{modules}: defects found and never raised by the test (call "
+                    "report.raise_for_defects(), or mark the test "
+                    "@pytest.mark.converge(allow_defects=True) to accept them):"
+                ),
+            ),
+            pytrace=False,
+        )
+
+
+def _allows_defects(node: pytest.Item) -> bool:
+    return any(m.kwargs.get("allow_defects") for m in node.iter_markers("converge"))
+
+
+def reproduce_line(config: pytest.Config, node: pytest.Item) -> str:
+    """The command that runs ``node`` again with every outcome-changing option of this run."""
+    base = config.invocation_params.dir
+    path, _, rest = node.nodeid.partition("::")
+    here = os.path.relpath(config.rootpath / path, base)
+    options = get_session(config).outcome_options()
+    return " ".join(["pytest", *options, f'"{here}::{rest}"' if rest else f'"{here}"'])

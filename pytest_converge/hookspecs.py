@@ -3,17 +3,26 @@
 Implement any of these in a ``conftest.py`` or a plugin. The plugin's own
 behaviour (the moto backend, the AWS inventory listers, the diff classifiers)
 is registered as implementations of these same hooks, so a user adds to it or
-replaces it instead of patching.
+replaces it instead of patching. Every hook receives ``config`` (an
+implementation may leave out any argument it does not use, as with all
+pytest hooks).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pytest
+
+if TYPE_CHECKING:
+    from .analysis.defects import Defect
+    from .emulator.base import Emulator
+    from .inventory import CloudObject
 
 
 @pytest.hookspec(firstresult=True)
-def pytest_converge_make_emulator(config: pytest.Config, backend: str):
-    """Return a started-able :class:`~pytest_converge.emulator.Emulator` for ``backend``.
+def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulator | None:
+    """Return a started-able :class:`~pytest_converge.Emulator` for ``backend``.
 
     Called once per session (per xdist worker) when the ``converge_emulator``
     fixture is first used. The first non-None result wins; the built-in
@@ -22,8 +31,8 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str):
 
 
 @pytest.hookspec
-def pytest_converge_inventory(emulator):
-    """Return a list of :class:`~pytest_converge.inventory.CloudObject` that exist now.
+def pytest_converge_inventory(config: pytest.Config, emulator: Emulator) -> list[CloudObject]:
+    """Return a list of :class:`~pytest_converge.CloudObject` that exist now.
 
     Called before and after each fault scenario. Every implementation's
     results are merged; the built-in one lists the common AWS types. Add a
@@ -33,7 +42,9 @@ def pytest_converge_inventory(emulator):
 
 
 @pytest.hookspec(firstresult=True)
-def pytest_converge_classify_diff(address: str, attribute: str, declared, observed):
+def pytest_converge_classify_diff(
+    config: pytest.Config, address: str, attribute: str, declared: Any, observed: Any
+) -> str | None:
     """Classify why ``declared`` and ``observed`` never compare equal.
 
     Return one of the classifications (``json-equivalent``, ``whitespace``,
@@ -44,8 +55,18 @@ def pytest_converge_classify_diff(address: str, attribute: str, declared, observ
 
 
 @pytest.hookspec
-def pytest_converge_defects(stack, defects: list) -> None:
+def pytest_converge_defects(config: pytest.Config, stack: Any, defects: list[Defect]) -> None:
     """Called with every defect list a Stack produces, before it is raised.
 
     Mutate ``defects`` in place to drop findings you accept or add your own.
+    """
+
+
+@pytest.hookspec
+def pytest_converge_report(config: pytest.Config, report: dict[str, Any]) -> None:
+    """Called with the ``--converge-report`` JSON document just before it is written.
+
+    Mutate ``report`` in place to add keys (a CI run id, a commit) or drop
+    entries; it is written as it is when every implementation has returned.
+    Called on the xdist controller only, once per run.
     """

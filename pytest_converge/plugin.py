@@ -64,7 +64,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "converge: a convergence test of a Terraform module (pytest-converge)"
+        "markers",
+        "converge(allow_defects=False): a convergence test of a Terraform module "
+        "(pytest-converge); allow_defects=True accepts error defects the test never raised",
     )
     config.addinivalue_line("markers", "localstack: needs a LocalStack emulator (pytest-converge)")
     _validate(config)
@@ -163,50 +165,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report.longrepr = f"{type(excinfo.value).__name__}: {excinfo.value}\n\n(raised at {where})"
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Gather defects and scenarios from reports (also those of xdist workers).
-
-    Defects of a test that passed were expected by it (``pytest.raises``):
-    only their warnings are kept for the summary.
-    """
-    if report.when != "call" and not (report.when == "setup" and report.failed):
-        return
-    session = _current[0] if _current else None
-    if session is None:
-        return
-    from .analysis.defects import Defect
-
-    found: list[Defect] = []
-    scenario = None
-    for name, value in report.user_properties:
-        if name == "converge_defects":
-            found.extend(Defect.from_dict(d) for d in json.loads(value))
-        elif name == "converge_scenario":
-            scenario = json.loads(value)
-    if not report.failed:
-        found = [d for d in found if not d.is_error]
-    session.defects.extend(found)
-    if scenario is None and found:
-        scenario = {
-            "module": found[0].module,
-            "scenario": report.nodeid,
-            "outcome": report.outcome,
-            "seconds": round(report.duration, 3),
-        }
-    if scenario is not None:
-        scenario.setdefault("outcome", report.outcome)
-        session.scenarios.append(scenario)
-        session.modules.add(scenario["module"])
-
-
-_current: list[Any] = []
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _current[:] = [get_session(session.config)]
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     converge = get_session(session.config)
     # Safety net: whatever fixtures did not stop (Ctrl-C, errors), stop it now.
@@ -226,6 +184,8 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
         path = Path(report_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = json_report(sorted(converge.modules), converge.scenarios, converge.defects)
+        # Users add their own keys (CI run id, commit) before it is written.
+        config.hook.pytest_converge_report(config=config, report=data)
         path.write_text(json.dumps(data, indent=2))
     sarif_path = converge.option("sarif")
     if sarif_path:
@@ -250,7 +210,3 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         path = session.option(name)
         if path:
             terminalreporter.write_line(f"converge {name} written to {path}")
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    _current[:] = []

@@ -190,6 +190,11 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def defect_json(defect: Defect) -> dict[str, Any]:
+    """A defect as the JSON report, the user properties and xdist carry it (the one way)."""
+    return jsonable(defect.to_dict())
+
+
 def json_report(
     modules: Iterable[Any], scenarios: Iterable[Any], defects: Iterable[Defect]
 ) -> dict[str, Any]:
@@ -202,7 +207,7 @@ def json_report(
         "version": REPORT_VERSION,
         "modules": [str(m) for m in modules],
         "scenarios": [_scenario(s) for s in scenarios],
-        "defects": [jsonable(d.to_dict()) for d in defects],
+        "defects": [defect_json(d) for d in defects],
     }
 
 

@@ -1,13 +1,19 @@
 """The per-session state of the plugin: toolchain, emulator, templates, results.
 
-One ``ConvergeSession`` lives in ``config.stash``; fixtures and the collector
-take what they need from it, lazily, so a test run that never touches a
-module never starts an emulator or resolves terraform.
+One ``ConvergeSession`` per pytest config, registered as a plugin named
+``converge-session`` (as pytest-xdist registers its ``DSession``): it gathers
+the defects and scenarios of every test report through its own hook methods,
+so an in-process pytest run inside a test (``pytester.runpytest()``) has its
+own session and never touches the outer one's. Fixtures and the collector take
+what they need from it, lazily, so a test run that never touches a module
+never starts an emulator or resolves terraform.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -22,6 +28,33 @@ from .toolchain import Toolchain, resolve_toolchain
 from .workspace import Templates
 
 BACKENDS = ("moto", "localstack")
+
+#: ``--converge-*`` options that change only where results are written, not what
+#: a run finds. Every other one is carried by the reproduce line.
+NOT_OUTCOME_OPTIONS = frozenset({"report", "sarif", "keep"})
+
+#: The name the session object is registered under as a plugin.
+PLUGIN_NAME = "converge-session"
+
+
+def module_id(config: pytest.Config, module: Path, converge_root: Path | None = None) -> str:
+    """The name of ``module`` in every report: its path relative to the rootdir.
+
+    Outside the rootdir it is relative to the parent of the ``--converge`` PATH
+    that holds it (``converge_root``), else the absolute path. Two modules
+    with the same base name (``sqs/examples/complete``, ``s3/examples/complete``)
+    never share a name.
+    """
+    path = Path(os.path.abspath(module))
+    for base in (config.rootpath, converge_root.parent if converge_root else None):
+        if base is None:
+            continue
+        base = Path(os.path.abspath(base))
+        if path == base:
+            return path.name or "."
+        if base in path.parents:
+            return path.relative_to(base).as_posix()
+    return path.as_posix()
 
 
 class ConvergeSession:
@@ -39,6 +72,8 @@ class ConvergeSession:
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
         self.modules: set[str] = set()
+        #: Nodeids whose call phase failed (their defects are counted already).
+        self.failed_calls: set[str] = set()
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -109,11 +144,14 @@ class ConvergeSession:
         *,
         variables: dict[str, Any] | None = None,
         on_defects: Any = None,
+        on_raise: Any = None,
         reproduce: str = "",
+        name: str | None = None,
     ) -> Any:
         """A Stack wired to this session: its emulator, templates, options and hooks.
 
         The ``converge`` fixture and the zero-code items both build theirs here.
+        ``name`` is the module's identity in reports (:func:`module_id` by default).
         """
         from .stack import Stack
 
@@ -129,14 +167,22 @@ class ConvergeSession:
             variables=variables,
             parallelism=self.parallelism,
             timeouts=self.timeouts,
-            inventory=lambda emulator: config.hook.pytest_converge_inventory(emulator=emulator),
+            inventory=lambda emulator: config.hook.pytest_converge_inventory(
+                config=config, emulator=emulator
+            ),
             classify=lambda address, attribute, declared, observed: (
                 config.hook.pytest_converge_classify_diff(
-                    address=address, attribute=attribute, declared=declared, observed=observed
+                    config=config,
+                    address=address,
+                    attribute=attribute,
+                    declared=declared,
+                    observed=observed,
                 )
             ),
             on_defects=on_defects,
+            on_raise=on_raise,
             reproduce=reproduce,
+            name=name or module_id(config, module),
         )
 
     def track(self, stack: Any) -> None:
@@ -161,11 +207,104 @@ class ConvergeSession:
         if emulator is not None:
             emulator.stop()
 
+    # -- reproduce lines ----------------------------------------------
+    def outcome_options(self) -> list[str]:
+        """The ``--converge-*`` options of this run that change what it finds.
+
+        Given on the command line or in the ini file, each is written out, so
+        the reproduce line gives the same outcome wherever it is pasted.
+        Options added later are carried too unless listed in
+        :data:`NOT_OUTCOME_OPTIONS`.
+        """
+        from .plugin import _OPTIONS
+
+        args: list[str] = []
+        for name, _kwargs, _help in _OPTIONS:
+            if name in NOT_OUTCOME_OPTIONS or name == "faults":
+                continue
+            value = self.option(name)
+            if value in (None, "", [], False):
+                continue
+            flag = "--converge-" + name.replace("_", "-")
+            args.append(f"{flag}={_quote(str(value))}")
+        return args
+
+    # -- results, gathered from test reports (also those of xdist workers) --
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Gather defects and scenarios from the reports' user properties.
+
+        Defects of a test that passed were expected by it (``pytest.raises``):
+        only their warnings are kept. Defects a test never raised come in its
+        teardown report (``converge_unraised``) and fail it there.
+        """
+        if report.when == "teardown":
+            self._gather_unraised(report)
+            return
+        if report.when != "call" and not (report.when == "setup" and report.failed):
+            return
+        if report.failed:
+            self.failed_calls.add(report.nodeid)
+        found: list[Defect] = []
+        scenario = None
+        for name, value in report.user_properties:
+            if name == "converge_defects":
+                found.extend(Defect.from_dict(d) for d in json.loads(value))
+            elif name == "converge_scenario":
+                scenario = json.loads(value)
+        if not report.failed:
+            found = [d for d in found if not d.is_error]
+        self.defects.extend(found)
+        if scenario is None and found:
+            scenario = {
+                "module": found[0].module,
+                "scenario": report.nodeid,
+                "outcome": report.outcome,
+                "seconds": round(report.duration, 3),
+            }
+        if scenario is not None:
+            scenario.setdefault("outcome", report.outcome)
+            self.scenarios.append(scenario)
+            self.modules.add(scenario["module"])
+
+    def _gather_unraised(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name != "converge_unraised":
+                continue
+            found = [Defect.from_dict(d) for d in json.loads(value)]
+            self.defects.extend(found)
+            if not found:
+                continue
+            module = found[0].module
+            self.modules.add(module)
+            for scenario in self.scenarios:
+                if scenario.get("scenario") == report.nodeid:
+                    scenario["outcome"] = "failed"
+                    break
+            else:
+                self.scenarios.append(
+                    {
+                        "module": module,
+                        "scenario": report.nodeid,
+                        "outcome": "failed",
+                        "seconds": round(report.duration, 3),
+                    }
+                )
+
+
+def _quote(value: str) -> str:
+    import shlex
+
+    return shlex.quote(value)
+
 
 session_key = pytest.StashKey[ConvergeSession]()
 
 
 def get_session(config: pytest.Config) -> ConvergeSession:
+    """The session object of ``config`` (made and registered as a plugin on first use)."""
     if session_key not in config.stash:
-        config.stash[session_key] = ConvergeSession(config)
+        session = ConvergeSession(config)
+        config.stash[session_key] = session
+        if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+            config.pluginmanager.register(session, PLUGIN_NAME)
     return config.stash[session_key]

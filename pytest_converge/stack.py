@@ -55,6 +55,10 @@ class ApplyResult:
     signalled: int | None = None
 
     def raise_for_error(self) -> ApplyResult:
+        """Raise the apply's :class:`TerraformError` if it failed; else return ``self``.
+
+        >>> stack.apply().raise_for_error()          # doctest: +SKIP
+        """
         if self.error is not None:
             raise self.error
         return self
@@ -76,17 +80,28 @@ class RecoveryReport:
     flaky: bool = False
     #: The defects of the replay (empty when there was none).
     replayed: list[Defect] = field(default_factory=list)
+    #: Told which defects were raised (the ``converge`` fixture fails a test at
+    #: teardown for error defects it never raised).
+    on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def errors(self) -> list[Defect]:
+        """The error-level defects (warnings left out): what makes the scenario fail."""
         return [d for d in self.defects if d.is_error]
 
     @property
     def ok(self) -> bool:
+        """True when the module recovered: no error-level defect (warnings allowed)."""
         return not self.errors
 
     def raise_for_defects(self) -> RecoveryReport:
+        """Raise :class:`ConvergenceError` listing every defect if any is an error; else ``self``.
+
+        >>> stack.recover(LostResponse("CreateVpc")).raise_for_defects()   # doctest: +SKIP
+        """
         if self.errors:
+            if self.on_raise is not None:
+                self.on_raise(self.defects)
             header = f"{self.module} does not recover from {self.scenario}:"
             if self.flaky:
                 header = (
@@ -117,6 +132,8 @@ class Stack:
         reproduce: str = "",
         progress: Callable[[str], None] | None = None,
         replay: bool = True,
+        on_raise: Callable[[Stack, list[Defect]], None] | None = None,
+        name: str | None = None,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -125,18 +142,21 @@ class Stack:
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
+        self._on_raise = on_raise
         # Live progress with `--log-cli-level=INFO` (or any logging setup).
         self._progress = progress or _log.info
         self._templates = templates
         self._timeouts = timeouts
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
-        self.name = self.module.name
+        #: The module's name in every report: its path relative to the rootdir
+        #: when made by the fixture or ``--converge`` (the base name otherwise).
+        self.name = name or self.module.name
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
         try:
-            base = workdir / f"stack-{next(_counter)}-{self.name}"
+            base = workdir / f"stack-{next(_counter)}-{self.module.name}"
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
             self._root = base
             self.runner = Runner(
@@ -241,6 +261,10 @@ class Stack:
         return json.loads(shown.stdout) if shown.stdout.strip() else {}
 
     def outputs(self) -> dict[str, Any]:
+        """The root module's outputs after the last apply, read from the state: ``{name: value}``.
+
+        Sensitive outputs are included as values (this is a test run).
+        """
         data = read_json(self.workdir / "terraform.tfstate")
         return {k: v.get("value") for k, v in (data.get("outputs") or {}).items()}
 
@@ -286,6 +310,8 @@ class Stack:
         self.defects.extend(defects)
         errors = [d for d in defects if d.is_error]
         if errors:
+            if self._on_raise is not None:
+                self._on_raise(self, defects)
             raise ConvergenceError(
                 format_defects(defects, header=f"{self.name} does not converge:"), defects
             )
@@ -314,6 +340,7 @@ class Stack:
             parallelism=self.parallelism,
             timeouts=self._timeouts,
             classify=self._classify,
+            name=self.name,
         )
         try:
             mine, theirs = outcome(self), outcome(twin)
@@ -367,7 +394,12 @@ class Stack:
             created,
             flaky=flaky,
             replayed=replayed,
+            on_raise=self._report_raised,
         )
+
+    def _report_raised(self, defects: list[Defect]) -> None:
+        if self._on_raise is not None:
+            self._on_raise(self, defects)
 
     def _scenario(self, fault: Fault) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
         """One run of a fault scenario from an empty emulator and state."""

@@ -61,7 +61,7 @@ def test_outcomes_of_a_real_module(pytester: pytest.Pytester):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*ConvergenceError: escape_hatch does not converge*",
+            "*ConvergenceError: */examples/escape_hatch does not converge*",
             "*triggers_replace*",
             "*convergence defects*",
         ]
