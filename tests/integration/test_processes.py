@@ -32,7 +32,9 @@ def test_no_terraform_provider_or_emulator_outlives_the_session(tmp_path):
     # provider left behind by this session is recognisable by its path.
     cache = tmp_path / "cache"
     (tmp_path / "test_scenarios.py").write_text(
+        "import pytest\n"
         "from pytest_converge import Crash, Interrupt\n"
+        "@pytest.mark.converge(allow_defects=True)\n"
         "def test_crash(converge):\n"
         f"    converge(r'{MODULES / 'table_then_queue'}').recover(Crash('CreateTable'))\n"
         "def test_interrupt(converge):\n"

@@ -56,6 +56,7 @@ def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(conve
         report.raise_for_defects()
 
 
+@pytest.mark.converge(allow_defects=True)  # the defects are asserted, not raised
 def test_crash_after_create_table_cannot_recover(converge):
     stack = converge(MODULES / "table_then_queue")
     report = stack.recover(Crash("CreateTable"))
