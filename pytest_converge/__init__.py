@@ -8,9 +8,12 @@ orphaned cloud object exists. See the README for the fixtures and options.
 from __future__ import annotations
 
 import os
+from typing import Any
 
+from ._version import __version__
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
+from .emulator.base import Emulator
 from .errors import (
     ConvergeError,
     ConvergenceError,
@@ -22,8 +25,19 @@ from .errors import (
     ToolchainError,
     UnsafeTargetError,
 )
-from .faults import Crash, Error, Fault, Interrupt, LostResponse, Throttle
-from .stack import ApplyResult, RecoveryReport, Stack
+from .faults import (
+    ApiError,
+    Call,
+    Crash,
+    Fault,
+    Interrupt,
+    LostResponse,
+    Throttle,
+    deprecated_error_alias,
+    parse_fault,
+)
+from .inventory import CloudObject
+from .stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
 
 
 def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
@@ -45,18 +59,27 @@ def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str
     return list(found.points)
 
 
-__version__ = "0.1.0"
+def __getattr__(name: str) -> Any:
+    # ``Error`` is the deprecated name of the ApiError fault: warn where it is used.
+    if name == "Error":
+        return deprecated_error_alias()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "UNKNOWN",
+    "ApiError",
     "ApplyResult",
     "AttributeChange",
+    "Call",
+    "CloudObject",
     "ConvergeError",
+    "ConvergeFactory",
     "ConvergenceError",
     "Crash",
     "Defect",
+    "Emulator",
     "EmulatorError",
-    "Error",
     "Fault",
     "FaultError",
     "Interrupt",
@@ -74,4 +97,5 @@ __all__ = [
     "UnsafeTargetError",
     "__version__",
     "fault_points",
+    "parse_fault",
 ]

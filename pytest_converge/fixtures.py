@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import pytest
 
@@ -14,16 +14,8 @@ from .analysis.defects import Defect
 from .emulator.base import Emulator
 from .report import defect_json, format_defects, junit_properties
 from .session import get_session
-from .stack import Stack
+from .stack import ConvergeFactory, Stack
 from .toolchain import Toolchain
-
-
-class ConvergeFactory(Protocol):
-    """The ``converge`` fixture's value: ``converge(module_dir, vars=None) -> Stack``."""
-
-    def __call__(
-        self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None
-    ) -> Stack: ...
 
 
 @pytest.fixture(scope="session")

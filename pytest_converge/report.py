@@ -351,12 +351,9 @@ def _fingerprint(d: Defect) -> str:
 
 
 def _package_version() -> str:
-    try:
-        from importlib.metadata import version
+    from ._version import __version__
 
-        return version("pytest-converge")
-    except Exception:  # not installed (running from a checkout)
-        return "0.0.0"
+    return __version__
 
 
 # -- JUnit ----------------------------------------------------------------------------------

@@ -16,13 +16,14 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import os
 import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .analysis.defects import Defect
 from .analysis.diffs import plan_defects
@@ -543,3 +544,17 @@ def _address_in(diags: Sequence[str]) -> str | None:
         if match:
             return match.group(1)
     return None
+
+
+class ConvergeFactory(Protocol):
+    """The ``converge`` fixture's value: ``converge(module_dir, vars=None) -> Stack``.
+
+    Annotate a test's parameter with it for type checking::
+
+        def test_vpc(converge: ConvergeFactory) -> None:
+            converge("modules/vpc", vars={"cidr": "10.0.0.0/16"}).assert_converged()
+    """
+
+    def __call__(
+        self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None
+    ) -> Stack: ...

@@ -13,15 +13,18 @@ Private modules, one job each: ``operations`` (which API call a request is),
 
 from __future__ import annotations
 
+from typing import Any
+
 from .kinds import (
     FAULT_KINDS,
+    ApiError,
     Crash,
-    Error,
     Fault,
     Interrupt,
     LostResponse,
     Request,
     Throttle,
+    deprecated_error_alias,
     parse_fault,
 )
 from .operations import Operation, identify, is_mutating
@@ -30,9 +33,9 @@ from .wire import Response
 
 __all__ = [
     "FAULT_KINDS",
+    "ApiError",
     "Call",
     "Crash",
-    "Error",
     "Fault",
     "Interrupt",
     "LostResponse",
@@ -45,3 +48,10 @@ __all__ = [
     "is_mutating",
     "parse_fault",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # ``Error`` is the deprecated name of ApiError: warn where it is used.
+    if name == "Error":
+        return deprecated_error_alias()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,10 +15,13 @@ runs; the proxy counts occurrences and remembers which faults fired.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import signal as _signal
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..errors import FaultError
 from .operations import Operation
@@ -29,9 +32,15 @@ Signal = Callable[[int], object]
 
 FAULT_KINDS = ("error", "lost-response", "throttle", "crash", "interrupt")
 
-_FORM = "<kind>@<Operation>#<n>, e.g. crash@CreateVpc#1, with <kind> one of " + ", ".join(
-    FAULT_KINDS
+_FORM = (
+    "<kind>@<Operation>#<n>[:key=value,...], e.g. crash@CreateVpc#1 or "
+    "error@CreateVpc#1:status=503,code=ServiceUnavailable, with <kind> one of "
+    + ", ".join(FAULT_KINDS)
 )
+
+
+#: An AWS error code (``Throttling``, ``InvalidVpcID.NotFound``): no label separators in it.
+_CODE = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,17 @@ class Fault:
 
     @property
     def label(self) -> str:
-        """``kind@Op#n``, the form ``parse_fault`` reads back."""
-        return f"{self.kind}@{self.op}#{self.n}"
+        """``kind@Op#n``, plus ``:key=value,...`` for settings not at their default.
+
+        ``parse_fault(fault.label) == fault`` for every fault:
+        ``ApiError("CreateVpc", status=503).label == "error@CreateVpc#1:status=503"``.
+        """
+        settings = ",".join(
+            f"{f.name}={getattr(self, f.name)}"
+            for f in _settings(type(self))
+            if getattr(self, f.name) != f.default
+        )
+        return f"{self.kind}@{self.op}#{self.n}" + (f":{settings}" if settings else "")
 
     def hits(self, operation: str, occurrence: int) -> bool:
         """True when this fault applies to the ``occurrence``-th call of ``operation``."""
@@ -98,8 +116,12 @@ class Fault:
 
 
 @dataclass(frozen=True)
-class Error(Fault):
-    """The proxy answers with an AWS error; the emulator never sees the call."""
+class ApiError(Fault):
+    """The proxy answers with an AWS error; the emulator never sees the call.
+
+    ``ApiError("CreateVpc", status=503, code="ServiceUnavailable")``; label
+    ``error@CreateVpc#1:status=503,code=ServiceUnavailable``.
+    """
 
     kind: ClassVar[str] = "error"
     op: str
@@ -115,8 +137,14 @@ class Error(Fault):
             or not (400 <= self.status <= 599)
         ):
             raise FaultError(
-                f"Error({self.op!r}): status must be an HTTP error status "
+                f"ApiError({self.op!r}): status must be an HTTP error status "
                 f"400-599, got {self.status!r}"
+            )
+
+        if not isinstance(self.code, str) or not _CODE.fullmatch(self.code):
+            raise FaultError(
+                f"ApiError({self.op!r}): code must be an AWS error code such as "
+                f"'InternalError' or 'InvalidVpcID.NotFound', got {self.code!r}"
             )
 
     def before(self, request: Request) -> Response | None:
@@ -146,12 +174,13 @@ class Throttle(Fault):
 
     SDKs retry throttling, and every retry is a new occurrence, so ``times``
     throttles followed by a success is what a client sees of a busy API.
+    ``Throttle("CreateQueue", 2, times=5)``; label ``throttle@CreateQueue#2:times=5``.
     """
 
     kind: ClassVar[str] = "throttle"
     op: str
-    times: int = 3
     n: int = 1
+    times: int = field(default=3, kw_only=True)
 
     def __post_init__(self) -> None:
         self._check()
@@ -204,7 +233,7 @@ class Interrupt(Fault):
 
 
 _KINDS: dict[str, type[Fault]] = {
-    "error": Error,
+    "error": ApiError,
     "lost-response": LostResponse,
     "throttle": Throttle,
     "crash": Crash,
@@ -215,10 +244,19 @@ _KINDS: dict[str, type[Fault]] = {
 SIGNALLING = (Crash, Interrupt)
 
 
+def _settings(cls: type[Fault]) -> list[dataclasses.Field[Any]]:
+    """A fault kind's settings beyond ``op`` and ``n`` (``status``, ``code``, ``times``)."""
+    return [f for f in dataclasses.fields(cls) if f.name not in ("op", "n")]  # type: ignore[arg-type]
+
+
 def parse_fault(text: str) -> Fault:
-    """Read a fault label: ``parse_fault("crash@CreateVpc#1") == Crash("CreateVpc", n=1)``."""
+    """Read a fault label: ``parse_fault("crash@CreateVpc#1") == Crash("CreateVpc", n=1)``.
+
+    Settings follow a colon: ``parse_fault("throttle@CreateQueue#1:times=5")``.
+    """
     if not isinstance(text, str):
         raise FaultError(f"a fault is written {_FORM}; got {text!r}")
+    text, _, given = text.partition(":")
     kind, at, rest = text.strip().partition("@")
     op, hash_, count = rest.rpartition("#")
     kind = kind.strip().lower()
@@ -231,4 +269,39 @@ def parse_fault(text: str) -> Fault:
         raise FaultError(
             f"bad occurrence {count!r} in {text!r}: n is an integer >= 1; write {_FORM}"
         )
-    return _KINDS[kind](op=op.strip(), n=int(count))  # type: ignore[call-arg]
+    cls = _KINDS[kind]
+    settings: dict[str, Any] = {}
+    known = {f.name: f for f in _settings(cls)}
+    for part in (p.strip() for p in given.split(",") if p.strip()):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or key not in known:
+            valid = ", ".join(known) or "none"
+            raise FaultError(
+                f"bad setting {part!r} in {text!r}:{given}: a {kind} fault takes "
+                f"key=value settings {valid}; write {_FORM}"
+            )
+        if isinstance(known[key].default, int):
+            if not value.lstrip("-").isdigit():
+                raise FaultError(f"{key} in {text!r}:{given} must be an integer, got {value!r}")
+            settings[key] = int(value)
+        else:
+            settings[key] = value
+    return cls(op.strip(), int(count), **settings)  # type: ignore[call-arg]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Error":
+        return deprecated_error_alias()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def deprecated_error_alias() -> type[ApiError]:
+    """``Error``, the old name of :class:`ApiError` (read as an exception; renamed)."""
+    warnings.warn(
+        "pytest_converge Error fault is renamed ApiError (it is a fault, not an exception); "
+        "Error will be removed in a future release",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return ApiError

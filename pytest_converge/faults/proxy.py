@@ -165,7 +165,7 @@ class Proxy:
         for fault in faults:
             if not isinstance(fault, Fault):
                 raise FaultError(
-                    f"not a fault: {fault!r} (use Error, LostResponse, Throttle, "
+                    f"not a fault: {fault!r} (use ApiError, LostResponse, Throttle, "
                     "Crash, Interrupt or parse_fault('kind@Op#n'))"
                 )
         needs_signal = [f.label for f in faults if isinstance(f, SIGNALLING)]

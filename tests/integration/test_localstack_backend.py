@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import socket
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -123,11 +122,10 @@ def test_reset_empties_every_service_in_place(clean_host: ls.HostLocalStack) -> 
     host.client("sqs").create_queue(QueueName="to-be-forgotten")
     host.client("iam").create_role(RoleName="to-be-forgotten", AssumeRolePolicyDocument="{}")
 
-    started = time.monotonic()
     host.reset()
-    seconds = time.monotonic() - started
 
-    assert host.reset_method == "state-endpoint" and seconds < 10
+    # In place through LocalStack's state endpoint, not by a restart.
+    assert host.reset_method == "state-endpoint"
     assert (host.endpoint, host.pid) == (endpoint, pid)  # same process, same port
     assert host.client("s3").list_buckets()["Buckets"] == []
     assert "QueueUrls" not in host.client("sqs").list_queues()
@@ -192,8 +190,8 @@ def test_a_taken_port_is_reported_not_waited_on(localstack_python: str) -> None:
         squatter.listen()
         port = squatter.getsockname()[1]
         emulator = ls.HostLocalStack(localstack_python, port=port)
-        started = time.monotonic()
-        with pytest.raises(EmulatorError, match=f"could not bind 127.0.0.1:{port}"):
+        # Named as the cause (the process's own bind error), not a readiness timeout.
+        with pytest.raises(EmulatorError, match=f"could not bind 127.0.0.1:{port}") as info:
             emulator.start()
-    assert time.monotonic() - started < 30  # not the whole start timeout
+    assert "did not" not in str(info.value) and "timed out" not in str(info.value)
     assert emulator.pid is None

@@ -11,8 +11,9 @@ import pytest
 from pytest_converge.errors import FaultError
 from pytest_converge.faults import (
     FAULT_KINDS,
+    ApiError,
     Crash,
-    Error,
+    Fault,
     Interrupt,
     LostResponse,
     Operation,
@@ -365,12 +366,12 @@ def test_not_mutating(name: str) -> None:
     ("text", "fault"),
     [
         ("crash@CreateVpc#1", Crash("CreateVpc", n=1)),
-        ("error@CreateVpc#2", Error("CreateVpc", n=2)),
+        ("error@CreateVpc#2", ApiError("CreateVpc", n=2)),
         ("lost-response@PutObject#3", LostResponse("PutObject", n=3)),
         ("throttle@CreateTable#1", Throttle("CreateTable", n=1)),
         ("interrupt@CreateBucket#1", Interrupt("CreateBucket", n=1)),
         ("  Crash@CreateVpc#1 ", Crash("CreateVpc")),
-        ("error@POST newsvc /v1/things#1", Error("POST newsvc /v1/things")),
+        ("error@POST newsvc /v1/things#1", ApiError("POST newsvc /v1/things")),
     ],
 )
 def test_parse_fault(text: str, fault: object) -> None:
@@ -383,6 +384,55 @@ def test_labels_round_trip(kind: str) -> None:
     assert fault.kind == kind and fault.op == "CreateVpc" and fault.n == 4
     assert fault.label == f"{kind}@CreateVpc#4"
     assert parse_fault(fault.label) == fault
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        ApiError("CreateVpc", 2, status=503, code="ServiceUnavailable"),
+        ApiError("GetCallerIdentity", status=403, code="AccessDenied"),
+        ApiError("DescribeVpcs", code="InvalidVpcID.NotFound"),
+        Throttle("CreateQueue", 2, times=5),
+        Throttle("CreateQueue", times=1),
+        Crash("CreateVpc", 7),
+    ],
+)
+def test_labels_round_trip_with_their_settings(fault: Fault) -> None:
+    assert parse_fault(fault.label) == fault
+    assert parse_fault(fault.label).label == fault.label
+
+
+def test_labels_show_only_settings_off_their_default() -> None:
+    assert ApiError("CreateVpc").label == "error@CreateVpc#1"
+    assert ApiError("CreateVpc", status=503).label == "error@CreateVpc#1:status=503"
+    assert Throttle("CreateQueue", 2, times=5).label == "throttle@CreateQueue#2:times=5"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("crash@CreateVpc#1:times=2", "takes key=value settings none"),
+        ("throttle@CreateVpc#1:status=500", "times"),
+        ("throttle@CreateVpc#1:times=many", "must be an integer"),
+        ("error@CreateVpc#1:status", "status, code"),
+        ("error@CreateVpc#1:status=200", "400-599"),
+        ("error@CreateVpc#1:code=Bad code", "AWS error code"),
+    ],
+)
+def test_bad_settings_are_named(text: str, message: str) -> None:
+    with pytest.raises(FaultError, match=message):
+        parse_fault(text)
+
+
+def test_error_is_a_deprecated_alias_of_api_error() -> None:
+    import pytest_converge
+    import pytest_converge.faults
+
+    for module in (pytest_converge, pytest_converge.faults):
+        with pytest.warns(DeprecationWarning, match="renamed ApiError"):
+            alias = module.Error
+        assert alias is ApiError
+    assert "Error" not in pytest_converge.__all__
 
 
 @pytest.mark.parametrize(
@@ -411,7 +461,7 @@ def test_parse_fault_names_the_valid_kinds() -> None:
         lambda: Crash("CreateVpc", n=0),
         lambda: Crash("", n=1),
         lambda: Crash(" CreateVpc", n=1),
-        lambda: Error("CreateVpc", status=200),
+        lambda: ApiError("CreateVpc", status=200),
         lambda: Throttle("CreateVpc", times=0),
         lambda: LostResponse("CreateVpc", n=True),
     ],
@@ -421,9 +471,11 @@ def test_bad_fault_objects(make) -> None:  # type: ignore[no-untyped-def]
         make()
 
 
-def test_throttle_positional_times_and_its_window() -> None:
-    fault = Throttle("CreateTable", 2, n=3)
-    assert fault.times == 2
+def test_throttle_takes_n_like_the_other_faults_and_times_by_keyword() -> None:
+    fault = Throttle("CreateTable", 3, times=2)
+    assert fault.n == 3 and fault.times == 2
+    with pytest.raises(TypeError):
+        Throttle("CreateTable", 3, 2)  # type: ignore[misc]
     assert [fault.hits("CreateTable", i) for i in range(1, 7)] == [
         False,
         False,
@@ -493,7 +545,7 @@ def test_fault_hooks() -> None:
     upstream = Response(200, [("Content-Type", "text/xml")], b"<ok/>")
     req = _request("ec2")
 
-    answer = Error("CreateVpc", status=503, code="Unavailable").before(req)
+    answer = ApiError("CreateVpc", status=503, code="Unavailable").before(req)
     assert answer is not None and answer.status == 503 and b"Unavailable" in answer.body
 
     assert LostResponse("CreateVpc").before(req) is None
