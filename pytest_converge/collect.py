@@ -553,9 +553,7 @@ class ConvergeItem(pytest.Item):
             ]
         )
 
-    def repr_failure(  # type: ignore[override]
-        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
-    ) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         # Defects and terraform diagnostics are the message; a traceback into
         # the plugin would only hide them.
         if isinstance(excinfo.value, ConvergeError):

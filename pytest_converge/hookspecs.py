@@ -31,7 +31,9 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulat
 
 
 @pytest.hookspec
-def pytest_converge_inventory(config: pytest.Config, emulator: Emulator) -> list[CloudObject]:
+def pytest_converge_inventory(
+    config: pytest.Config, emulator: Emulator
+) -> list[CloudObject] | None:
     """Return a list of :class:`~pytest_converge.CloudObject` that exist now.
 
     Called before and after each fault scenario. Every implementation's

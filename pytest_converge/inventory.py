@@ -169,11 +169,11 @@ def take_inventory(emulator: Emulator, listers: Callable[..., Any] | None = None
             "is not running or does not answer its health check"
         )
     if listers is None:
-        objects, skipped = _list_builtin(emulator)
-        return Inventory(objects, skipped)
+        return Inventory(*_list_builtin(emulator))
     _forget_skipped(emulator)
     if isinstance(listers, pluggy.HookCaller):
-        results = listers(emulator=emulator)  # pluggy hooks take keyword arguments only
+        # pluggy hooks take keyword arguments only; no pytest config here.
+        results = listers(config=None, emulator=emulator)
     else:
         results = listers(emulator)
     objects: list[CloudObject] = []

@@ -248,9 +248,9 @@ class ConvergeSession:
         scenario = None
         for name, value in report.user_properties:
             if name == "converge_defects":
-                found.extend(Defect.from_dict(d) for d in json.loads(value))
+                found.extend(Defect.from_dict(d) for d in json.loads(str(value)))
             elif name == "converge_scenario":
-                scenario = json.loads(value)
+                scenario = json.loads(str(value))
         if not report.failed:
             found = [d for d in found if not d.is_error]
         self.defects.extend(found)
@@ -270,7 +270,7 @@ class ConvergeSession:
         for name, value in report.user_properties:
             if name != "converge_unraised":
                 continue
-            found = [Defect.from_dict(d) for d in json.loads(value)]
+            found = [Defect.from_dict(d) for d in json.loads(str(value))]
             self.defects.extend(found)
             if not found:
                 continue

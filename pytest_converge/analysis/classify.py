@@ -112,7 +112,7 @@ def pytest_converge_classify_diff(
     return None if result == "unknown" else result
 
 
-def classify_with(hook: Any = None) -> Classifier:
+def classify_with(hook: Any = None, config: Any = None) -> Classifier:
     """A classifier that asks the ``pytest_converge_classify_diff`` hook, or the built-ins.
 
     ``hook`` is pytest's ``config.hook`` (the hook relay), the hook caller
@@ -125,7 +125,13 @@ def classify_with(hook: Any = None) -> Classifier:
     def classifier(address: str, attribute: str, declared: Any, observed: Any) -> str:
         if caller is None:
             return classify(declared, observed, attribute)
-        result = caller(address=address, attribute=attribute, declared=declared, observed=observed)
+        result = caller(
+            config=config,
+            address=address,
+            attribute=attribute,
+            declared=declared,
+            observed=observed,
+        )
         if result is None:
             return "unknown"
         if result not in CLASSIFICATIONS:

@@ -60,9 +60,10 @@ def find_resource(module_dir: Path, address: str) -> SourceLocation | None:
     modules, mode, rtype, name = parsed
     directory = module_dir
     for call in modules:
-        directory = _child_module_dir(directory, call)
-        if directory is None:
+        child = _child_module_dir(directory, call)
+        if child is None:
             return None
+        directory = child
     keyword = "data" if mode == "data" else "resource"
     header = re.compile(
         rf'^[ \t]*{keyword}[ \t]+"{re.escape(rtype)}"[ \t]+"{re.escape(name)}"[ \t]*\{{', re.M

@@ -411,7 +411,8 @@ class _Server(ThreadingHTTPServer):
     def server_bind(self) -> None:
         # HTTPServer.server_bind calls getfqdn(), a DNS lookup that can take seconds.
         socketserver.TCPServer.server_bind(self)
-        self.server_name, self.server_port = self.server_address[:2]
+        host, self.server_port = self.server_address[:2]
+        self.server_name = host if isinstance(host, str) else bytes(host).decode()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         thread = threading.Thread(
@@ -534,7 +535,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _read_body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            chunks = []
+            chunks: list[bytes] = []
             while True:
                 line = self.rfile.readline(_MAX_LINE + 1)
                 size = int(line.split(b";", 1)[0].strip(), 16)
