@@ -20,7 +20,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from .analysis.defects import CLASSIFICATIONS, ERROR, KINDS, WARNING, Defect
+from .analysis.defects import CLASSIFICATIONS, ERROR, KINDS, WARNING, Defect, severity_of
 from .analysis.hints import show
 from .analysis.plan import UNKNOWN
 from .analysis.source import find_resource
@@ -297,7 +297,7 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
 
 def _rule(kind: str) -> dict[str, Any]:
     text = KIND_HELP.get(kind, kind)
-    warning = kind in ("needs-second-apply", "drift", "output-change", "emulator-difference")
+    warning = severity_of(kind) == WARNING
     help_text = text[0].upper() + text[1:] + "."
     if kind == "permanent-diff":
         help_text += " Classifications: " + ", ".join(CLASSIFICATIONS) + "; each result's fix "

@@ -26,9 +26,12 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     import sys
 
     where = tmp_path_factory.mktemp("reports")
+    module = where / "modules" / "escape_hatch"
+    module.mkdir(parents=True)
+    (module / "main.tf").write_text((EXAMPLES / "escape_hatch" / "main.tf").read_text())
     (where / "test_escape.py").write_text(
         "def test_escape(converge):\n"
-        f"    stack = converge(r'{EXAMPLES / 'escape_hatch'}')\n"
+        "    stack = converge('modules/escape_hatch')\n"
         "    stack.apply().raise_for_error()\n"
         "    stack.assert_converged()\n"
     )
@@ -69,8 +72,19 @@ def test_json_report_validates_against_our_schema(run):
     assert data["version"] == 1
     [defect] = data["defects"]
     assert defect["kind"] == "escape-hatch"
+    assert defect["severity"] == "error"
+    assert defect["module"] == "modules/escape_hatch"
+    assert defect["address"] == "terraform_data.deploy"
     assert defect["attribute"] == "triggers_replace"
-    assert data["scenarios"][0]["outcome"] == "failed"
+    assert defect["declared"] == "(known after apply) from timestamp()"
+    assert defect["fix"] and defect["why"]
+    assert defect["reproduce"] == 'pytest "test_escape.py::test_escape"'
+    assert data["modules"] == ["modules/escape_hatch"]
+    [scenario] = data["scenarios"]
+    assert scenario["module"] == "modules/escape_hatch"
+    assert scenario["scenario"] == "test_escape.py::test_escape"
+    assert scenario["outcome"] == "failed"
+    assert scenario["seconds"] > 0
 
 
 def test_sarif_validates_against_the_oasis_schema(run):
@@ -80,11 +94,26 @@ def test_sarif_validates_against_the_oasis_schema(run):
     jsonschema.validate(data, json.loads(SARIF_SCHEMA.read_text()))
     [result] = data["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]
-    assert location["artifactLocation"]["uri"].endswith("escape_hatch/main.tf")
+    assert location["artifactLocation"] == {
+        "uri": "modules/escape_hatch/main.tf",
+        "uriBaseId": "SRCROOT",
+    }
     assert location["region"]["startLine"] == 3
+    assert result["ruleId"] == "escape-hatch" and result["level"] == "error"
+    assert result["properties"]["module"] == "modules/escape_hatch"
 
 
 def test_junit_carries_the_defect_as_properties(run):
     tree = ET.parse(run["dir"] / "junit.xml")
-    names = {p.get("name") for p in tree.iter("property")}
-    assert any(n.startswith("converge.") for n in names), names
+    [case] = [c for c in tree.iter("testcase") if c.get("name") == "test_escape"]
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert props["converge.kind"] == "escape-hatch"
+    assert props["converge.severity"] == "error"
+    assert props["converge.module"] == "modules/escape_hatch"
+    assert props["converge.address"] == "terraform_data.deploy"
+    assert props["converge.attribute"] == "triggers_replace"
+    assert props["converge.reproduce"] == 'pytest "test_escape.py::test_escape"'
+    assert props["converge.location"].endswith("modules/escape_hatch/main.tf:3")
+    # The machine-readable twin, as the JSON report has it.
+    [carried] = json.loads(props["converge_defects"])
+    assert carried["kind"] == "escape-hatch" and carried["module"] == "modules/escape_hatch"

@@ -32,6 +32,15 @@ CLASSIFICATIONS = (
 ERROR = "error"
 WARNING = "warning"
 
+#: The kinds that are warnings (reported, never failing a test); every other kind is
+#: an error. The one place this is decided: defects, SARIF rules and the summary read it.
+WARNING_KINDS = frozenset({"needs-second-apply", "drift", "emulator-difference"})
+
+
+def severity_of(kind: str) -> str:
+    """``"warning"`` for :data:`WARNING_KINDS`, else ``"error"``."""
+    return WARNING if kind in WARNING_KINDS else ERROR
+
 
 @dataclass
 class Defect:
@@ -51,7 +60,8 @@ class Defect:
     classification: str | None = None
     module: str = ""
     scenario: str = ""
-    severity: str = ERROR
+    #: ``"error"`` or ``"warning"``; by default :func:`severity_of` the kind.
+    severity: str = ""
     #: Cloud object ids involved (a duplicate's extra VPC id, ...).
     objects: list[str] = field(default_factory=list)
     #: Why this happens in the real world.
@@ -66,6 +76,7 @@ class Defect:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown defect kind {self.kind!r}; expected one of {KINDS}")
+        self.severity = self.severity or severity_of(self.kind)
         if self.classification is not None and self.classification not in CLASSIFICATIONS:
             raise ValueError(
                 f"unknown classification {self.classification!r}; expected one of {CLASSIFICATIONS}"
