@@ -481,6 +481,7 @@ class ConvergeItem(pytest.Item):
         session = get_session(self.config)
         started = time.monotonic()
         outcome = "error"
+        flaky = False
         defects: list[Any] = []
         stack = make_stack(
             self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
@@ -500,10 +501,12 @@ class ConvergeItem(pytest.Item):
                     defects = list(exc.defects)
                     raise
                 defects = list(report.defects)
+                flaky = report.flaky
                 report.raise_for_defects()
             outcome = "passed"
         except ConvergenceError:
-            outcome = "failed"
+            # A replay that disagrees is reported as such, not as a plain failure.
+            outcome = "flaky" if flaky else "failed"
             raise
         finally:
             session.untrack(stack)

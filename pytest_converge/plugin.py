@@ -196,6 +196,13 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     session = get_session(config)
+    flaky = [s for s in session.scenarios if s.get("outcome") == "flaky"]
+    if flaky:
+        terminalreporter.section("flaky convergence scenarios")
+        for s in flaky:
+            terminalreporter.write_line(
+                f"{s['module']} {s['scenario']}: a replay gave a different outcome"
+            )
     if not session.defects:
         return
     from .report import summary_lines

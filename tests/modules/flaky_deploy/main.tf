@@ -1,0 +1,27 @@
+# A module whose outcome varies between runs: it reads a file that a
+# provisioner appends to, which lives outside terraform's state (as a build
+# artifact or a local cache does). The deploy trigger is unstable on odd runs
+# only, so one run of a scenario finds an escape hatch and the next does not.
+provider "aws" {
+  region = "us-east-1"
+}
+
+locals {
+  log  = "${path.module}/runs.log"
+  runs = fileexists(local.log) ? length(compact(split("\n", file(local.log)))) : 0
+}
+
+resource "aws_sqs_queue" "jobs" {
+  name = "flaky-jobs"
+}
+
+# Created once per fresh state: counts the runs of this workspace.
+resource "terraform_data" "counter" {
+  provisioner "local-exec" {
+    command = "echo run >> runs.log"
+  }
+}
+
+resource "terraform_data" "deploy" {
+  triggers_replace = local.runs % 2 == 1 ? timestamp() : "stable"
+}
