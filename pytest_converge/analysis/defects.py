@@ -84,6 +84,7 @@ class Defect:
 
     @property
     def is_error(self) -> bool:
+        """True for an error-level defect (one that fails the test); False for a warning."""
         return self.severity == ERROR
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +93,7 @@ class Defect:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Defect:
+        """The defect :meth:`to_dict` (or a JSON report entry) describes; unknown keys ignored."""
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 

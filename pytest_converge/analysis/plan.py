@@ -45,6 +45,7 @@ class AttributeChange:
 
     @property
     def unknown(self) -> bool:
+        """True when the declared value is only known after apply."""
         return self.declared is UNKNOWN
 
 
@@ -102,18 +103,25 @@ class Plan:
 
     @property
     def errored(self) -> bool:
+        """True when terraform reported the plan as errored (incomplete)."""
         return bool(self.raw.get("errored"))
 
     def change(self, address: str) -> ResourceChange:
+        """The planned change of one resource instance: ``plan.change("aws_vpc.main").action``.
+
+        Raises ``KeyError`` naming the addresses that do change when ``address`` does not.
+        """
         for rc in self.changes:
             if rc.address == address:
                 return rc
         raise KeyError(f"{address} has no change in this plan; changed: {self.addresses()}")
 
     def addresses(self) -> list[str]:
+        """The addresses of every resource instance this plan changes, in plan order."""
         return [rc.address for rc in self.changes]
 
     def summary(self) -> str:
+        """One line for people: ``"1 to update, 1 output(s) to change"`` (or ``"no changes"``)."""
         counts = Counter(rc.action for rc in self.changes)
         parts = [f"{n} to {a}" for a, n in sorted(counts.items())]
         if self.outputs:

@@ -1,0 +1,60 @@
+"""The public API: what the package exports, documented, and listed in the README."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+
+import pytest_converge
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_api_section_lists_exactly_the_exports() -> None:
+    section = README.read_text().split("\n## API\n", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code, "the API section has an import block"
+    [imported] = [n for n in ast.parse(code.group(1)).body if isinstance(n, ast.ImportFrom)]
+    assert imported.module == "pytest_converge"
+    assert sorted(a.name for a in imported.names) == sorted(pytest_converge.__all__)
+
+
+def test_every_export_and_its_public_members_have_docstrings() -> None:
+    missing = []
+    for name in pytest_converge.__all__:
+        obj = getattr(pytest_converge, name)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        if not inspect.getdoc(obj):
+            missing.append(name)
+        if not inspect.isclass(obj):
+            continue
+        for attr, value in vars(obj).items():
+            if attr.startswith("_"):
+                continue
+            if isinstance(value, property) or inspect.isfunction(value):
+                if not inspect.getdoc(getattr(obj, attr)):
+                    missing.append(f"{name}.{attr}")
+    assert missing == []
+
+
+def test_named_members_are_documented() -> None:
+    from pytest_converge import ApplyResult, Plan, RecoveryReport, Stack
+
+    for member in (
+        RecoveryReport.ok,
+        RecoveryReport.errors,
+        RecoveryReport.raise_for_defects,
+        ApplyResult.raise_for_error,
+        Stack.outputs,
+        Plan.change,
+        Plan.addresses,
+        Plan.summary,
+    ):
+        assert inspect.getdoc(member), member
+
+
+def test_py_typed_ships_with_the_package() -> None:
+    assert (Path(pytest_converge.__file__).parent / "py.typed").is_file()
