@@ -231,7 +231,7 @@ def test_xdist_spreads_modules_and_merges_defects(pytester: pytest.Pytester) -> 
     out = result.stdout.str()
     # The controller writes one JSON report holding both workers' results.
     report = json.loads((pytester.path / "report.json").read_text())
-    assert sorted(d["module"] for d in report["defects"]) == ["hatch_a", "hatch_b"]
+    assert sorted(d["module"] for d in report["defects"]) == ["mods/hatch_a", "mods/hatch_b"]
     assert len(report["scenarios"]) == 2
     summary = out.split("convergence defects")[1].split("short test summary")[0]
     # Merged from both workers, each module's defect listed once (reproduce lines aside).
