@@ -47,7 +47,7 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
-from .report import defect_json
+from .report import defect_json, junit_properties
 from .workspace import (
     local_calls,
     local_module_root,
@@ -519,6 +519,8 @@ class ConvergeItem(pytest.Item):
         self.user_properties.append(
             ("converge_defects", json.dumps([defect_json(d) for d in defects]))
         )
+        for d in defects:  # JUnit XML carries them as <property> elements
+            self.user_properties.extend(junit_properties(d))
         self.user_properties.append(
             (
                 "converge_scenario",

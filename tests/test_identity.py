@@ -70,6 +70,7 @@ def test_same_base_name_roots_stay_apart_in_zero_code_mode(pytester: pytest.Pyte
     assert modules == sorted(SAME_BASE)
     defects = [json.loads(p["converge_defects"])[0]["module"] for p in properties.values()]
     assert sorted(defects) == sorted(SAME_BASE)
+    assert sorted(p["converge.module"] for p in properties.values()) == sorted(SAME_BASE)
 
 
 def test_same_base_name_modules_stay_apart_with_the_fixture(pytester: pytest.Pytester) -> None:
