@@ -37,6 +37,7 @@ import os
 import re
 import shutil
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -505,20 +506,24 @@ class ConvergeItem(pytest.Item):
         self.user_properties.append(
             ("converge_defects", json.dumps([d.to_dict() for d in defects], default=str))
         )
-        self.user_properties.append(
-            (
-                "converge_scenario",
-                json.dumps(
-                    {
-                        "module": self.module.name,
-                        "path": self.parent.nodeid,  # type: ignore[union-attr]
-                        "scenario": self.scenario,
-                        "outcome": outcome,
-                        "seconds": round(seconds, 3),
-                    }
+        entry = {
+            "module": self.module.name,
+            "path": self.parent.nodeid,  # type: ignore[union-attr]
+            "scenario": self.scenario,
+            "outcome": outcome,
+            "seconds": round(seconds, 3),
+        }
+        unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
+        if unverified:
+            entry["unverified_types"] = unverified
+            warnings.warn(
+                ConvergeCoverageWarning(
+                    f"{self.nodeid}: no inventory lister covers {', '.join(unverified)}; "
+                    "their duplicates and orphans were not looked for"
                 ),
+                stacklevel=1,
             )
-        )
+        self.user_properties.append(("converge_scenario", json.dumps(entry)))
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""
@@ -544,6 +549,10 @@ class ConvergeItem(pytest.Item):
 
 class FaultPointsError(ConvergeError):
     """The clean apply that finds a module's fault points failed."""
+
+
+class ConvergeCoverageWarning(UserWarning):
+    """A scenario created resource types that no inventory lister covers."""
 
 
 def _converge_root(item: pytest.Item) -> Path | None:

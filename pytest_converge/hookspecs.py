@@ -22,13 +22,17 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str):
 
 
 @pytest.hookspec
-def pytest_converge_inventory(emulator):
+def pytest_converge_inventory(emulator, regions):
     """Return a list of :class:`~pytest_converge.inventory.CloudObject` that exist now.
 
-    Called before and after each fault scenario. Every implementation's
+    Called before and after each fault scenario. ``regions`` lists every
+    region the scenario's provider configurations declare or its API calls
+    were signed for: list regional objects in each (``emulator.client(service,
+    region=r)``) and give each object its ``region``. Every implementation's
     results are merged; the built-in one lists the common AWS types. Add a
     lister for a type the plugin does not know, so duplicates and orphans of
-    it are found too.
+    it are found too (a scenario that creates a type nobody lists reports it
+    as ``unverified``).
     """
 
 

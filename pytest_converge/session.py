@@ -129,7 +129,9 @@ class ConvergeSession:
             variables=variables,
             parallelism=self.parallelism,
             timeouts=self.timeouts,
-            inventory=lambda emulator: config.hook.pytest_converge_inventory(emulator=emulator),
+            inventory=lambda emulator, regions=None: config.hook.pytest_converge_inventory(
+                emulator=emulator, regions=regions
+            ),
             classify=lambda address, attribute, declared, observed: (
                 config.hook.pytest_converge_classify_diff(
                     address=address, attribute=attribute, declared=declared, observed=observed

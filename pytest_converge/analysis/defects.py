@@ -16,6 +16,7 @@ KINDS = (
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
+    "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
 )
 
 #: How a permanent diff's two values relate.
