@@ -38,6 +38,7 @@ __all__ = [
     "local_source",
     "module_blocks",
     "module_tree",
+    "parse_attributes",
     "parse_file",
     "parse_text",
     "provider_regions",
@@ -70,6 +71,8 @@ class Attribute:
     expression: str
     line: int
     value: Any = NOT_LITERAL
+    #: For an object expression ``{ k = v, ... }``: each element, by key (nested likewise).
+    entries: dict[str, Attribute] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,28 @@ def parse_text(text: str, file: Path | None = None) -> list[Block]:
     """The top-level blocks of one ``.tf`` file's text (or of JSON for a ``.tf.json``)."""
     if file is not None and file.name.endswith(".json"):
         return _json_blocks(text, file)
+    reader, body = _read(text, file)
+    return reader.body(body)
+
+
+def parse_attributes(text: str, file: Path | None = None) -> dict[str, Attribute]:
+    """The top-level attributes of a file: a ``.tfvars`` file's assignments.
+
+    ``.json`` files (``.tfvars.json``) are read as one JSON object.
+    """
+    if file is not None and file.name.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise HclError(f"{file}: not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise HclError(f"{file}: expected one JSON object of variable values")
+        return {k: Attribute(k, json.dumps(v), 1, v) for k, v in data.items()}
+    reader, body = _read(text, file)
+    return reader.attributes(body)
+
+
+def _read(text: str, file: Path | None) -> tuple[_Reader, Any]:
     from lark import Token, Tree
     from lark.exceptions import LarkError
 
@@ -121,8 +146,7 @@ def parse_text(text: str, file: Path | None = None) -> list[Block]:
     except LarkError as exc:
         line = getattr(exc, "line", "?")
         raise HclError(f"{file or '<text>'}:{line}: not valid HCL: {_first_line(exc)}") from None
-    reader = _Reader(source, file, Tree, Token)
-    return reader.body(tree.children[0])
+    return _Reader(source, file, Tree, Token), tree.children[0]
 
 
 def _first_line(exc: Exception) -> str:
@@ -144,6 +168,10 @@ class _Reader:
 
     def body(self, node: Any) -> list[Block]:
         return [self.block(c) for c in self._kids(node, "block")]
+
+    def attributes(self, node: Any) -> dict[str, Attribute]:
+        found = (self.attribute(c) for c in self._kids(node, "attribute"))
+        return {a.name: a for a in found}
 
     def _kids(self, node: Any, name: str) -> list[Any]:
         return [
@@ -199,7 +227,29 @@ class _Reader:
             expression=self._source(expression).strip(),
             line=node.meta.line,
             value=self.literal(expression),
+            entries=self.entries(expression),
         )
+
+    def entries(self, node: Any) -> dict[str, Attribute]:
+        """The elements of an object expression, by key (empty for anything else)."""
+        if isinstance(node, self.Tree) and node.data == "expr_term" and len(node.children) == 1:
+            node = node.children[0]
+        if not isinstance(node, self.Tree) or node.data != "object":
+            return {}
+        found: dict[str, Attribute] = {}
+        for elem in self._kids(node, "object_elem"):
+            key_node, value_node = elem.children[0], elem.children[-1]
+            key = self.literal(key_node)
+            if not isinstance(key, str):
+                key = self._source(key_node).strip()
+            found[key] = Attribute(
+                name=key,
+                expression=self._source(value_node).strip(),
+                line=elem.meta.line,
+                value=self.literal(value_node),
+                entries=self.entries(value_node),
+            )
+        return found
 
     def _source(self, node: Any) -> str:
         if isinstance(node, self.Token):
