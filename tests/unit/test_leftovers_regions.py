@@ -182,3 +182,6 @@ def test_unverified_is_a_warning_in_the_failure_text_and_the_json_report() -> No
     assert report["scenarios"][0]["unverified_types"] == ["aws_glue_job"]
     assert "unverified_types" not in report["scenarios"][1]
     assert report["defects"][0]["kind"] == "unverified"
+    # A fixture test records no scenario entry of its own: its defect still counts.
+    only_defects = json_report(["etl"], [], [defect])
+    assert only_defects["unverified_types"] == ["aws_glue_job"]
