@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge import LostResponse
+from pytest_converge import LostResponse, Throttle
 
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "uncovered_type"
+LISTED = Path(__file__).resolve().parents[1] / "modules" / "listed_family"
 
 
 def test_a_created_type_no_lister_covers_is_named(converge) -> None:
@@ -48,3 +49,27 @@ def test_zero_code_run_names_the_types_in_summary_warning_and_json(
     [scenario] = [s for s in data["scenarios"] if s["scenario"] != "two-run"]
     assert scenario["unverified_types"] == ["aws_cloudwatch_log_stream"]
     assert [d["kind"] for d in data["defects"]] == ["unverified"]
+
+
+def test_sub_objects_terraform_declares_are_all_tracked(converge) -> None:
+    """Rules (inline and standalone), routes (inline and aws_route), associations,
+    attachments, inline policies, aliases and subscriptions made by terraform are
+    matched to state: a fault that leaves nothing behind reports nothing."""
+    stack = converge(LISTED)
+    report = stack.recover(Throttle("CreateVpc"), replay=False)
+    assert report.first.ok and report.second.ok
+    assert report.defects == [], [d.message for d in report.defects]
+    assert report.unverified_types == []
+    created = {o.type for o in report.created}
+    assert created >= {
+        "aws_security_group_rule",
+        "aws_route",
+        "aws_route_table_association",
+        "aws_iam_role_policy_attachment",
+        "aws_iam_role_policy",
+        "aws_kms_alias",
+        "aws_sns_topic_subscription",
+    }
+    rules = {o.id for o in report.created if o.type == "aws_security_group_rule"}
+    assert len(rules) == 4  # two CIDRs in, all out, and the group-to-group rule
+    assert {o.region for o in report.created if o.type == "aws_route"} == {"eu-west-1"}
