@@ -1039,6 +1039,12 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             keep=_not_deleted("State", "deleted", "deleting"),
             attributes={"ip_address": "IpAddress", "tags": _ec2_tags},
         ),
+        # AWS's own default option set (moto's VPCs name it "default") is nobody's.
+        simple(
+            "aws_vpc_dhcp_options", "ec2", "describe_dhcp_options", "DhcpOptions", "DhcpOptionsId",
+            keep=lambda d: d.get("DhcpOptionsId", "default") != "default",
+            attributes={"tags": _ec2_tags},
+        ),
         Lister("aws_instance", list_instances),
         simple(
             "aws_key_pair", "ec2", "describe_key_pairs", "KeyPairs", "KeyName",
@@ -1164,6 +1170,12 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             name="CacheSubnetGroupName",
             arn="ARN",
             keep=lambda g: g["CacheSubnetGroupName"] != "default",
+        ),
+        simple(
+            "aws_redshift_subnet_group", "redshift", "describe_cluster_subnet_groups",
+            "ClusterSubnetGroups", "ClusterSubnetGroupName",
+            name="ClusterSubnetGroupName",
+            keep=lambda g: g["ClusterSubnetGroupName"] != "default",
         ),
         # -- IAM (global) --
         _global(

@@ -60,6 +60,7 @@ NAME_IS_IDENTITY = frozenset(
         "aws_db_subnet_group",
         "aws_db_parameter_group",
         "aws_elasticache_subnet_group",
+        "aws_redshift_subnet_group",
         "aws_cloudwatch_metric_alarm",
         "aws_lb_target_group",
         "aws_autoscaling_group",
@@ -240,6 +241,10 @@ _DELETE = {
         "aws elasticache delete-cache-subnet-group --cache-subnet-group-name {id}"
     ),
     "aws_cloudwatch_metric_alarm": "aws cloudwatch delete-alarms --alarm-names {id}",
+    "aws_vpc_dhcp_options": "aws ec2 delete-dhcp-options --dhcp-options-id {id}",
+    "aws_redshift_subnet_group": (
+        "aws redshift delete-cluster-subnet-group --cluster-subnet-group-name {id}"
+    ),
     "aws_lb_target_group": "aws elbv2 delete-target-group --target-group-arn {id}",
     "aws_autoscaling_group": (
         "aws autoscaling delete-auto-scaling-group --auto-scaling-group-name {id} --force-delete"

@@ -394,6 +394,16 @@ def _create_the_rest(
         DBSubnetGroupName="db",
     )
     add("aws_db_instance", "app-db")
+    _client(e, "redshift").create_cluster_subnet_group(
+        ClusterSubnetGroupName="warehouse", Description="dw", SubnetIds=subnets
+    )
+    add("aws_redshift_subnet_group", "warehouse")
+    add(
+        "aws_vpc_dhcp_options",
+        ec2.create_dhcp_options(
+            DhcpConfigurations=[{"Key": "domain-name", "Values": ["corp.internal"]}]
+        )["DhcpOptions"]["DhcpOptionsId"],
+    )
     _client(e, "elasticache").create_cache_subnet_group(
         CacheSubnetGroupName="cache", CacheSubnetGroupDescription="cache", SubnetIds=subnets
     )
