@@ -908,6 +908,37 @@ def list_sns_subscriptions(s: Scope) -> list[CloudObject]:
     ]
 
 
+def list_lambda_aliases(s: Scope) -> list[CloudObject]:
+    """``aws_lambda_alias``: id is the alias ARN."""
+    lam = s.client("lambda")
+    return [
+        s.obj(
+            "aws_lambda_alias",
+            a["AliasArn"],
+            name=f"{f['FunctionName']}:{a['Name']}",
+            arn=a["AliasArn"],
+            function_name=f["FunctionName"],
+        )
+        for f in _pages(lam, "list_functions", "Functions")
+        for a in _pages(lam, "list_aliases", "Aliases", FunctionName=f["FunctionName"])
+    ]
+
+
+def list_lambda_layer_versions(s: Scope) -> list[CloudObject]:
+    """``aws_lambda_layer_version``: every version, id its ARN (a retried publish is a new one)."""
+    lam = s.client("lambda")
+    return [
+        s.obj(
+            "aws_lambda_layer_version",
+            v["LayerVersionArn"],
+            name=v["LayerVersionArn"].split(":layer:", 1)[-1],
+            arn=v["LayerVersionArn"],
+        )
+        for layer in _pages(lam, "list_layers", "Layers")
+        for v in _pages(lam, "list_layer_versions", "LayerVersions", LayerName=layer["LayerName"])
+    ]
+
+
 # --- IAM (global) ---------------------------------------------------------------------------
 
 _SERVICE_ROLE_PATHS = ("/aws-service-role/", "/aws-reserved/")
@@ -1117,6 +1148,17 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             name="FunctionName",
             arn="FunctionArn",
             attributes={"function_name": "FunctionName"},
+        ),
+        Lister("aws_lambda_alias", list_lambda_aliases),
+        Lister("aws_lambda_layer_version", list_lambda_layer_versions),
+        simple(
+            "aws_lambda_event_source_mapping", "lambda", "list_event_source_mappings",
+            "EventSourceMappings", "UUID",
+            keep=_not_deleted("State", "deleting"),
+            attributes={
+                "event_source_arn": "EventSourceArn",
+                "function_name": "FunctionArn",
+            },
         ),
         simple(
             "aws_lb", "elbv2", "describe_load_balancers", "LoadBalancers", "LoadBalancerArn",

@@ -242,6 +242,8 @@ _DELETE = {
     ),
     "aws_cloudwatch_metric_alarm": "aws cloudwatch delete-alarms --alarm-names {id}",
     "aws_vpc_dhcp_options": "aws ec2 delete-dhcp-options --dhcp-options-id {id}",
+    "aws_lambda_alias": "aws lambda delete-alias --function-name <function> --name {id}",
+    "aws_lambda_event_source_mapping": "aws lambda delete-event-source-mapping --uuid {id}",
     "aws_redshift_subnet_group": (
         "aws redshift delete-cluster-subnet-group --cluster-subnet-group-name {id}"
     ),
@@ -626,6 +628,8 @@ _SETTING_SUFFIXES = (
     "_configuration",
     "_settings",
     "_notification",
+    "_config",
+    "_capacity_providers",
 )
 _SETTINGS = frozenset(
     {

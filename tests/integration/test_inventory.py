@@ -404,6 +404,23 @@ def _create_the_rest(
             DhcpConfigurations=[{"Key": "domain-name", "Values": ["corp.internal"]}]
         )["DhcpOptions"]["DhcpOptionsId"],
     )
+    lam = _client(e, "lambda")
+    add(
+        "aws_lambda_alias",
+        lam.create_alias(FunctionName="worker", Name="live", FunctionVersion="$LATEST")["AliasArn"],
+    )
+    add(
+        "aws_lambda_layer_version",
+        lam.publish_layer_version(LayerName="deps", Content={"ZipFile": _lambda_zip()})[
+            "LayerVersionArn"
+        ],
+    )
+    add(
+        "aws_lambda_event_source_mapping",
+        lam.create_event_source_mapping(
+            EventSourceArn=f"arn:aws:sqs:us-east-1:{ACCOUNT}:jobs", FunctionName="worker"
+        )["UUID"],
+    )
     _client(e, "elasticache").create_cache_subnet_group(
         CacheSubnetGroupName="cache", CacheSubnetGroupDescription="cache", SubnetIds=subnets
     )
@@ -628,3 +645,10 @@ def test_aws_built_ins_stay_filtered_in_every_region(emulator: MotoEmulator) -> 
     _client(emulator, "iam").list_policies(Scope="AWS", MaxItems=1)
     inv = take_inventory(emulator, regions=["eu-west-1", "us-west-2", "us-east-1"])
     assert list(inv) == [], inv.objects
+
+
+def test_the_readme_names_the_number_of_built_in_listers() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f": {len(BUILTIN_LISTERS)} AWS types ship with the" in readme
