@@ -299,8 +299,12 @@ def _forget_skipped(emulator: Emulator) -> None:
 
 
 @hookimpl
-def pytest_converge_inventory(emulator: Emulator, regions: list[str] | None = None) -> Any:
-    """The built-in listers (every type in :data:`BUILTIN_LISTERS`), merged."""
+def pytest_converge_inventory(emulator: Emulator, regions: list[str] | None) -> Any:
+    """The built-in listers (every type in :data:`BUILTIN_LISTERS`), merged.
+
+    ``regions`` has no default on purpose: pluggy releases before 1.6 never pass
+    an argument that has one.
+    """
     objects, _ = _list_builtin(emulator, _regions(emulator, regions))
     return objects
 

@@ -583,7 +583,7 @@ def test_listers_merged_through_the_pytest_hook(emulator: MotoEmulator) -> None:
         emulator, lambda e, regions: pm.hook.pytest_converge_inventory(emulator=e, regions=regions)
     )
     assert wrapped.objects == inv.objects
-    assert pytest_converge_inventory(emulator=emulator)[0].type == "aws_sns_topic"
+    assert pytest_converge_inventory(emulator=emulator, regions=None)[0].type == "aws_sns_topic"
 
 
 def test_a_stopped_emulator_raises_emulator_error() -> None:
@@ -593,7 +593,7 @@ def test_a_stopped_emulator_raises_emulator_error() -> None:
     with pytest.raises(EmulatorError, match="not running"):
         take_inventory(e)
     with pytest.raises(EmulatorError):
-        pytest_converge_inventory(emulator=e)
+        pytest_converge_inventory(emulator=e, regions=["eu-west-1"])
 
 
 def test_every_region_asked_for_is_listed_and_global_services_once(
