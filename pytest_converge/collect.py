@@ -45,7 +45,7 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
-from .hcl import HclError, blocks_of, local_source, module_blocks, parse_attributes
+from .hcl import HclError, local_source, module_blocks, parse_attributes
 from .workspace import (
     local_calls,
     local_module_root,
@@ -162,7 +162,7 @@ def discover(path: Path) -> Discovery:
 def _remote_calls(module: Path) -> list[str]:
     """The ``source`` of every ``module`` block that is not a local path."""
     sources = []
-    for call in blocks_of(module_blocks(module), "module"):
+    for call in module_blocks(module, "module"):
         source = call.value("source")
         if isinstance(source, str) and local_source(call, module) is None:
             sources.append(source)
@@ -180,7 +180,7 @@ def declared_variables(module: Path) -> dict[str, bool]:
     """The module's variables: name -> has a default."""
     return {
         block.labels[0]: "default" in block.attributes
-        for block in blocks_of(module_blocks(module), "variable")
+        for block in module_blocks(module, "variable")
         if block.labels
     }
 

@@ -419,16 +419,22 @@ def _parse_cached(path: str, size: int, mtime: int) -> tuple[Block, ...]:
     return tuple(parse_text(file.read_text(errors="replace"), file))
 
 
-def module_blocks(directory: Path, *, strict: bool = False) -> list[Block]:
+def module_blocks(directory: Path, *types: str, strict: bool = False) -> list[Block]:
     """Every top-level block of a module directory's files, file by file.
 
+    With ``types`` (``"module"``, ``"variable"`` ...) only blocks of those
+    types are returned, and a file whose text never mentions one of them is
+    not parsed at all (parsing a 3,000-line ``variables.tf`` takes ~0.3 s).
     A file that does not parse is logged and skipped (terraform itself will
     name the error when it runs) unless ``strict``, which raises HclError.
     """
     found: list[Block] = []
     for path in config_files(directory):
         try:
-            found.extend(parse_file(path))
+            if types and not _mentions(path, types):
+                continue
+            blocks = parse_file(path)
+            found.extend(b for b in blocks if not types or b.type in types)
         except HclError as exc:
             if strict:
                 raise
@@ -436,6 +442,11 @@ def module_blocks(directory: Path, *, strict: bool = False) -> list[Block]:
         except OSError as exc:
             log.warning("cannot read %s: %s", path, exc)
     return found
+
+
+def _mentions(path: Path, words: tuple[str, ...]) -> bool:
+    text = path.read_text(errors="replace")
+    return any(word in text for word in words)
 
 
 def blocks_of(blocks: list[Block], type: str, *labels: str) -> list[Block]:
@@ -460,7 +471,7 @@ def module_tree(directory: Path) -> list[Path]:
         if current in seen or not current.is_dir():
             continue
         seen.append(current)
-        for call in blocks_of(module_blocks(current), "module"):
+        for call in module_blocks(current, "module"):
             target = local_source(call, current)
             if target is not None:
                 todo.append(target)
@@ -474,7 +485,7 @@ def provider_regions(directory: Path, provider: str = "aws") -> dict[str, str]:
     ``region = var.name`` resolves to the variable's literal default; any other
     expression (or no region) leaves the configuration out.
     """
-    blocks = module_blocks(directory)
+    blocks = module_blocks(directory, "provider", "variable")
     defaults = {b.labels[0]: b.value("default") for b in blocks_of(blocks, "variable") if b.labels}
     found: dict[str, str] = {}
     for block in blocks_of(blocks, "provider", provider):

@@ -59,7 +59,7 @@ def check_module(module_dir: str | os.PathLike[str]) -> Path:
 
 def local_calls(module: Path) -> set[Path]:
     """Directories the module calls through local ``source`` paths (absolute)."""
-    calls = blocks_of(module_blocks(module), "module")
+    calls = module_blocks(module, "module")
     return {target for call in calls if (target := local_source(call, module)) is not None}
 
 
@@ -135,14 +135,14 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
             alias if isinstance(alias := block.value("alias", None), str) else None,
             "region" in block.attributes,
         )
-        for block in blocks_of(module_blocks(directory), "provider", "aws")
+        for block in blocks_of(module_blocks(directory, "provider"), "provider", "aws")
         if block.file is None or block.file.name not in (OVERRIDE_FILE, PROVIDER_FILE)
     ]
 
 
 def uses_aws(directory: Path) -> bool:
     """True when the module declares aws resources, data sources, providers or requirements."""
-    for block in module_blocks(directory):
+    for block in module_blocks(directory, "resource", "data", "provider", "terraform"):
         label = block.labels[0] if block.labels else ""
         if block.type in ("resource", "data") and label.startswith("aws_"):
             return True

@@ -51,7 +51,7 @@ def _find_block(module_dir: Path, address: str) -> Block | None:
         if directory is None:
             return None
     keyword = "data" if mode == "data" else "resource"
-    found = blocks_of(module_blocks(directory), keyword, rtype, name)
+    found = blocks_of(module_blocks(directory, keyword), keyword, rtype, name)
     return found[0] if found else None
 
 
@@ -137,6 +137,6 @@ def _split_path(attribute: str) -> list[str | int]:
 def _child_module_dir(directory: Path | None, call: str) -> Path | None:
     if directory is None:
         return None
-    for block in blocks_of(module_blocks(directory), "module", call):
+    for block in blocks_of(module_blocks(directory, "module"), "module", call):
         return local_source(block, directory)
     return None

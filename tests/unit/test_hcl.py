@@ -96,6 +96,8 @@ def test_a_file_that_does_not_parse_names_the_file_and_line(tmp_path: Path) -> N
     assert [b.labels for b in module_blocks(tmp_path)] == [("x",)]
     with pytest.raises(HclError):
         module_blocks(tmp_path, strict=True)
+    # Asked for variables only, a file that never says "variable" is not even parsed.
+    assert [b.labels for b in module_blocks(tmp_path, "variable", strict=True)] == [("x",)]
 
 
 def test_json_syntax_files_give_the_same_blocks(tmp_path: Path) -> None:
