@@ -34,7 +34,7 @@ import logging
 import threading
 import weakref
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -223,25 +223,43 @@ class Lister:
     """How to list one Terraform resource type: ``list(scope)`` returns its objects.
 
     ``scope`` is ``"regional"`` (run once per region) or ``"global"`` (once per
-    inventory; objects carry their own region or :data:`GLOBAL`).
+    inventory; objects carry their own region or :data:`GLOBAL`). ``service``
+    is the boto3 client it lists through: when the caller says which services
+    a scenario called, a lister of a service nobody called is skipped (none of
+    its objects can exist on an emulator emptied before the scenario). None:
+    always run.
     """
 
     type: str
     list: Callable[[Scope], Iterable[CloudObject]]
     scope: str = "regional"
+    service: str | None = None
+
+    @property
+    def signing_name(self) -> str | None:
+        """The SigV4 service name the proxy records for calls to :attr:`service`."""
+        return _SIGNING_NAMES.get(self.service, self.service) if self.service else None
+
+
+#: boto3 client names whose SigV4 signing name differs (botocore's ``signingName``).
+_SIGNING_NAMES = {"elbv2": "elasticloadbalancing", "cloudwatch": "monitoring"}
 
 
 def take_inventory(
     emulator: Emulator,
     listers: Callable[..., Any] | None = None,
     regions: Iterable[str] | None = None,
+    services: Mapping[str, Iterable[str]] | None = None,
 ) -> Inventory:
     """List every object in ``emulator`` now, in each of ``regions``.
 
     ``regions`` defaults to the emulator's own region; global services are
-    listed once whatever it holds. ``listers(emulator, regions=...)`` returns
-    a list of lists of :class:`CloudObject`, one per implementation (``None``
-    entries are ignored; a flat list of objects is accepted too): pass
+    listed once whatever it holds. ``services`` (region -> SigV4 service names
+    called there, as the proxy records them) lets the built-in listers skip
+    services nobody called; None lists every service. ``listers(emulator,
+    regions=..., services=...)`` returns a list of lists of
+    :class:`CloudObject`, one per implementation (``None`` entries are
+    ignored; a flat list of objects is accepted too): pass
     ``config.hook.pytest_converge_inventory`` to merge every hook
     implementation. A callable that takes no ``regions`` is called with the
     emulator alone. With ``listers=None`` the built-in listers run directly.
@@ -254,14 +272,17 @@ def take_inventory(
             "is not running or does not answer its health check"
         )
     wanted = _regions(emulator, regions)
+    called = _services(services)
     if listers is None:
-        objects, skipped = _list_builtin(emulator, wanted)
+        objects, skipped = _list_builtin(emulator, wanted, called)
         return Inventory(objects, skipped, BUILTIN_LISTERS)
     _forget_skipped(emulator)
     if isinstance(listers, pluggy.HookCaller):
         # pluggy hooks take keyword arguments only
-        results = listers(emulator=emulator, regions=wanted)
-    elif _takes_regions(listers):
+        results = listers(emulator=emulator, regions=wanted, services=called)
+    elif _takes(listers, "services"):
+        results = listers(emulator, regions=wanted, services=called)
+    elif _takes(listers, "regions"):
         results = listers(emulator, regions=wanted)
     else:
         results = listers(emulator)
@@ -283,12 +304,18 @@ def _regions(emulator: Emulator, regions: Iterable[str] | None) -> list[str]:
     return found or [emulator.region]
 
 
-def _takes_regions(fn: Callable[..., Any]) -> bool:
+def _services(services: Mapping[str, Iterable[str]] | None) -> dict[str, set[str]] | None:
+    if services is None:
+        return None
+    return {region: set(names) for region, names in services.items()}
+
+
+def _takes(fn: Callable[..., Any], name: str) -> bool:
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
-    return "regions" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def _forget_skipped(emulator: Emulator) -> None:
@@ -299,13 +326,15 @@ def _forget_skipped(emulator: Emulator) -> None:
 
 
 @hookimpl
-def pytest_converge_inventory(emulator: Emulator, regions: list[str] | None) -> Any:
+def pytest_converge_inventory(
+    emulator: Emulator, regions: list[str] | None, services: dict[str, set[str]] | None
+) -> Any:
     """The built-in listers (every type in :data:`BUILTIN_LISTERS`), merged.
 
-    ``regions`` has no default on purpose: pluggy releases before 1.6 never pass
-    an argument that has one.
+    The arguments have no defaults on purpose: pluggy releases before 1.6 never
+    pass an argument that has one.
     """
-    objects, _ = _list_builtin(emulator, _regions(emulator, regions))
+    objects, _ = _list_builtin(emulator, _regions(emulator, regions), _services(services))
     return objects
 
 
@@ -313,16 +342,26 @@ _LAST_SKIPPED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyD
 
 
 def _list_builtin(
-    emulator: Emulator, regions: list[str]
+    emulator: Emulator, regions: list[str], services: dict[str, set[str]] | None = None
 ) -> tuple[list[CloudObject], dict[str, str]]:
-    """Run every built-in lister in parallel; return objects and the skipped types."""
+    """Run the built-in listers in parallel; return objects and the skipped types.
+
+    With ``services``, a lister runs only where its service was called (a
+    global one wherever it was): the fewer moto backends an inventory wakes,
+    the faster the next reset.
+    """
+    anywhere = set().union(*services.values()) if services else set()
     jobs: list[tuple[str, Lister, Scope]] = []
     for type_, entry in dict(BUILTIN_LISTERS).items():
         lister = _as_lister(type_, entry)
+        signing = lister.signing_name
         if lister.scope == "global":
-            jobs.append((type_, lister, Scope(emulator, GLOBAL)))
-        else:
-            jobs.extend((type_, lister, Scope(emulator, region)) for region in regions)
+            if services is None or signing is None or signing in anywhere:
+                jobs.append((type_, lister, Scope(emulator, GLOBAL)))
+            continue
+        for region in regions:
+            if services is None or signing is None or signing in services.get(region, ()):
+                jobs.append((type_, lister, Scope(emulator, region)))
     objects: list[CloudObject] = []
     skipped: dict[str, str] = {}
     with ThreadPoolExecutor(
@@ -536,7 +575,7 @@ def simple(
         return found
 
     list_.__name__ = f"list_{type_}"
-    return Lister(type_, list_, scope)
+    return Lister(type_, list_, scope, service)
 
 
 def _ec2_tags(item: dict[str, Any]) -> dict[str, str]:
@@ -981,7 +1020,7 @@ def _iam_children(
         return found
 
     list_.__name__ = f"list_{child_type}"
-    return Lister(child_type, list_, "global")
+    return Lister(child_type, list_, "global", "iam")
 
 
 def list_iam_access_keys(s: Scope) -> list[CloudObject]:
@@ -1028,16 +1067,16 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             keep=lambda g: g.get("GroupName") != "default",
             attributes={"vpc_id": "VpcId", "description": "Description", "tags": _ec2_tags},
         ),
-        Lister("aws_security_group_rule", list_security_group_rules),
-        Lister("aws_internet_gateway", list_internet_gateways),
+        Lister("aws_security_group_rule", list_security_group_rules, "regional", "ec2"),
+        Lister("aws_internet_gateway", list_internet_gateways, "regional", "ec2"),
         simple(
             "aws_egress_only_internet_gateway", "ec2", "describe_egress_only_internet_gateways",
             "EgressOnlyInternetGateways", "EgressOnlyInternetGatewayId",
             attributes={"tags": _ec2_tags},
         ),
-        Lister("aws_route_table", list_route_tables),
-        Lister("aws_route_table_association", list_route_table_associations),
-        Lister("aws_route", list_routes),
+        Lister("aws_route_table", list_route_tables, "regional", "ec2"),
+        Lister("aws_route_table_association", list_route_table_associations, "regional", "ec2"),
+        Lister("aws_route", list_routes, "regional", "ec2"),
         simple(
             "aws_network_acl", "ec2", "describe_network_acls", "NetworkAcls", "NetworkAclId",
             keep=lambda n: not n.get("IsDefault"),
@@ -1048,7 +1087,7 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             keep=_not_deleted("State", "deleted", "deleting", "failed"),
             attributes={"subnet_id": "SubnetId", "vpc_id": "VpcId", "tags": _ec2_tags},
         ),
-        Lister("aws_eip", list_eips),
+        Lister("aws_eip", list_eips, "regional", "ec2"),
         simple(
             "aws_vpc_endpoint", "ec2", "describe_vpc_endpoints", "VpcEndpoints", "VpcEndpointId",
             keep=_not_deleted("State", "deleted", "deleting", "rejected", "failed"),
@@ -1080,7 +1119,7 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             keep=lambda d: d.get("DhcpOptionsId", "default") != "default",
             attributes={"tags": _ec2_tags},
         ),
-        Lister("aws_instance", list_instances),
+        Lister("aws_instance", list_instances, "regional", "ec2"),
         simple(
             "aws_key_pair", "ec2", "describe_key_pairs", "KeyPairs", "KeyName",
             name="KeyName",
@@ -1092,19 +1131,19 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             name="LaunchTemplateName",
         ),
         # -- storage, messaging, data --
-        Lister("aws_s3_bucket", list_s3_buckets, "global"),
-        Lister("aws_sqs_queue", list_sqs_queues),
+        Lister("aws_s3_bucket", list_s3_buckets, "global", "s3"),
+        Lister("aws_sqs_queue", list_sqs_queues, "regional", "sqs"),
         simple(
             "aws_sns_topic", "sns", "list_topics", "Topics", "TopicArn",
             name=lambda t: t["TopicArn"].rsplit(":", 1)[-1],
             arn="TopicArn",
         ),
-        Lister("aws_sns_topic_subscription", list_sns_subscriptions),
+        Lister("aws_sns_topic_subscription", list_sns_subscriptions, "regional", "sns"),
         simple(
             "aws_dynamodb_table", "dynamodb", "list_tables", "TableNames", lambda n: n,
             name=lambda n: n,
         ),
-        Lister("aws_kinesis_stream", list_kinesis_streams),
+        Lister("aws_kinesis_stream", list_kinesis_streams, "regional", "kinesis"),
         simple(
             "aws_secretsmanager_secret", "secretsmanager", "list_secrets", "SecretList", "ARN",
             name="Name",
@@ -1119,7 +1158,7 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             keep=lambda p: not p["Name"].startswith("/aws/"),
             attributes={"type": "Type"},
         ),
-        Lister("aws_kms_key", list_kms_keys),
+        Lister("aws_kms_key", list_kms_keys, "regional", "kms"),
         # AWS-managed aliases (alias/aws/s3 ...) appear lazily and belong to no module.
         simple(
             "aws_kms_alias", "kms", "list_aliases", "Aliases", "AliasName",
@@ -1153,8 +1192,8 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             arn="FunctionArn",
             attributes={"function_name": "FunctionName"},
         ),
-        Lister("aws_lambda_alias", list_lambda_aliases),
-        Lister("aws_lambda_layer_version", list_lambda_layer_versions),
+        Lister("aws_lambda_alias", list_lambda_aliases, "regional", "lambda"),
+        Lister("aws_lambda_layer_version", list_lambda_layer_versions, "regional", "lambda"),
         simple(
             "aws_lambda_event_source_mapping", "lambda", "list_event_source_mappings",
             "EventSourceMappings", "UUID",
@@ -1177,9 +1216,9 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             arn="TargetGroupArn",
             attributes={"vpc_id": "VpcId"},
         ),
-        Lister("aws_ecs_cluster", list_ecs_clusters),
-        Lister("aws_ecs_service", list_ecs_services),
-        Lister("aws_ecs_task_definition", list_ecs_task_definitions),
+        Lister("aws_ecs_cluster", list_ecs_clusters, "regional", "ecs"),
+        Lister("aws_ecs_service", list_ecs_services, "regional", "ecs"),
+        Lister("aws_ecs_task_definition", list_ecs_task_definitions, "regional", "ecs"),
         simple(
             "aws_autoscaling_group", "autoscaling", "describe_auto_scaling_groups",
             "AutoScalingGroups", "AutoScalingGroupName",
@@ -1276,7 +1315,7 @@ BUILTIN_LISTERS: dict[str, Lister | Callable[..., Any]] = {
             "aws_iam_group_policy", "list_groups", "Groups", "GroupName",
             "list_group_policies", "PolicyNames", "GroupName", attached=False,
         ),
-        Lister("aws_iam_access_key", list_iam_access_keys, "global"),
+        Lister("aws_iam_access_key", list_iam_access_keys, "global", "iam"),
         # -- DNS (global) --
         _global(
             "aws_route53_zone", "route53", "list_hosted_zones", "HostedZones",

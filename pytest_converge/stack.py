@@ -160,6 +160,9 @@ class Stack:
         self.provider_regions = provider_regions(self.module)
         #: Every region a run signed a call for, plus the declared ones: what to inventory.
         self.regions: set[str] = {emulator.region} | declared_regions(self.module)
+        #: Region -> SigV4 services the runs called there; None once an unsigned call
+        #: (no credential scope) was seen, which makes every service worth listing.
+        self.services: dict[str, set[str]] | None = {}
 
     # -- runs ----------------------------------------------------------
     def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:
@@ -211,6 +214,13 @@ class Stack:
         self.applied = self.applied or result.ok
         self.last_apply = result
         self.regions.update(c.region for c in result.calls if c.region)
+        for c in result.calls:
+            if self.services is None:
+                break
+            if c.region is None:
+                self.services = None
+            else:
+                self.services.setdefault(c.region, set()).add(c.service)
         if not armed and error is not None and not self.emulator.is_alive():
             raise EmulatorError(f"the {self.emulator.name} emulator died during apply: {error}")
         return result
@@ -393,7 +403,9 @@ class Stack:
         self._fresh_start()
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied).
-        baseline = take_inventory(self.emulator, self._inventory, sorted(self.regions))
+        baseline = take_inventory(
+            self.emulator, self._inventory, sorted(self.regions), self.services
+        )
         self._progress(f"{self.name}: apply through {scenario}")
         first = self.apply(fault)
         if first.unfired:
@@ -410,7 +422,7 @@ class Stack:
             defects.append(self._recovery_failed(scenario, first, second))
         else:
             defects.extend(self._second_plan_defects(scenario))
-        after = take_inventory(self.emulator, self._inventory, sorted(self.regions))
+        after = take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))

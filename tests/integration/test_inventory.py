@@ -580,10 +580,16 @@ def test_listers_merged_through_the_pytest_hook(emulator: MotoEmulator) -> None:
     assert [o.type for o in inv] == ["aws_custom_thing", "aws_sns_topic"]
     # A plain function wrapping the hook, as the fixtures pass it, works the same.
     wrapped = take_inventory(
-        emulator, lambda e, regions: pm.hook.pytest_converge_inventory(emulator=e, regions=regions)
+        emulator,
+        lambda e, regions, services: pm.hook.pytest_converge_inventory(
+            emulator=e, regions=regions, services=services
+        ),
     )
     assert wrapped.objects == inv.objects
-    assert pytest_converge_inventory(emulator=emulator, regions=None)[0].type == "aws_sns_topic"
+    assert (
+        pytest_converge_inventory(emulator=emulator, regions=None, services=None)[0].type
+        == "aws_sns_topic"
+    )
 
 
 def test_a_stopped_emulator_raises_emulator_error() -> None:
@@ -593,7 +599,7 @@ def test_a_stopped_emulator_raises_emulator_error() -> None:
     with pytest.raises(EmulatorError, match="not running"):
         take_inventory(e)
     with pytest.raises(EmulatorError):
-        pytest_converge_inventory(emulator=e, regions=["eu-west-1"])
+        pytest_converge_inventory(emulator=e, regions=["eu-west-1"], services=None)
 
 
 def test_every_region_asked_for_is_listed_and_global_services_once(
@@ -652,3 +658,29 @@ def test_the_readme_names_the_number_of_built_in_listers() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert f": {len(BUILTIN_LISTERS)} AWS types ship with the" in readme
+
+
+def test_listers_of_services_nobody_called_are_skipped(emulator: MotoEmulator) -> None:
+    vpc = _client(emulator, "ec2").create_vpc(CidrBlock="10.70.0.0/16")["Vpc"]["VpcId"]
+    url = _client(emulator, "sqs").create_queue(QueueName="only-sqs")["QueueUrl"]
+    _client(emulator, "iam").create_user(UserName="ci")
+    only_sqs = take_inventory(emulator, services={"us-east-1": {"sqs"}})
+    assert [o.id for o in only_sqs] == [url]
+    # "Not called" is not "not covered": the types stay covered (none of them can exist).
+    assert "aws_vpc" in only_sqs.covered
+    called = take_inventory(emulator, services={"us-east-1": {"ec2", "iam"}})
+    assert {o.id for o in called} == {vpc, "ci"}
+    assert take_inventory(emulator, services=None).ids("aws_sqs_queue") == {url}
+
+
+def test_lister_services_are_named_as_sigv4_scopes_name_them() -> None:
+    """The proxy records SigV4 signing names: each lister's must be botocore's."""
+    import botocore.session
+
+    from pytest_converge.inventory import Lister
+
+    session = botocore.session.get_session()
+    for type_, lister in BUILTIN_LISTERS.items():
+        assert isinstance(lister, Lister) and lister.service, type_
+        model = session.get_service_model(lister.service)
+        assert lister.signing_name == model.signing_name, type_
