@@ -23,7 +23,7 @@ by the listers themselves, so an inventory is meaningful without a baseline.
 
 The listers are data (:data:`BUILTIN_LISTERS`, one :class:`Lister` per
 resource type). Users add listers for other types by implementing the
-``pytest_converge_inventory(emulator, regions)`` hook; the plugin registers
+``pytest_converge_inventory(emulator, regions, services)`` hook; the plugin registers
 :func:`pytest_converge_inventory` below as the built-in implementation.
 """
 

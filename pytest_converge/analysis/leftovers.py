@@ -693,7 +693,8 @@ def unverified_defect(types: list[str], *, module: str = "", scenario: str = "")
             "objects of a type nobody lists are invisible to it"
         ),
         fix=(
-            "add a lister for the type with a `pytest_converge_inventory(emulator, regions)` "
+            "add a lister for the type with a "
+            "`pytest_converge_inventory(emulator, regions, services)` "
             "hook in conftest.py (returning CloudObject(type, id, region=...) for each object), "
             "or check it by hand"
         ),

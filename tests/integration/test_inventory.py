@@ -657,7 +657,7 @@ def test_the_readme_names_the_number_of_built_in_listers() -> None:
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert f": {len(BUILTIN_LISTERS)} AWS types ship with the" in readme
+    assert f"regions, services)`: {len(BUILTIN_LISTERS)} AWS types ship with the" in readme
 
 
 def test_listers_of_services_nobody_called_are_skipped(emulator: MotoEmulator) -> None:
