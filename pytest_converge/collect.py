@@ -29,15 +29,14 @@ variable with no default and no value is a collection error naming it.
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
+from .hcl import HclError, local_source, module_blocks, parse_attributes
 from .report import defect_json, junit_properties
 from .workspace import (
     local_calls,
@@ -76,11 +76,6 @@ _AUTO_COPY = {
 }
 _SKIP_DIRS = {".terraform", "__pycache__", "node_modules"}
 _EXAMPLES = "examples"
-_LOCAL_SOURCE = re.compile(r'^\s*source\s*=\s*"(\.\.?/[^"]*|\.\.?)"', re.M)
-_MODULE_BLOCK = re.compile(r'^\s*module\s+"[^"]+"\s*\{', re.M)
-_SOURCE = re.compile(r'^\s*source\s*=\s*"([^"]*)"', re.M)
-_VARIABLE = re.compile(r'^\s*variable\s+"([^"]+)"\s*\{', re.M)
-_TOP_KEY = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=(?!=)", re.M)
 
 
 # -- options -------------------------------------------------------------
@@ -169,14 +164,10 @@ def discover(path: Path) -> Discovery:
 def _remote_calls(module: Path) -> list[str]:
     """The ``source`` of every ``module`` block that is not a local path."""
     sources = []
-    for tf in tf_files(module):
-        if tf.name.endswith(".json"):
-            continue
-        text = tf.read_text(errors="replace")
-        for match in _MODULE_BLOCK.finditer(text):
-            source = _SOURCE.search(_block_text(text, match.end()))
-            if source and not source.group(1).startswith(("./", "../")):
-                sources.append(source.group(1))
+    for call in module_blocks(module, "module"):
+        source = call.value("source")
+        if isinstance(source, str) and local_source(call, module) is None:
+            sources.append(source)
     return sources
 
 
@@ -187,81 +178,13 @@ def _tree_uses_aws(module: Path) -> bool:
 
 
 # -- variables -----------------------------------------------------------
-def _top_level(text: str) -> str:
-    """``text`` with nested blocks, lists, strings and comments blanked out (light HCL scan)."""
-    out: list[str] = []
-    depth, i, n = 0, 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':  # a string (its ${...} braces must not count)
-            j = i + 1
-            while j < n and text[j] != '"' and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append('""' if depth == 0 else "")
-            i = j + 1
-            continue
-        if ch == "#" or text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        if text.startswith("<<", i):  # heredoc: skip to its closing marker
-            match = re.match(r"<<-?([A-Za-z_]\w*)[ \t]*\n", text[i:])
-            if match:
-                end = re.compile(rf"^\s*{re.escape(match.group(1))}\s*$", re.M)
-                found = end.search(text, i + match.end())
-                i = n if found is None else found.end()
-                out.append('""' if depth == 0 else "")
-                continue
-        if ch in "{[(":
-            depth += 1
-        elif ch in "}])":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            out.append(ch)
-        i += 1
-    return "".join(out)
-
-
 def declared_variables(module: Path) -> dict[str, bool]:
     """The module's variables: name -> has a default."""
-    found: dict[str, bool] = {}
-    for tf in tf_files(module):
-        text = tf.read_text(errors="replace")
-        if tf.name.endswith(".json"):
-            with contextlib.suppress(ValueError, AttributeError):
-                variables = json.loads(text).get("variable") or {}
-                for name, body in variables.items():
-                    found[name] = isinstance(body, dict) and "default" in body
-            continue
-        for match in _VARIABLE.finditer(text):
-            body = _block_text(text, match.end())
-            found[match.group(1)] = "default" in _TOP_KEY.findall(_top_level(body))
-    return found
-
-
-def _block_text(text: str, start: int) -> str:
-    """The body of the block whose ``{`` ends just before ``start``."""
-    depth, i, n = 1, start, len(text)
-    while i < n and depth:
-        ch = text[i]
-        if ch == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif ch == "#" or text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        i += 1
-    return text[start : i - 1]
+    return {
+        block.labels[0]: "default" in block.attributes
+        for block in module_blocks(module, "variable")
+        if block.labels
+    }
 
 
 def tfvars_files(module: Path) -> list[Path]:
@@ -279,15 +202,11 @@ def tfvars_files(module: Path) -> list[Path]:
 
 
 def assigned_variables(path: Path) -> set[str]:
-    """The variable names a ``.tfvars`` / ``.tfvars.json`` file assigns (values not parsed)."""
-    text = path.read_text(errors="replace")
-    if path.name.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ConvergeError(f"{path}: not valid JSON: {exc}") from None
-        return set(data) if isinstance(data, dict) else set()
-    return set(_TOP_KEY.findall(_top_level(text)))
+    """The variable names a ``.tfvars`` / ``.tfvars.json`` file assigns (values not evaluated)."""
+    try:
+        return set(parse_attributes(path.read_text(errors="replace"), path))
+    except HclError as exc:
+        raise ConvergeError(str(exc)) from None
 
 
 def missing_variables(module: Path) -> list[str]:
@@ -521,20 +440,24 @@ class ConvergeItem(pytest.Item):
         )
         for d in defects:  # JUnit XML carries them as <property> elements
             self.user_properties.extend(junit_properties(d))
-        self.user_properties.append(
-            (
-                "converge_scenario",
-                json.dumps(
-                    {
-                        "module": self.module_id,
-                        "path": self.parent.nodeid,  # type: ignore[union-attr]
-                        "scenario": self.scenario,
-                        "outcome": outcome,
-                        "seconds": round(seconds, 3),
-                    }
+        entry = {
+            "module": self.module_id,
+            "path": self.parent.nodeid,  # type: ignore[union-attr]
+            "scenario": self.scenario,
+            "outcome": outcome,
+            "seconds": round(seconds, 3),
+        }
+        unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
+        if unverified:
+            entry["unverified_types"] = unverified
+            warnings.warn(
+                ConvergeCoverageWarning(
+                    f"{self.nodeid}: no inventory lister covers {', '.join(unverified)}; "
+                    "their duplicates and orphans were not looked for"
                 ),
+                stacklevel=1,
             )
-        )
+        self.user_properties.append(("converge_scenario", json.dumps(entry)))
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""
@@ -571,6 +494,10 @@ class ConvergeItem(pytest.Item):
 
 class FaultPointsError(ConvergeError):
     """The clean apply that finds a module's fault points failed."""
+
+
+class ConvergeCoverageWarning(UserWarning):
+    """A scenario created resource types that no inventory lister covers."""
 
 
 def _converge_root(item: pytest.Item) -> Path | None:

@@ -32,14 +32,25 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulat
 
 @pytest.hookspec
 def pytest_converge_inventory(
-    config: pytest.Config, emulator: Emulator
+    config: pytest.Config,
+    emulator: Emulator,
+    regions: list[str] | None,
+    services: dict[str, set[str]] | None,
 ) -> list[CloudObject] | None:
     """Return a list of :class:`~pytest_converge.CloudObject` that exist now.
 
-    Called before and after each fault scenario. Every implementation's
+    Called before and after each fault scenario. ``regions`` lists every
+    region the scenario's provider configurations declare or its API calls
+    were signed for: list regional objects in each (``emulator.client(service,
+    region=r)``) and give each object its ``region``. ``services`` maps each
+    region to the SigV4 service names the scenario called there (``ec2``,
+    ``elasticloadbalancing`` ...), or is None when that is unknown: a lister
+    may skip a service nobody called, since the emulator was emptied before
+    the scenario. Every implementation's
     results are merged; the built-in one lists the common AWS types. Add a
     lister for a type the plugin does not know, so duplicates and orphans of
-    it are found too.
+    it are found too (a scenario that creates a type nobody lists reports it
+    as ``unverified``).
     """
 
 

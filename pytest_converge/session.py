@@ -167,8 +167,10 @@ class ConvergeSession:
             variables=variables,
             parallelism=self.parallelism,
             timeouts=self.timeouts,
-            inventory=lambda emulator: config.hook.pytest_converge_inventory(
-                config=config, emulator=emulator
+            inventory=lambda emulator, regions=None, services=None: (
+                config.hook.pytest_converge_inventory(
+                    config=config, emulator=emulator, regions=regions, services=services
+                )
             ),
             classify=lambda address, attribute, declared, observed: (
                 config.hook.pytest_converge_classify_diff(

@@ -81,6 +81,10 @@ class RecoveryReport:
     flaky: bool = False
     #: The defects of the replay (empty when there was none).
     replayed: list[Defect] = field(default_factory=list)
+    #: Resource types the scenario created that no inventory lister covers.
+    unverified_types: list[str] = field(default_factory=list)
+    #: The regions whose objects the inventory listed.
+    regions: list[str] = field(default_factory=list)
     #: Told which defects were raised (the ``converge`` fixture fails a test at
     #: teardown for error defects it never raised).
     on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False, compare=False)
@@ -171,6 +175,15 @@ class Stack:
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
         self.defects: list[Defect] = []
+        from .hcl import declared_regions, provider_regions
+
+        #: Provider configuration ("aws", "aws.west") -> its literal region.
+        self.provider_regions = provider_regions(self.module)
+        #: Every region a run signed a call for, plus the declared ones: what to inventory.
+        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
+        #: Region -> SigV4 services the runs called there; None once an unsigned call
+        #: (no credential scope) was seen, which makes every service worth listing.
+        self.services: dict[str, set[str]] | None = {}
 
     # -- runs ----------------------------------------------------------
     def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:
@@ -221,6 +234,14 @@ class Stack:
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
+        self.regions.update(c.region for c in result.calls if c.region)
+        for c in result.calls:
+            if self.services is None:
+                break
+            if c.region is None:
+                self.services = None
+            else:
+                self.services.setdefault(c.region, set()).add(c.service)
         if not armed and error is not None and not self.emulator.is_alive():
             raise EmulatorError(f"the {self.emulator.name} emulator died during apply: {error}")
         return result
@@ -379,6 +400,7 @@ class Stack:
             fault = parse_fault(fault)
         started = time.monotonic()
         first, second, defects, created = self._scenario(fault)
+        unverified = next((d.observed for d in defects if d.kind == "unverified"), [])
         flaky, replayed = False, []
         if (self.replay if replay is None else replay) and any(d.is_error for d in defects):
             self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
@@ -395,6 +417,8 @@ class Stack:
             created,
             flaky=flaky,
             replayed=replayed,
+            unverified_types=list(unverified),
+            regions=sorted(self.regions),
             on_raise=self._report_raised,
         )
 
@@ -404,13 +428,17 @@ class Stack:
 
     def _scenario(self, fault: Fault) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
         """One run of a fault scenario from an empty emulator and state."""
-        from .analysis.leftovers import find_leftovers
+        from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
         from .analysis.state import state_resources
         from .inventory import take_inventory
 
         scenario = fault.label
         self._fresh_start()
-        baseline = take_inventory(self.emulator, self._inventory)
+        # The regions known so far; a region first seen during the scenario had
+        # nothing in it before (the emulator was just emptied).
+        baseline = take_inventory(
+            self.emulator, self._inventory, sorted(self.regions), self.services
+        )
         self._progress(f"{self.name}: apply through {scenario}")
         first = self.apply(fault)
         if first.unfired:
@@ -427,17 +455,23 @@ class Stack:
             defects.append(self._recovery_failed(scenario, first, second))
         else:
             defects.extend(self._second_plan_defects(scenario))
-        after = take_inventory(self.emulator, self._inventory)
+        after = take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
         created = list(after.minus(baseline))
+        # The raw state file: no terraform run (and provider start) needed.
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
         defects.extend(
             find_leftovers(
                 created,
-                # The raw state file: no terraform run (and provider start) needed.
-                state_resources(read_json(self.workdir / "terraform.tfstate")),
+                state,
                 module=self.name,
                 scenario=scenario,
+                provider_regions=self.provider_regions,
             )
         )
+        if any(c.mutating and 0 < c.status < 400 for c in (*first.calls, *second.calls)):
+            missing = unverified_types(state, first.pending, after.covered | baseline.covered)
+            if missing:
+                defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
         return first, second, defects, created
 
     def _recovery_failed(self, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:

@@ -23,6 +23,7 @@ from typing import Any
 
 from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
+from .hcl import blocks_of, local_source, module_blocks
 from .safety import ensure_loopback, terraform_env
 from .terraform import IsFlagged, Runner
 from .toolchain import Toolchain
@@ -33,9 +34,6 @@ BACKEND_FILE = "converge_backend_override.tf"
 VARS_FILE = "converge.auto.tfvars.json"
 _SKIP_DIRS = {".terraform", ".git", "__pycache__", ".pytest_cache"}
 _SKIP_SUFFIXES = (".tfstate", ".tfstate.backup", ".tfplan")
-_LOCAL_SOURCE = re.compile(r'^\s*source\s*=\s*"(\.\.?/[^"]*)"', re.M)
-_PROVIDER_BLOCK = re.compile(r'^\s*provider\s+"aws"\s*\{', re.M)
-_AWS_USE = re.compile(r'^\s*(resource|data)\s+"aws_|hashicorp/aws|^\s*provider\s+"aws"', re.M)
 #: Retries the SDK makes per call: enough to ride out Throttle(times=3),
 #: few enough that an API the emulator lacks fails in seconds, not minutes.
 MAX_RETRIES = 5
@@ -61,19 +59,8 @@ def check_module(module_dir: str | os.PathLike[str]) -> Path:
 
 def local_calls(module: Path) -> set[Path]:
     """Directories the module calls through local ``source`` paths (absolute)."""
-    targets: set[Path] = set()
-    for tf in tf_files(module):
-        text = tf.read_text(errors="replace")
-        if tf.name.endswith(".json"):
-            with contextlib.suppress(ValueError, AttributeError):
-                for call in (json.loads(text).get("module") or {}).values():
-                    source = (call or {}).get("source", "")
-                    if source.startswith(("./", "../")) or source in (".", ".."):
-                        targets.add(Path(os.path.abspath(module / source)))
-            continue
-        for source in _LOCAL_SOURCE.findall(text):
-            targets.add(Path(os.path.abspath(module / source)))
-    return targets
+    calls = module_blocks(module, "module")
+    return {target for call in calls if (target := local_source(call, module)) is not None}
 
 
 def module_tree(module: Path) -> list[Path]:
@@ -142,43 +129,32 @@ class ProviderConfig:
 
 
 def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
-    """The ``provider "aws"`` blocks in a module's own files (HCL text scan)."""
-    configs = []
-    for tf in tf_files(directory):
-        if tf.name.endswith(".json") or tf.name in (OVERRIDE_FILE, PROVIDER_FILE):
-            continue
-        text = tf.read_text(errors="replace")
-        for match in _PROVIDER_BLOCK.finditer(text):
-            body = _block_body(text, match.end())
-            alias = re.search(r'^\s*alias\s*=\s*"([^"]+)"', body, re.M)
-            region = re.search(r"^\s*region\s*=", body, re.M)
-            configs.append(ProviderConfig(alias.group(1) if alias else None, bool(region)))
-    return configs
-
-
-def _block_body(text: str, start: int) -> str:
-    """The text up to the brace that closes the block opened just before ``start``."""
-    depth, i = 1, start
-    while i < len(text) and depth:
-        ch = text[i]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"':  # skip strings so braces in them do not count
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif ch == "#" or text.startswith("//", i):
-            i = text.find("\n", i)
-            if i < 0:
-                break
-        i += 1
-    return text[start:i]
+    """The ``provider "aws"`` blocks in a module's own files (our own files excluded)."""
+    return [
+        ProviderConfig(
+            alias if isinstance(alias := block.value("alias", None), str) else None,
+            "region" in block.attributes,
+        )
+        for block in blocks_of(module_blocks(directory, "provider"), "provider", "aws")
+        if block.file is None or block.file.name not in (OVERRIDE_FILE, PROVIDER_FILE)
+    ]
 
 
 def uses_aws(directory: Path) -> bool:
-    return any(_AWS_USE.search(tf.read_text(errors="replace")) for tf in tf_files(directory))
+    """True when the module declares aws resources, data sources, providers or requirements."""
+    for block in module_blocks(directory, "resource", "data", "provider", "terraform"):
+        label = block.labels[0] if block.labels else ""
+        if block.type in ("resource", "data") and label.startswith("aws_"):
+            return True
+        if block.type == "provider" and label == "aws":
+            return True
+        if block.type == "terraform":
+            declared = block.value("required_providers", None)  # JSON syntax: an attribute
+            if isinstance(declared, dict) and "aws" in declared:
+                return True
+            if any("aws" in r.attributes for r in block.children("required_providers")):
+                return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ KINDS = (
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
+    "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
 )
 
 #: How a permanent diff's two values relate.
@@ -34,7 +35,7 @@ WARNING = "warning"
 
 #: The kinds that are warnings (reported, never failing a test); every other kind is
 #: an error. The one place this is decided: defects, SARIF rules and the summary read it.
-WARNING_KINDS = frozenset({"needs-second-apply", "drift", "emulator-difference"})
+WARNING_KINDS = frozenset({"needs-second-apply", "drift", "emulator-difference", "unverified"})
 
 
 def severity_of(kind: str) -> str:

@@ -17,7 +17,7 @@ Pure: plain data in, :class:`~pytest_converge.analysis.defects.Defect` out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -28,7 +28,10 @@ from .state import StateResource
 if TYPE_CHECKING:
     from ..inventory import CloudObject
 
-__all__ = ["NAME_IS_IDENTITY", "find_leftovers"]
+__all__ = ["NAME_IS_IDENTITY", "find_leftovers", "state_region"]
+
+#: The region of objects of global services (IAM, Route 53): matches every region.
+GLOBAL = "global"
 
 #: Types whose name is unique in an account (and region), so the name alone says
 #: "this is the object in state". For the others (VPCs, subnets, instances ...)
@@ -52,6 +55,17 @@ NAME_IS_IDENTITY = frozenset(
         "aws_ecs_cluster",
         "aws_kinesis_stream",
         "aws_key_pair",
+        "aws_iam_group",
+        "aws_kms_alias",
+        "aws_db_subnet_group",
+        "aws_db_parameter_group",
+        "aws_elasticache_subnet_group",
+        "aws_redshift_subnet_group",
+        "aws_cloudwatch_metric_alarm",
+        "aws_lb_target_group",
+        "aws_autoscaling_group",
+        "aws_launch_template",
+        "aws_ecs_service",
     }
 )
 
@@ -67,6 +81,113 @@ _ADOPTED_ID_KEYS = (
     "default_route_table_id",
     "default_network_acl_id",
     "main_route_table_id",
+)
+
+#: Ids of objects that Terraform does not give an id the API knows (a rule is a hash,
+#: an attachment a random string): the lister names them with the same function of
+#: their content that these derive from state, for the resource type itself and for
+#: the resources that declare them inline. Type -> [(state type, ids from its values)].
+_CONTENT_IDS: dict[str, list[tuple[str, Callable[[dict[str, Any]], set[str]]]]] = {}
+
+
+def _content_ids(object_type: str, *state_types: str):  # type: ignore[no-untyped-def]
+    def register(fn: Callable[[dict[str, Any]], set[str]]) -> Callable[[dict[str, Any]], set[str]]:
+        for state_type in state_types:
+            _CONTENT_IDS.setdefault(object_type, []).append((state_type, fn))
+        return fn
+
+    return register
+
+
+def _sources(rule: dict[str, Any], own_group: str) -> list[str]:
+    found = [*(rule.get("cidr_blocks") or []), *(rule.get("ipv6_cidr_blocks") or [])]
+    found += list(rule.get("prefix_list_ids") or [])
+    found += list(rule.get("security_groups") or [])
+    if rule.get("source_security_group_id"):
+        found.append(rule["source_security_group_id"])
+    if rule.get("self"):
+        found.append(own_group)
+    return found
+
+
+@_content_ids("aws_security_group_rule", "aws_security_group_rule")
+def _rule_ids(v: dict[str, Any]) -> set[str]:
+    from ..inventory import rule_ids
+
+    group = v.get("security_group_id") or ""
+    return rule_ids(
+        group, v.get("type", ""), v.get("protocol"), v.get("from_port"), v.get("to_port"),
+        _sources(v, group),
+    )  # fmt: skip
+
+
+@_content_ids("aws_security_group_rule", "aws_security_group", "aws_default_security_group")
+def _inline_rule_ids(v: dict[str, Any]) -> set[str]:
+    from ..inventory import rule_ids
+
+    group = v.get("id") or ""
+    ids: set[str] = set()
+    for direction in ("ingress", "egress"):
+        for rule in v.get(direction) or []:
+            ids |= rule_ids(
+                group, direction, rule.get("protocol"), rule.get("from_port"),
+                rule.get("to_port"), _sources(rule, group),
+            )  # fmt: skip
+    return ids
+
+
+_DESTINATIONS = (
+    "destination_cidr_block",
+    "destination_ipv6_cidr_block",
+    "destination_prefix_list_id",
+)
+
+
+@_content_ids("aws_route", "aws_route")
+def _route_ids(v: dict[str, Any]) -> set[str]:
+    from ..inventory import route_id
+
+    return {route_id(v.get("route_table_id") or "", v[k]) for k in _DESTINATIONS if v.get(k)}
+
+
+@_content_ids("aws_route", "aws_route_table", "aws_default_route_table")
+def _inline_route_ids(v: dict[str, Any]) -> set[str]:
+    from ..inventory import route_id
+
+    table = v.get("id") or ""
+    return {
+        route_id(table, r[k])
+        for r in v.get("route") or []
+        for k in ("cidr_block", "ipv6_cidr_block", "destination_prefix_list_id")
+        if r.get(k)
+    }
+
+
+def _attachments(owner_key: str, list_key: str) -> Callable[[dict[str, Any]], set[str]]:
+    def ids(v: dict[str, Any]) -> set[str]:
+        arn = v.get("policy_arn") or ""
+        if v.get(owner_key):
+            return {f"{v[owner_key]}/{arn}"}
+        return {f"{owner}/{arn}" for owner in v.get(list_key) or []}
+
+    return ids
+
+
+for _kind in ("role", "user", "group"):
+    _content_ids(f"aws_iam_{_kind}_policy_attachment", f"aws_iam_{_kind}_policy_attachment")(
+        _attachments(_kind, "")
+    )
+    # The exclusive aws_iam_policy_attachment lists roles, users and groups at once.
+    _content_ids(f"aws_iam_{_kind}_policy_attachment", "aws_iam_policy_attachment")(
+        _attachments("", f"{_kind}s")
+    )
+_content_ids("aws_iam_role_policy_attachment", "aws_iam_role")(
+    lambda v: {f"{v.get('name')}/{arn}" for arn in v.get("managed_policy_arns") or []}
+)
+_content_ids("aws_iam_role_policy", "aws_iam_role")(
+    lambda v: {
+        f"{v.get('name')}:{p.get('name')}" for p in v.get("inline_policy") or [] if p.get("name")
+    }
 )
 
 #: Cleanup commands for the common types, so a report says how to remove the extra.
@@ -98,6 +219,39 @@ _DELETE = {
     "aws_lb": "aws elbv2 delete-load-balancer --load-balancer-arn {id}",
     "aws_ecs_cluster": "aws ecs delete-cluster --cluster {id}",
     "aws_kinesis_stream": "aws kinesis delete-stream --stream-arn {id}",
+    "aws_route_table_association": "aws ec2 disassociate-route-table --association-id {id}",
+    "aws_vpc_endpoint": "aws ec2 delete-vpc-endpoints --vpc-endpoint-ids {id}",
+    "aws_flow_log": "aws ec2 delete-flow-logs --flow-log-ids {id}",
+    "aws_egress_only_internet_gateway": (
+        "aws ec2 delete-egress-only-internet-gateway --egress-only-internet-gateway-id {id}"
+    ),
+    "aws_vpn_gateway": "aws ec2 delete-vpn-gateway --vpn-gateway-id {id}",
+    "aws_customer_gateway": "aws ec2 delete-customer-gateway --customer-gateway-id {id}",
+    "aws_launch_template": "aws ec2 delete-launch-template --launch-template-id {id}",
+    "aws_kms_alias": "aws kms delete-alias --alias-name {id}",
+    "aws_sns_topic_subscription": "aws sns unsubscribe --subscription-arn {id}",
+    "aws_iam_group": "aws iam delete-group --group-name {id}",
+    "aws_iam_access_key": "aws iam delete-access-key --access-key-id {id}",
+    "aws_ecs_service": "aws ecs delete-service --service {id} --force",
+    "aws_ecs_task_definition": "aws ecs deregister-task-definition --task-definition {id}",
+    "aws_db_instance": "aws rds delete-db-instance --db-instance-identifier {id}",
+    "aws_db_subnet_group": "aws rds delete-db-subnet-group --db-subnet-group-name {id}",
+    "aws_db_parameter_group": "aws rds delete-db-parameter-group --db-parameter-group-name {id}",
+    "aws_elasticache_subnet_group": (
+        "aws elasticache delete-cache-subnet-group --cache-subnet-group-name {id}"
+    ),
+    "aws_cloudwatch_metric_alarm": "aws cloudwatch delete-alarms --alarm-names {id}",
+    "aws_vpc_dhcp_options": "aws ec2 delete-dhcp-options --dhcp-options-id {id}",
+    "aws_lambda_alias": "aws lambda delete-alias --function-name <function> --name {id}",
+    "aws_lambda_event_source_mapping": "aws lambda delete-event-source-mapping --uuid {id}",
+    "aws_redshift_subnet_group": (
+        "aws redshift delete-cluster-subnet-group --cluster-subnet-group-name {id}"
+    ),
+    "aws_lb_target_group": "aws elbv2 delete-target-group --target-group-arn {id}",
+    "aws_autoscaling_group": (
+        "aws autoscaling delete-auto-scaling-group --auto-scaling-group-name {id} --force-delete"
+    ),
+    "aws_route53_zone": "aws route53 delete-hosted-zone --id {id}",
 }
 
 #: Types whose create the AWS provider sends without an idempotency token and with
@@ -135,6 +289,7 @@ def find_leftovers(
     *,
     module: str = "",
     scenario: str = "",
+    provider_regions: Mapping[str, str] | None = None,
 ) -> list[Defect]:
     """One defect per object in ``created`` that no managed resource in ``state`` tracks.
 
@@ -142,13 +297,22 @@ def find_leftovers(
     ``id`` or ``arn`` (URLs compared by path only, since an SQS queue URL
     embeds whichever endpoint answered), or, for types whose names are unique
     (:data:`NAME_IS_IDENTITY`), its name equals the resource's ``name`` /
-    ``bucket`` / ``function_name`` / ``key_name``. A different type never
-    matches, whatever the name. Data sources are ignored.
+    ``bucket`` / ``function_name`` / ``key_name``; rules, routes and policy
+    attachments are tracked by their content, also when declared inline in
+    their group, table or role. A different type never matches, whatever
+    the name. Data sources are ignored.
 
-    An untracked object is a **duplicate** of the same-type state resource
-    that resembles it, else an **orphan**. Resemblance compares the identity
-    attributes both sides have - ``cidr_block``, the ``Name`` tag, the name
-    (or a ``name_prefix`` the object's name starts with):
+    Matching is **per region**: a state resource's region is the one in its
+    ARN, else its ``region`` attribute, else ``provider_regions`` of its
+    provider configuration (``"aws"``, ``"aws.west"``); a resource or object
+    whose region is unknown or global matches any region. So a queue named
+    like the module's own but in another region is a leftover, and a VPC
+    duplicated through a provider alias is matched against that alias's VPCs.
+
+    An untracked object is a **duplicate** of the same-type, same-region
+    state resource that resembles it, else an **orphan**. Resemblance
+    compares the identity attributes both sides have - ``cidr_block``, the
+    ``Name`` tag, the name (or a ``name_prefix`` the object's name starts with):
 
     * one of them equal and none different: resembles (a strong match);
     * none of them present on both sides: resembles (a weak match) - same
@@ -162,27 +326,76 @@ def find_leftovers(
     leftover is its own defect, even when two duplicate the same address.
     ``reproduce`` is left for the caller, which knows the scenario.
     """
+    regions = dict(provider_regions or {})
     managed = [r for r in state if r.mode == "managed"]
-    keys_by_type: dict[str, set[str]] = {}
     adopted: set[str] = set()
     for r in managed:
-        keys_by_type.setdefault(r.type, set()).update(_state_keys(r))
         adopted.update(_norm(r.values.get(k)) for k in _ADOPTED_ID_KEYS if r.values.get(k))
+    # type -> [(keys, region)] of every state resource that can track an object of that type.
+    keys_by_type: dict[str, list[tuple[set[str], str | None]]] = {}
     by_type: dict[str, list[StateResource]] = {}
     for r in managed:
+        region = state_region(r, regions)
+        keys_by_type.setdefault(r.type, []).append((_state_keys(r), region))
         by_type.setdefault(r.type, []).append(r)
+    for object_type, sources in _CONTENT_IDS.items():
+        for state_type, ids in sources:
+            for r in by_type.get(state_type, []):
+                entry = (ids(r.values), state_region(r, regions))
+                keys_by_type.setdefault(object_type, []).append(entry)
 
     defects: list[Defect] = []
-    for obj in sorted(created, key=lambda o: (o.type, o.id)):
-        if _norm(obj.id) in adopted or _object_keys(obj) & keys_by_type.get(obj.type, set()):
+    for obj in sorted(created, key=lambda o: (o.type, o.id, o.region)):
+        if _norm(obj.id) in adopted:
             continue
-        candidates = sorted(by_type.get(obj.type, []), key=lambda r: r.address)
-        best = _best_resemblance(obj, candidates)
+        mine = _object_keys(obj)
+        if any(
+            mine & keys and _same_region(obj.region, region)
+            for keys, region in keys_by_type.get(obj.type, [])
+        ):
+            continue
+        candidates = sorted(
+            (
+                r
+                for r in by_type.get(obj.type, [])
+                if _same_region(obj.region, state_region(r, regions))
+            ),
+            key=lambda r: r.address,
+        )
+        # A rule, route or attachment is its content: one that differs is no duplicate.
+        best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
         if best is not None:
             defects.append(_duplicate(obj, best, candidates, module, scenario))
         else:
             defects.append(_orphan(obj, candidates, module, scenario))
     return defects
+
+
+def state_region(r: StateResource, provider_regions: Mapping[str, str] | None = None) -> str | None:
+    """The region a state resource lives in, or None when nothing says (see find_leftovers)."""
+    region = r.values.get("region")  # an S3 bucket's own location
+    if isinstance(region, str) and region:
+        return region
+    arn = r.values.get("arn")
+    if isinstance(arn, str) and arn.startswith("arn:"):
+        parts = arn.split(":")
+        if len(parts) > 3:
+            return parts[3] or GLOBAL  # IAM and Route 53 ARNs have no region
+    if provider_regions and r.provider:
+        return provider_regions.get(_provider_key(r.provider))
+    return None
+
+
+def _provider_key(provider: str) -> str:
+    """``provider["registry.terraform.io/hashicorp/aws"].west`` -> ``aws.west``."""
+    head, _, alias = provider.rpartition("]")
+    name = head.rsplit("/", 1)[-1].strip('"')
+    alias = alias.lstrip(".")
+    return f"{name}.{alias}" if alias else name
+
+
+def _same_region(a: str | None, b: str | None) -> bool:
+    return not a or not b or a == b or GLOBAL in (a, b)
 
 
 # --- matching ------------------------------------------------------------------------------
@@ -279,7 +492,16 @@ def _best_resemblance(obj: CloudObject, candidates: list[StateResource]) -> _Res
 
 def _delete_hint(obj: CloudObject) -> str:
     template = _DELETE.get(obj.type)
-    return f"`{template.format(id=obj.id)}`" if template else f"delete {obj.describe()}"
+    where = _in(obj)
+    if not template:
+        return f"delete {obj.describe()}{where}"
+    flag = f" --region {obj.region}" if where else ""
+    return f"`{template.format(id=obj.id)}{flag}`"
+
+
+def _in(obj: CloudObject) -> str:
+    """`` in <region>`` for a regional object, empty for a global one."""
+    return f" in {obj.region}" if obj.region and obj.region != GLOBAL else ""
 
 
 def _duplicate(
@@ -300,8 +522,8 @@ def _duplicate(
             f" (it may duplicate any of {', '.join(others)})" if len(others) > 1 else ""
         )
     message = (
-        f"{obj.describe()} duplicates {r.address} ({r.id}): the scenario created a second "
-        f"{obj.type} that no resource in state tracks ({because})."
+        f"{obj.describe()}{_in(obj)} duplicates {r.address} ({r.id}): the scenario created "
+        f"a second {obj.type} that no resource in state tracks ({because})."
     )
     if obj.type in NAME_IS_IDENTITY or obj.type == "aws_security_group":
         # A security group's name is unique within its VPC: a retried create with a
@@ -350,7 +572,10 @@ def _attr_value(obj: CloudObject, r: StateResource, label: str) -> Any:
 def _orphan(
     obj: CloudObject, candidates: list[StateResource], module: str, scenario: str
 ) -> Defect:
-    message = f"{obj.describe()} was created during the scenario but no resource in state tracks it"
+    message = (
+        f"{obj.describe()}{_in(obj)} was created during the scenario but no resource in state "
+        "tracks it"
+    )
     if candidates:
         differs = "; ".join(
             f"{c.address}: "
@@ -384,4 +609,93 @@ def _orphan(
         scenario=scenario,
         objects=[obj.id],
         why=_WHY_ORPHAN,
+    )
+
+
+# --- coverage ------------------------------------------------------------------------------
+
+#: Name patterns of resource types that only configure another object (a policy
+#: document on a bucket, an association, a membership): a retried call rewrites
+#: the same setting and cannot leave a second object behind, so no lister is needed.
+_SETTING_PREFIXES = ("aws_default_", "aws_s3_bucket_")
+_SETTING_SUFFIXES = (
+    "_policy",
+    "_association",
+    "_attachment",
+    "_membership",
+    "_permission",
+    "_propagation",
+    "_configuration",
+    "_settings",
+    "_notification",
+    "_config",
+    "_capacity_providers",
+)
+_SETTINGS = frozenset(
+    {
+        "aws_network_acl_rule",
+        "aws_iam_user_login_profile",
+        "aws_iam_account_alias",
+        "aws_ebs_encryption_by_default",
+        "aws_ec2_tag",
+        "aws_sqs_queue_policy",
+        "aws_vpc_ipv4_cidr_block_association",
+    }
+)
+
+
+def is_setting(type_: str) -> bool:
+    """True for a type that configures another object and is never an object of its own."""
+    return (
+        type_ in _SETTINGS
+        or type_.startswith(_SETTING_PREFIXES)
+        or type_.endswith(_SETTING_SUFFIXES)
+    )
+
+
+def unverified_types(
+    state: Iterable[StateResource], pending: Iterable[str], covered: Iterable[str]
+) -> list[str]:
+    """AWS resource types the scenario created that no inventory lister covers.
+
+    The types created are those of every managed resource in the final
+    ``state`` plus the ``pending`` addresses (creates started and never
+    recorded, as a crash leaves them); settings (:func:`is_setting`) and
+    non-AWS types (``terraform_data``, ``random_*``) are left out. A lister
+    covers a type when it was asked to list it, whether or not it found one.
+    """
+    made = {r.type for r in state if r.mode == "managed"}
+    for address in pending:
+        parts = address.split(" ")[0].split(".")
+        types = [p for p in parts if p.startswith("aws_")]
+        made.update(types[-1:])
+    wanted = {t for t in made if t.startswith("aws_") and not is_setting(t)}
+    return sorted(wanted - set(covered))
+
+
+def unverified_defect(types: list[str], *, module: str = "", scenario: str = "") -> Defect:
+    """A warning naming the types whose leftovers this scenario could not look for."""
+    listed = ", ".join(types)
+    return Defect(
+        kind="unverified",
+        severity="warning",
+        observed=types,
+        objects=[],
+        module=module,
+        scenario=scenario,
+        message=(
+            f"no inventory lister covers {listed}: duplicates and orphans of "
+            f"{'this type' if len(types) == 1 else 'these types'} after {scenario or 'the fault'} "
+            "were not looked for, so passing says nothing about them"
+        ),
+        why=(
+            "the leftover check compares the objects that exist after the scenario with state; "
+            "objects of a type nobody lists are invisible to it"
+        ),
+        fix=(
+            "add a lister for the type with a "
+            "`pytest_converge_inventory(emulator, regions, services)` "
+            "hook in conftest.py (returning CloudObject(type, id, region=...) for each object), "
+            "or check it by hand"
+        ),
     )

@@ -36,6 +36,9 @@ class StateResource:
     mode: str
     id: str | None
     values: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    #: The provider configuration that manages it, as a raw state file names it
+    #: (``provider["registry.terraform.io/hashicorp/aws"].west``); None when unknown.
+    provider: str | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def is_managed(self) -> bool:
@@ -85,6 +88,7 @@ def _resource(address: str, r: dict[str, Any]) -> StateResource:
         mode=r.get("mode", "managed"),
         id=str(rid) if rid not in (None, "") else None,
         values=values,
+        provider=r.get("provider"),
     )
 
 
@@ -103,6 +107,7 @@ def _raw_state(state: dict[str, Any]) -> list[StateResource]:
                         "type": r["type"],
                         "mode": r.get("mode", "managed"),
                         "values": inst.get("attributes") or {},
+                        "provider": r.get("provider"),
                     },
                 )
             )

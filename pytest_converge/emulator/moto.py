@@ -140,7 +140,9 @@ class MotoEmulator(Emulator):
 
     def reset(self) -> None:
         try:
-            self._request("POST", "/moto-api/reset")
+            # Resetting every backend an inventory of several regions instantiated takes
+            # 1-4 s on a loaded 2-core runner (measured): 5 s was too tight.
+            self._request("POST", "/moto-api/reset", timeout=60.0)
         except (OSError, urllib.error.URLError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not accept a reset: {exc}") from exc
 

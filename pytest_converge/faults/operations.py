@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 #: The wire protocols of AWS APIs; each has its own error format (see ``wire.py``).
@@ -88,6 +88,10 @@ class Operation:
     name: str
     protocol: str
     access_key: str | None = None
+    #: The region the call was signed for (SigV4 credential scope); None when unsigned.
+    #: Not part of the operation's identity: the n-th CreateVpc is the same fault
+    #: point whichever region it goes to.
+    region: str | None = field(default=None, compare=False)
 
 
 def identify(
@@ -107,24 +111,27 @@ def identify(
     host = hdrs.get("host", split.netloc)
 
     scope_service, access_key = credential_scope(hdrs.get("authorization", ""), query)
+    region = credential_region(hdrs.get("authorization", ""), query)
 
     amz_target = hdrs.get("x-amz-target", "")
     if amz_target:
         prefix, _, name = amz_target.rpartition(".")
         service = scope_service or _target_service(prefix) or "unknown"
-        return Operation(service, name or amz_target, "json", access_key)
+        return Operation(service, name or amz_target, "json", access_key, region)
 
     service = scope_service or _host_service(host) or _path_service(path, query, hdrs, body)
     if service == "s3":
-        return Operation("s3", s3_operation(method, path, query, hdrs), "rest-xml", access_key)
+        name = s3_operation(method, path, query, hdrs)
+        return Operation("s3", name, "rest-xml", access_key, region)
 
     action = _action(query, hdrs, body)
     if action:
-        return Operation(service, action, "ec2" if service == "ec2" else "query", access_key)
+        protocol = "ec2" if service == "ec2" else "query"
+        return Operation(service, action, protocol, access_key, region)
 
     protocol = "rest-xml" if service in _REST_XML_SERVICES else "rest-json"
     name = _route(service, method, path) or f"{method} {service} {path_template(path)}"
-    return Operation(service, name, protocol, access_key)
+    return Operation(service, name, protocol, access_key, region)
 
 
 def credential_scope(
@@ -145,6 +152,19 @@ def credential_scope(
         if key == "AWSAccessKeyId":
             return "s3", value
     return None, None
+
+
+def credential_region(authorization: str, query: Iterable[tuple[str, str]] = ()) -> str | None:
+    """The region of a SigV4 credential scope (header or presigned query), else None.
+
+    >>> credential_region("AWS4-HMAC-SHA256 Credential=AK/20240101/eu-west-1/ec2/aws4_request")
+    'eu-west-1'
+    """
+    match = _SIGV4_CREDENTIAL.search(authorization)
+    if match is None:
+        value = next((v for k, v in query if k == "X-Amz-Credential"), "")
+        match = _SIGV4_CREDENTIAL.search("Credential=" + value) if value else None
+    return match["region"] if match else None
 
 
 def is_mutating(operation: str) -> bool:

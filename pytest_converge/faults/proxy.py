@@ -65,6 +65,8 @@ class Call:
     mutating: bool
     #: Status the emulator answered with (differs from ``status`` under a fault).
     upstream_status: int | None = None
+    #: The region the call was signed for (its SigV4 credential scope), if signed.
+    region: str | None = None
 
     @property
     def label(self) -> str:
@@ -249,6 +251,7 @@ class Proxy:
                 fault=fault.label if fault else None,
                 forwarded=False,
                 mutating=is_mutating(op.name),
+                region=op.region,
             )
             pending = _Pending(self._generation, call, fault, self._signaller(self._signal))
             self._pending[call.seq] = pending

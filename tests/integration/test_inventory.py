@@ -6,6 +6,7 @@ import io
 import json
 import time
 import zipfile
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from pytest_converge.emulator import MotoEmulator
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import (
     BUILTIN_LISTERS,
+    GLOBAL,
     CloudObject,
     Inventory,
     pytest_converge_inventory,
@@ -230,8 +232,236 @@ def _create_one_of_each(e: MotoEmulator) -> dict[str, set[str]]:
             "StreamARN"
         ],
     )
+    _create_the_rest(e, vpc, subnets, role_arn, expected)
     assert region == "us-east-1"
     return expected
+
+
+def _create_the_rest(
+    e: MotoEmulator,
+    vpc: str,
+    subnets: list[str],
+    role_arn: str,
+    expected: dict[str, set[str]],
+) -> None:
+    """The types the widely used public modules create beyond the basics (VPC family,
+    rules, attachments, aliases, subscriptions, ECS, RDS ...)."""
+
+    def add(type_: str, id_: str) -> None:
+        expected.setdefault(type_, set()).add(id_)
+
+    ec2 = _client(e, "ec2")
+    [web] = ec2.describe_security_groups(Filters=[{"Name": "group-name", "Values": ["web"]}])[
+        "SecurityGroups"
+    ]
+    sg = web["GroupId"]
+    ec2.authorize_security_group_ingress(
+        GroupId=sg,
+        IpPermissions=[
+            {
+                "IpProtocol": "tcp",
+                "FromPort": 443,
+                "ToPort": 443,
+                "IpRanges": [{"CidrIp": "10.1.0.0/16"}, {"CidrIp": "10.2.0.0/16"}],
+            }
+        ],
+    )
+    add("aws_security_group_rule", f"{sg}/ingress/tcp/443-443/10.1.0.0/16")
+    add("aws_security_group_rule", f"{sg}/ingress/tcp/443-443/10.2.0.0/16")
+    # AWS gives every new group an allow-all egress rule (Terraform removes it on create).
+    add("aws_security_group_rule", f"{sg}/egress/-1/all/0.0.0.0/0")
+    add(
+        "aws_egress_only_internet_gateway",
+        ec2.create_egress_only_internet_gateway(VpcId=vpc)["EgressOnlyInternetGateway"][
+            "EgressOnlyInternetGatewayId"
+        ],
+    )
+    [table] = expected["aws_route_table"]
+    add(
+        "aws_route_table_association",
+        ec2.associate_route_table(RouteTableId=table, SubnetId=subnets[1])["AssociationId"],
+    )
+    [igw] = expected["aws_internet_gateway"]
+    ec2.create_route(RouteTableId=table, DestinationCidrBlock="0.0.0.0/0", GatewayId=igw)
+    # The provider's own id: "r-" + table id + crc32 of the destination.
+    add("aws_route", f"r-{table}{zlib.crc32(b'0.0.0.0/0')}")
+    add(
+        "aws_vpc_endpoint",
+        ec2.create_vpc_endpoint(
+            VpcId=vpc, ServiceName="com.amazonaws.us-east-1.s3", RouteTableIds=[table]
+        )["VpcEndpoint"]["VpcEndpointId"],
+    )
+    logs = _client(e, "logs")
+    logs.create_log_group(logGroupName="/vpc/flow")
+    add("aws_cloudwatch_log_group", "/vpc/flow")
+    add(
+        "aws_flow_log",
+        ec2.create_flow_logs(
+            ResourceIds=[vpc],
+            ResourceType="VPC",
+            TrafficType="ALL",
+            LogGroupName="/vpc/flow",
+            DeliverLogsPermissionArn=role_arn,
+        )["FlowLogIds"][0],
+    )
+    add(
+        "aws_vpn_gateway",
+        ec2.create_vpn_gateway(Type="ipsec.1")["VpnGateway"]["VpnGatewayId"],
+    )
+    add(
+        "aws_customer_gateway",
+        ec2.create_customer_gateway(Type="ipsec.1", PublicIp="203.0.113.12", BgpAsn=65000)[
+            "CustomerGateway"
+        ]["CustomerGatewayId"],
+    )
+    add(
+        "aws_launch_template",
+        ec2.create_launch_template(
+            LaunchTemplateName="web", LaunchTemplateData={"InstanceType": "t3.micro"}
+        )["LaunchTemplate"]["LaunchTemplateId"],
+    )
+
+    sns = _client(e, "sns")
+    [topic] = expected["aws_sns_topic"]
+    add(
+        "aws_sns_topic_subscription",
+        sns.subscribe(
+            TopicArn=topic, Protocol="sqs", Endpoint=f"arn:aws:sqs:us-east-1:{ACCOUNT}:jobs"
+        )["SubscriptionArn"],
+    )
+    kms = _client(e, "kms")
+    [key] = expected["aws_kms_key"]
+    kms.create_alias(AliasName="alias/data", TargetKeyId=key)
+    add("aws_kms_alias", "alias/data")
+    _client(e, "cloudwatch").put_metric_alarm(
+        AlarmName="cpu-high",
+        MetricName="CPUUtilization",
+        Namespace="AWS/EC2",
+        Statistic="Average",
+        Period=60,
+        EvaluationPeriods=1,
+        Threshold=90.0,
+        ComparisonOperator="GreaterThanThreshold",
+    )
+    add("aws_cloudwatch_metric_alarm", "cpu-high")
+
+    elb = _client(e, "elbv2")
+    add(
+        "aws_lb_target_group",
+        elb.create_target_group(Name="web", Protocol="HTTP", Port=80, VpcId=vpc)["TargetGroups"][0][
+            "TargetGroupArn"
+        ],
+    )
+    ecs = _client(e, "ecs")
+    [cluster] = expected["aws_ecs_cluster"]
+    task = ecs.register_task_definition(
+        family="web",
+        containerDefinitions=[{"name": "web", "image": "nginx", "memory": 128}],
+    )["taskDefinition"]["taskDefinitionArn"]
+    add("aws_ecs_task_definition", task)
+    add(
+        "aws_ecs_service",
+        ecs.create_service(cluster=cluster, serviceName="web", taskDefinition=task, desiredCount=0)[
+            "service"
+        ]["serviceArn"],
+    )
+    autoscaling = _client(e, "autoscaling")
+    autoscaling.create_auto_scaling_group(
+        AutoScalingGroupName="web",
+        LaunchTemplate={"LaunchTemplateName": "web"},
+        MinSize=0,
+        MaxSize=1,
+        VPCZoneIdentifier=subnets[0],
+    )
+    add("aws_autoscaling_group", "web")
+
+    rds = _client(e, "rds")
+    rds.create_db_subnet_group(
+        DBSubnetGroupName="db", DBSubnetGroupDescription="db", SubnetIds=subnets
+    )
+    add("aws_db_subnet_group", "db")
+    rds.create_db_parameter_group(
+        DBParameterGroupName="pg15", DBParameterGroupFamily="postgres15", Description="pg"
+    )
+    add("aws_db_parameter_group", "pg15")
+    rds.create_db_instance(
+        DBInstanceIdentifier="app-db",
+        DBInstanceClass="db.t3.micro",
+        Engine="postgres",
+        MasterUsername="app",
+        MasterUserPassword="not-a-real-password",
+        AllocatedStorage=20,
+        DBSubnetGroupName="db",
+    )
+    add("aws_db_instance", "app-db")
+    _client(e, "redshift").create_cluster_subnet_group(
+        ClusterSubnetGroupName="warehouse", Description="dw", SubnetIds=subnets
+    )
+    add("aws_redshift_subnet_group", "warehouse")
+    add(
+        "aws_vpc_dhcp_options",
+        ec2.create_dhcp_options(
+            DhcpConfigurations=[{"Key": "domain-name", "Values": ["corp.internal"]}]
+        )["DhcpOptions"]["DhcpOptionsId"],
+    )
+    lam = _client(e, "lambda")
+    add(
+        "aws_lambda_alias",
+        lam.create_alias(FunctionName="worker", Name="live", FunctionVersion="$LATEST")["AliasArn"],
+    )
+    add(
+        "aws_lambda_layer_version",
+        lam.publish_layer_version(LayerName="deps", Content={"ZipFile": _lambda_zip()})[
+            "LayerVersionArn"
+        ],
+    )
+    add(
+        "aws_lambda_event_source_mapping",
+        lam.create_event_source_mapping(
+            EventSourceArn=f"arn:aws:sqs:us-east-1:{ACCOUNT}:jobs", FunctionName="worker"
+        )["UUID"],
+    )
+    _client(e, "elasticache").create_cache_subnet_group(
+        CacheSubnetGroupName="cache", CacheSubnetGroupDescription="cache", SubnetIds=subnets
+    )
+    add("aws_elasticache_subnet_group", "cache")
+
+    iam = _client(e, "iam")
+    [policy] = expected["aws_iam_policy"]
+    iam.create_group(GroupName="ops")
+    add("aws_iam_group", "ops")
+    iam.attach_role_policy(RoleName="app", PolicyArn=policy)
+    add("aws_iam_role_policy_attachment", f"app/{policy}")
+    iam.attach_user_policy(UserName="ci", PolicyArn=policy)
+    add("aws_iam_user_policy_attachment", f"ci/{policy}")
+    iam.attach_group_policy(GroupName="ops", PolicyArn=policy)
+    add("aws_iam_group_policy_attachment", f"ops/{policy}")
+    inline = json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}],
+        }
+    )
+    iam.put_role_policy(RoleName="app", PolicyName="inline", PolicyDocument=inline)
+    add("aws_iam_role_policy", "app:inline")
+    iam.put_user_policy(UserName="ci", PolicyName="inline", PolicyDocument=inline)
+    add("aws_iam_user_policy", "ci:inline")
+    iam.put_group_policy(GroupName="ops", PolicyName="inline", PolicyDocument=inline)
+    add("aws_iam_group_policy", "ops:inline")
+    add(
+        "aws_iam_access_key",
+        iam.create_access_key(UserName="ci")["AccessKey"]["AccessKeyId"],
+    )
+    add(
+        "aws_iam_openid_connect_provider",
+        iam.create_open_id_connect_provider(
+            Url="https://token.actions.githubusercontent.com",
+            ClientIDList=["sts.amazonaws.com"],
+            ThumbprintList=["a" * 40],
+        )["OpenIDConnectProviderArn"],
+    )
+    zone = _client(e, "route53").create_hosted_zone(Name="example.com", CallerReference="1")
+    add("aws_route53_zone", zone["HostedZone"]["Id"].rsplit("/", 1)[-1])
 
 
 def test_every_supported_type_is_listed_under_terraforms_id(emulator: MotoEmulator) -> None:
@@ -259,8 +489,12 @@ def test_every_supported_type_is_listed_under_terraforms_id(emulator: MotoEmulat
     assert group.name == "web"
     [cluster] = created.by_type("aws_ecs_cluster")
     assert cluster.name == "apps"
-    [log_group] = created.by_type("aws_cloudwatch_log_group")
-    assert log_group.arn and not log_group.arn.endswith(":*")
+    for log_group in created.by_type("aws_cloudwatch_log_group"):
+        assert log_group.arn and not log_group.arn.endswith(":*")
+    assert {o.region for o in created if o.type.startswith("aws_iam_")} == {GLOBAL}
+    assert {o.region for o in created if not o.type.startswith(("aws_iam_", "aws_route53_"))} == {
+        "us-east-1"
+    }
     assert {s.attributes["cidr_block"] for s in created.by_type("aws_subnet")} == {
         "10.0.0.0/24",
         "10.0.1.0/24",
@@ -345,9 +579,17 @@ def test_listers_merged_through_the_pytest_hook(emulator: MotoEmulator) -> None:
     inv = take_inventory(emulator, pm.hook.pytest_converge_inventory)
     assert [o.type for o in inv] == ["aws_custom_thing", "aws_sns_topic"]
     # A plain function wrapping the hook, as the fixtures pass it, works the same.
-    wrapped = take_inventory(emulator, lambda e: pm.hook.pytest_converge_inventory(emulator=e))
+    wrapped = take_inventory(
+        emulator,
+        lambda e, regions, services: pm.hook.pytest_converge_inventory(
+            emulator=e, regions=regions, services=services
+        ),
+    )
     assert wrapped.objects == inv.objects
-    assert pytest_converge_inventory(emulator=emulator)[0].type == "aws_sns_topic"
+    assert (
+        pytest_converge_inventory(emulator=emulator, regions=None, services=None)[0].type
+        == "aws_sns_topic"
+    )
 
 
 def test_a_stopped_emulator_raises_emulator_error() -> None:
@@ -357,4 +599,88 @@ def test_a_stopped_emulator_raises_emulator_error() -> None:
     with pytest.raises(EmulatorError, match="not running"):
         take_inventory(e)
     with pytest.raises(EmulatorError):
-        pytest_converge_inventory(emulator=e)
+        pytest_converge_inventory(emulator=e, regions=["eu-west-1"], services=None)
+
+
+def test_every_region_asked_for_is_listed_and_global_services_once(
+    emulator: MotoEmulator,
+) -> None:
+    eu = inventory._client(emulator, "ec2", "eu-west-1")
+    west = inventory._client(emulator, "ec2", "us-west-2")
+    eu_vpc = eu.create_vpc(CidrBlock="10.50.0.0/16")["Vpc"]["VpcId"]
+    west_vpc = west.create_vpc(CidrBlock="10.51.0.0/16")["Vpc"]["VpcId"]
+    inventory._client(emulator, "s3", "us-west-2").create_bucket(
+        Bucket="west-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"}
+    )
+    inventory._client(emulator, "sqs", "eu-west-1").create_queue(QueueName="jobs")
+    inventory._client(emulator, "sqs", "us-west-2").create_queue(QueueName="jobs")
+    _client(emulator, "iam").create_user(UserName="ci")
+
+    default_only = take_inventory(emulator)
+    assert default_only.ids("aws_vpc") == set()  # us-east-1 has none of them
+    assert [(o.id, o.region) for o in default_only.by_type("aws_s3_bucket")] == [
+        ("west-bucket", "us-west-2")  # listed once, in its own region
+    ]
+
+    inv = take_inventory(emulator, regions=["eu-west-1", "us-west-2"])
+    assert {(o.id, o.region) for o in inv.by_type("aws_vpc")} == {
+        (eu_vpc, "eu-west-1"),
+        (west_vpc, "us-west-2"),
+    }
+    # One queue name in two regions: two objects (the inventory keys on the region too).
+    assert sorted(o.region for o in inv.by_type("aws_sqs_queue")) == ["eu-west-1", "us-west-2"]
+    assert [o.arn for o in inv.by_type("aws_sqs_queue") if o.region == "eu-west-1"] == [
+        f"arn:aws:sqs:eu-west-1:{ACCOUNT}:jobs"
+    ]
+    assert [(o.id, o.region) for o in inv.by_type("aws_iam_user")] == [("ci", GLOBAL)]
+    assert len(inv.by_type("aws_s3_bucket")) == 1
+    assert ("aws_vpc", "eu-west-1", eu_vpc) in inv and ("aws_vpc", eu_vpc) in inv
+    assert inv.regions == {"eu-west-1", "us-west-2", GLOBAL}
+    assert set(BUILTIN_LISTERS) <= inv.covered
+
+
+def test_aws_built_ins_stay_filtered_in_every_region(emulator: MotoEmulator) -> None:
+    """Default VPCs, AWS-managed policies, KMS aliases and parameter groups are nobody's."""
+    for region in ("eu-west-1", "us-west-2"):
+        ec2 = inventory._client(emulator, "ec2", region)
+        ec2.describe_vpcs()
+        ec2.describe_security_groups()
+        ec2.describe_route_tables()
+        inventory._client(emulator, "kms", region).list_aliases()
+        inventory._client(emulator, "rds", region).describe_db_parameter_groups()
+    _client(emulator, "iam").list_policies(Scope="AWS", MaxItems=1)
+    inv = take_inventory(emulator, regions=["eu-west-1", "us-west-2", "us-east-1"])
+    assert list(inv) == [], inv.objects
+
+
+def test_the_readme_names_the_number_of_built_in_listers() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"regions, services)`: {len(BUILTIN_LISTERS)} AWS types ship with the" in readme
+
+
+def test_listers_of_services_nobody_called_are_skipped(emulator: MotoEmulator) -> None:
+    vpc = _client(emulator, "ec2").create_vpc(CidrBlock="10.70.0.0/16")["Vpc"]["VpcId"]
+    url = _client(emulator, "sqs").create_queue(QueueName="only-sqs")["QueueUrl"]
+    _client(emulator, "iam").create_user(UserName="ci")
+    only_sqs = take_inventory(emulator, services={"us-east-1": {"sqs"}})
+    assert [o.id for o in only_sqs] == [url]
+    # "Not called" is not "not covered": the types stay covered (none of them can exist).
+    assert "aws_vpc" in only_sqs.covered
+    called = take_inventory(emulator, services={"us-east-1": {"ec2", "iam"}})
+    assert {o.id for o in called} == {vpc, "ci"}
+    assert take_inventory(emulator, services=None).ids("aws_sqs_queue") == {url}
+
+
+def test_lister_services_are_named_as_sigv4_scopes_name_them() -> None:
+    """The proxy records SigV4 signing names: each lister's must be botocore's."""
+    import botocore.session
+
+    from pytest_converge.inventory import Lister
+
+    session = botocore.session.get_session()
+    for type_, lister in BUILTIN_LISTERS.items():
+        assert isinstance(lister, Lister) and lister.service, type_
+        model = session.get_service_model(lister.service)
+        assert lister.signing_name == model.signing_name, type_
