@@ -4,7 +4,10 @@ Three layers, each enough on its own for the common case:
 
 1. Endpoints: every URL terraform or a client is pointed at must be loopback.
 2. Environment: terraform runs with cloud credentials, profiles, proxies and
-   ``TF_CLI_ARGS*`` removed, and fake AWS keys and empty config files set.
+   ``TF_CLI_ARGS*`` removed, and fake AWS keys and empty config files set;
+   an emulator process gets only an allow-list of the user's variables
+   (:func:`emulator_env`), so ``AWS_PROFILE``, ``~/.aws`` and proxies play
+   no part in what it answers.
 3. Configuration: the provider override replaces every endpoint (so even an
    ``assume_role`` goes to the emulator's STS), nulls ``profile`` and the
    shared credential files, and forces a local backend (a module's S3 or
@@ -75,6 +78,37 @@ def ensure_loopback(url: str, what: str = "endpoint") -> str:
     return url
 
 
+#: The only variables of the user's environment an emulator process inherits
+#: (plus ``LC_*``): what a Python interpreter needs to start and find its packages.
+EMULATOR_KEPT = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "PYTHONPATH"})
+LOOPBACK_NAMES = "127.0.0.1,localhost,::1"
+
+
+def emulator_env(home: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment an emulator process starts with: an allow-list, then fakes.
+
+    ``home`` (a scratch directory) stands in for ``HOME``, so no ``~/.aws``
+    is ever read; the config files point nowhere and the credentials are the
+    fake ones. The caller adds the emulator's own settings.
+    """
+    source = dict(os.environ if base is None else base)
+    env = {k: v for k, v in source.items() if k in EMULATOR_KEPT or k.startswith("LC_")}
+    nowhere = str(Path(home) / "no-such-aws-config")
+    env.update(
+        HOME=str(home),
+        AWS_ACCESS_KEY_ID=FAKE_ACCESS_KEY,
+        AWS_SECRET_ACCESS_KEY=FAKE_SECRET_KEY,
+        AWS_REGION=DEFAULT_REGION,
+        AWS_DEFAULT_REGION=DEFAULT_REGION,
+        AWS_EC2_METADATA_DISABLED="true",
+        AWS_CONFIG_FILE=nowhere,
+        AWS_SHARED_CREDENTIALS_FILE=nowhere,
+        NO_PROXY=LOOPBACK_NAMES,
+        no_proxy=LOOPBACK_NAMES,
+    )
+    return env
+
+
 def terraform_env(
     cli_config: Path, scratch: Path, base: dict[str, str] | None = None
 ) -> dict[str, str]:
@@ -98,7 +132,7 @@ def terraform_env(
         AWS_EC2_METADATA_DISABLED="true",
         AWS_CONFIG_FILE=nowhere,
         AWS_SHARED_CREDENTIALS_FILE=nowhere,
-        NO_PROXY="127.0.0.1,localhost,::1",
-        no_proxy="127.0.0.1,localhost,::1",
+        NO_PROXY=LOOPBACK_NAMES,
+        no_proxy=LOOPBACK_NAMES,
     )
     return env
