@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -53,28 +54,65 @@ SCRUBBED_NAMES = frozenset(
 )
 
 
-def is_loopback_url(url: str) -> bool:
+@dataclass(frozen=True)
+class LoopbackTarget:
+    """Where a loopback URL points: ``host`` is an IP literal (``localhost`` -> 127.0.0.1)."""
+
+    scheme: str
+    host: str
+    port: int
+
+
+def loopback_target(url: str, what: str = "endpoint") -> LoopbackTarget:
+    """The one loopback rule: an ``http``/``https`` URL whose host is 127.0.0.0/8, ::1 or
+    ``localhost``. Anything else (another address, a name, another scheme, no port
+    where one is garbled) raises UnsafeTargetError naming ``what`` and the fix.
+
+    Names other than ``localhost`` are refused, not resolved: they could resolve
+    anywhere. ``localhost`` is mapped to 127.0.0.1 here, never given to a resolver.
+    """
+    fix = "use the local emulator's URL, e.g. http://127.0.0.1:4566"
     try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return False
-    if not host:
-        return False
+        split = urlsplit(url)
+        host = split.hostname or ""
+        port = split.port
+    except ValueError as exc:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: not a URL ({exc}); pytest-converge only talks to "
+            f"emulators on loopback; {fix}"
+        ) from None
+    if split.scheme not in ("http", "https") or not host:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: not an http(s) URL; pytest-converge only talks to "
+            f"emulators on loopback; {fix}"
+        )
     if host == "localhost":
-        return True
+        host = "127.0.0.1"
     try:
-        return ipaddress.ip_address(host).is_loopback
+        loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
+        loopback = False  # a name: it could resolve anywhere
+    if not loopback:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: it is not on loopback (127.0.0.0/8, ::1, "
+            "localhost); pytest-converge only talks to local emulators, so a test can never "
+            f"reach a real cloud; {fix}"
+        )
+    return LoopbackTarget(split.scheme, host, port or (443 if split.scheme == "https" else 80))
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when :func:`loopback_target` accepts ``url``."""
+    try:
+        loopback_target(url)
+    except UnsafeTargetError:
         return False
+    return True
 
 
 def ensure_loopback(url: str, what: str = "endpoint") -> str:
-    """Return ``url`` if it points at this machine, else raise UnsafeTargetError."""
-    if not is_loopback_url(url):
-        raise UnsafeTargetError(
-            f"refusing to use {what} {url!r}: pytest-converge only talks to emulators on "
-            "loopback (127.0.0.0/8, ::1, localhost), so a test can never reach a real cloud"
-        )
+    """Return ``url`` if :func:`loopback_target` accepts it, else raise UnsafeTargetError."""
+    loopback_target(url, what)
     return url
 
 

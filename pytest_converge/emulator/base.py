@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import os
+import warnings
 from typing import Any
 
 #: Fake credentials used for every emulator call. They are never valid anywhere.
@@ -63,21 +64,34 @@ class Emulator(abc.ABC):
             botocore_session=core,
         )
 
-    def client(self, service: str, region: str | None = None) -> Any:
-        """A boto3 client for ``service`` pointed at this emulator."""
+    def client_options(self, region: str | None = None) -> dict[str, Any]:
+        """Keyword arguments for ``session.client(service, **options)`` aimed at this emulator.
+
+        Few retries, path-style S3, proxies off (``HTTP(S)_PROXY`` from a CI
+        environment must never see emulator traffic), and no certificate check
+        for an ``https://`` endpoint (a local emulator's certificate is
+        self-signed; the endpoint itself is checked to be loopback).
+        """
         from botocore.config import Config
 
-        return self.session().client(
-            service,
-            endpoint_url=self.endpoint,
-            region_name=region or self.region,
-            config=Config(
+        if self.endpoint.startswith("https://"):
+            warnings.filterwarnings(
+                "ignore", message=r"Unverified HTTPS request is being made to host '(127\.|::1)"
+            )
+        return {
+            "endpoint_url": self.endpoint,
+            "region_name": region or self.region,
+            "verify": not self.endpoint.startswith("https://"),
+            "config": Config(
                 retries={"max_attempts": 2},
                 s3={"addressing_style": "path"},
-                # HTTP(S)_PROXY from a CI environment must never see emulator traffic.
                 proxies={"http": "", "https": ""},
             ),
-        )
+        }
+
+    def client(self, service: str, region: str | None = None) -> Any:
+        """A boto3 client for ``service`` pointed at this emulator."""
+        return self.session().client(service, **self.client_options(region))
 
     def __enter__(self) -> Emulator:
         self.start()

@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EmulatorError
-from ..safety import emulator_env
 from .base import Emulator
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
@@ -85,6 +84,8 @@ class MotoEmulator(Emulator):
 
     def environment(self, home: Path) -> dict[str, str]:
         """The server process's whole environment."""
+        from ..safety import emulator_env  # safety imports this package's base: import late
+
         env = emulator_env(home)
         env.update(MOTO_SETTINGS)
         env.update({k: v for k, v in os.environ.items() if k.startswith("MOTO_")})

@@ -17,7 +17,7 @@ import pytest
 from botocore.config import Config
 
 from pytest_converge.emulator import FAKE_ACCESS_KEY, FAKE_SECRET_KEY, MotoEmulator
-from pytest_converge.errors import FaultError, UnsafeTargetError
+from pytest_converge.errors import FaultError
 from pytest_converge.faults import (
     Crash,
     Error,
@@ -417,19 +417,7 @@ def test_env_proxies_never_capture_upstream_traffic(
     conn.close()
 
 
-@pytest.mark.parametrize(
-    "upstream",
-    ["http://10.0.0.1:5000", "http://example.com:80", "https://127.0.0.1:5000", "ftp://127.0.0.1",
-     "127.0.0.1:5000", "http://169.254.169.254/"],
-)  # fmt: skip
-def test_refuses_a_non_loopback_upstream(upstream: str) -> None:
-    with pytest.raises(UnsafeTargetError):
-        Proxy(upstream=upstream)
-
-
-def test_accepts_loopback_spellings() -> None:
-    for upstream in ("http://127.0.0.1:5000", "http://localhost:5000", "http://127.1.2.3:1"):
-        Proxy(upstream=upstream)
+# Which upstreams the proxy accepts: the loopback table in tests/unit/test_safety.py.
 
 
 def test_stop_is_idempotent_and_leaves_no_threads_or_listeners(moto: MotoEmulator) -> None:
