@@ -44,6 +44,7 @@ KIND_HELP: dict[str, str] = {
     "orphan": "an object exists that no state entry accounts for",
     "recovery-failed": "the clean re-run after a fault failed",
     "emulator-difference": "the module converges on one emulator and not on another",
+    "egress": "a run tried to reach a host beyond the emulator (refused: runs stay offline)",
 }
 
 #: Order of the per-kind columns in the summary.

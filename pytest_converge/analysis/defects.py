@@ -16,6 +16,7 @@ KINDS = (
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
+    "egress",  # a run tried to reach a host beyond the emulator (refused)
 )
 
 #: How a permanent diff's two values relate.

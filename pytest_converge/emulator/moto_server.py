@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 import threading
 from typing import Any
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         def log_request(self, *args: Any, **kwargs: Any) -> None:
             pass  # one line per API call would fill the parent's log for nothing
 
+    # http.server's bind asks for the host's fully qualified name: a name lookup that
+    # may go to DNS. A loopback server has no use for it.
+    socket.getfqdn = lambda name="": name or "localhost"
     app = DomainDispatcherApplication(create_backend_app)
     try:
         server = make_server(args.host, args.port, app, threaded=True, request_handler=QuietHandler)
