@@ -79,6 +79,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
+    from . import cancel
+
+    # SIGTERM/SIGHUP (CI cancelling a job) clean up as Ctrl-C does; see cancel.py.
+    config.add_cleanup(cancel.install())
 
 
 def _validate(config: pytest.Config) -> None:

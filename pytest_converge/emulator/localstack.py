@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import cancel
 from ..errors import EmulatorError
 from ..safety import is_loopback_url, loopback_target
 from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
@@ -449,6 +450,7 @@ class HostLocalStack(LocalStackEmulator):
                     cwd=str(state),
                     start_new_session=True,  # own process group: stop() kills all of it
                 )
+            cancel.track(self._proc.pid)  # killed even if pytest dies before stop()
         except OSError as exc:
             self._cleanup()
             raise EmulatorError(f"cannot run {self.python}: {_one_line(exc)}") from exc
@@ -502,6 +504,7 @@ class HostLocalStack(LocalStackEmulator):
             _signal_group(proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
+            cancel.untrack(proc.pid)
         self._cleanup()
 
     def _cleanup(self) -> None:

@@ -39,6 +39,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from .. import cancel
 from ..errors import EmulatorError
 from .base import Emulator
 
@@ -113,6 +114,7 @@ class MotoEmulator(Emulator):
         except OSError as exc:
             self.stop()
             raise EmulatorError(f"cannot run {sys.executable} -m {SERVER_MODULE}: {exc}") from exc
+        cancel.track(self._proc.pid)
         try:
             self._bound = self._read_port(started + self._start_timeout)
             if not self._wait_ready(started + self._start_timeout):
@@ -184,6 +186,7 @@ class MotoEmulator(Emulator):
                 os.killpg(proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
+            cancel.untrack(proc.pid)
         if self._home is not None:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
