@@ -44,7 +44,7 @@ from typing import Any
 
 import pytest
 
-from .errors import ConvergeError, ConvergenceError
+from .errors import ConvergeError, ConvergenceError, UnsupportedServiceError
 from .faults import FAULT_KINDS, parse_fault
 from .workspace import (
     local_calls,
@@ -428,6 +428,10 @@ class ConvergeDirectory(pytest.Directory):
             )
         from .session import get_session
 
+        try:  # one clear error (or a skip) before anything is applied
+            get_session(self.config).check_served(self.path)
+        except UnsupportedServiceError as exc:
+            raise self.CollectError(str(exc).replace(self.path.name, self._rel(), 1)) from None
         get_session(self.config).modules.add(self._rel())
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
         kinds = fault_kinds(get_session(self.config).option("faults"))

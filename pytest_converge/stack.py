@@ -34,7 +34,7 @@ from .faults import Call, Fault, Proxy
 from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
-from .workspace import Template, Templates
+from .workspace import Template, Templates, aws_addresses
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -141,6 +141,9 @@ class Stack:
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
         self.name = self.module.name
+        check_served = getattr(emulator, "check_served", None)
+        if check_served is not None:  # before any apply: not minutes of provider retries
+            check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
