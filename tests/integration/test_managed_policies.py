@@ -30,3 +30,16 @@ def test_attaching_aws_managed_policies_converges(converge, converge_emulator):
 def test_a_lost_attachment_response_recovers(converge):
     report = converge(MODULE).recover(LostResponse("AttachRolePolicy"))
     report.raise_for_defects()
+
+
+def test_a_reset_forgets_attachments_to_aws_managed_policies(converge_emulator):
+    # The policies are built once per emulator process and shared across resets.
+    iam = converge_emulator.client("iam")
+    arn = "arn:aws:iam::aws:policy/ReadOnlyAccess"
+    converge_emulator.reset()
+    iam.create_group(GroupName="readers")
+    iam.attach_group_policy(GroupName="readers", PolicyArn=arn)
+    assert iam.get_policy(PolicyArn=arn)["Policy"]["AttachmentCount"] == 1
+    converge_emulator.reset()
+    assert iam.get_policy(PolicyArn=arn)["Policy"]["AttachmentCount"] == 0
+    assert iam.list_groups()["Groups"] == []
