@@ -68,6 +68,7 @@ class _Reaper:
                 # Its own session: a signal to pytest's process group must not reach it.
                 start_new_session=True,
                 close_fds=True,
+                cwd="/",  # holds no directory of the run (it may outlive pytest by a moment)
             )
             self._pid = os.getpid()
         assert self._proc.stdin is not None

@@ -156,3 +156,23 @@ def test_even_sigkill_leaves_no_terraform_provider_or_emulator(tmp_path: Path) -
             proc.kill()
             proc.wait()
     _assert_nothing_left(basetemp, tmp_path, "")
+
+
+def test_the_reaper_kills_tracked_groups_when_its_owner_dies() -> None:
+    owner = subprocess.run(
+        [sys.executable, "-c",
+         "import os, subprocess\n"
+         "from pytest_converge import cancel\n"
+         "kept = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+         "done = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+         "cancel.track(kept.pid); cancel.track(done.pid)\n"
+         "done.kill(); done.wait(); cancel.untrack(done.pid)\n"
+         "print(kept.pid, flush=True)\n"
+         "os._exit(9)  # no cleanup of any kind: as after SIGKILL\n"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    pid = int(owner.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "a tracked process group outlived its owner"
