@@ -88,6 +88,10 @@ class MotoEmulator(Emulator):
         from ..safety import emulator_env  # safety imports this package's base: import late
 
         env = emulator_env(home)
+        # The server must import this very package, wherever it was imported from
+        # (an installed copy, a checkout on sys.path via the current directory).
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         env.update(MOTO_SETTINGS)
         env.update({k: v for k, v in os.environ.items() if k.startswith("MOTO_")})
         return env
