@@ -44,7 +44,7 @@ from typing import Any
 
 import pytest
 
-from .errors import ConvergeError, ConvergenceError
+from .errors import ConvergeError, ConvergenceError, UnsupportedServiceError
 from .faults import FAULT_KINDS, parse_fault
 from .hcl import HclError, local_source, module_blocks, parse_attributes
 from .report import defect_json, junit_properties
@@ -349,7 +349,12 @@ class ConvergeDirectory(pytest.Directory):
             )
         from .session import get_session, module_id
 
-        get_session(self.config).modules.add(module_id(self.config, self.path, self.discovery.path))
+        mid = module_id(self.config, self.path, self.discovery.path)
+        try:  # one clear error (or a skip) before anything is applied
+            get_session(self.config).check_served(self.path)
+        except UnsupportedServiceError as exc:
+            raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
+        get_session(self.config).modules.add(mid)
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
         kinds = fault_kinds(get_session(self.config).option("faults"))
         if not kinds:

@@ -7,6 +7,7 @@ happens, into one of these::
     ├── ToolchainError                terraform/provider missing or unusable
     ├── ModuleError                   module dir missing, no .tf files, bad variables
     ├── EmulatorError                 emulator failed to start, died, or answered badly
+    │   └── UnsupportedServiceError   a module needs a service the backend cannot serve
     ├── UnsafeTargetError             something would reach beyond loopback / real creds
     ├── TerraformError                a terraform command failed (diagnostics attached)
     │   └── TerraformTimeout          ... or did not finish in time
@@ -37,6 +38,18 @@ class ModuleError(ConvergeError):
 
 class EmulatorError(ConvergeError):
     """The AWS emulator could not be started, stopped responding, or died."""
+
+
+class UnsupportedServiceError(EmulatorError):
+    """The module declares resource types of a service the emulator backend cannot serve.
+
+    Raised before the first apply, instead of minutes of provider retries.
+    ``services`` maps each such service to the addresses that need it.
+    """
+
+    def __init__(self, message: str, services: dict[str, list[str]] | None = None) -> None:
+        self.services = dict(services or {})
+        super().__init__(message)
 
 
 class UnsafeTargetError(ConvergeError):

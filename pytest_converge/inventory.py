@@ -482,21 +482,10 @@ def _make_client(emulator: Emulator, service: str, region: str) -> Any:
 
     if type(emulator).client is not _Base.client:
         return emulator.client(service, region=region)
-    from botocore.config import Config
-
     session = _SHARED_SESSIONS.get(emulator)
     if session is None:
         session = _SHARED_SESSIONS[emulator] = emulator.session()
-    return session.client(
-        service,
-        endpoint_url=emulator.endpoint,
-        region_name=region,
-        config=Config(
-            retries={"max_attempts": 2},
-            s3={"addressing_style": "path"},
-            proxies={"http": "", "https": ""},
-        ),
-    )
+    return session.client(service, **emulator.client_options(region))
 
 
 # --- helpers for listers -------------------------------------------------------------------

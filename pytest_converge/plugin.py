@@ -30,6 +30,11 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
     ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
     ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
+    (
+        "unsupported",
+        {"metavar": "fail|skip"},
+        "a module needing a service the backend cannot serve: fail (default) or skip",
+    ),
 ]
 
 
@@ -81,6 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
+    from . import cancel
+
+    # SIGTERM/SIGHUP (CI cancelling a job) clean up as Ctrl-C does; see cancel.py.
+    config.add_cleanup(cancel.install())
 
 
 def _validate(config: pytest.Config) -> None:
@@ -104,6 +113,11 @@ def _validate(config: pytest.Config) -> None:
         if not ok:
             kind = "a whole number" if name == "parallelism" else "a number of seconds"
             raise pytest.UsageError(f"--converge-{name} {value!r}: expected {kind} greater than 0")
+    unsupported = session.option("unsupported")
+    if unsupported not in (None, "", "fail", "skip"):
+        raise pytest.UsageError(
+            f"--converge-unsupported {unsupported!r}: expected 'fail' (the default) or 'skip'"
+        )
     from .collect import fault_kinds
 
     try:

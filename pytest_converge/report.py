@@ -46,6 +46,7 @@ KIND_HELP: dict[str, str] = {
     "emulator-difference": "the module converges on one emulator and not on another",
     "unverified": "the scenario created types no inventory lister covers: their duplicates "
     "and orphans were not looked for",
+    "egress": "a run tried to reach a host beyond the emulator (refused: runs stay offline)",
 }
 
 #: Order of the per-kind columns in the summary.

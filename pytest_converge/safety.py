@@ -4,7 +4,10 @@ Three layers, each enough on its own for the common case:
 
 1. Endpoints: every URL terraform or a client is pointed at must be loopback.
 2. Environment: terraform runs with cloud credentials, profiles, proxies and
-   ``TF_CLI_ARGS*`` removed, and fake AWS keys and empty config files set.
+   ``TF_CLI_ARGS*`` removed, and fake AWS keys and empty config files set;
+   an emulator process gets only an allow-list of the user's variables
+   (:func:`emulator_env`), so ``AWS_PROFILE``, ``~/.aws`` and proxies play
+   no part in what it answers.
 3. Configuration: the provider override replaces every endpoint (so even an
    ``assume_role`` goes to the emulator's STS), nulls ``profile`` and the
    shared credential files, and forces a local backend (a module's S3 or
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -50,29 +54,97 @@ SCRUBBED_NAMES = frozenset(
 )
 
 
-def is_loopback_url(url: str) -> bool:
+@dataclass(frozen=True)
+class LoopbackTarget:
+    """Where a loopback URL points: ``host`` is an IP literal (``localhost`` -> 127.0.0.1)."""
+
+    scheme: str
+    host: str
+    port: int
+
+
+def loopback_target(url: str, what: str = "endpoint") -> LoopbackTarget:
+    """The one loopback rule: an ``http``/``https`` URL whose host is 127.0.0.0/8, ::1 or
+    ``localhost``. Anything else (another address, a name, another scheme, no port
+    where one is garbled) raises UnsafeTargetError naming ``what`` and the fix.
+
+    Names other than ``localhost`` are refused, not resolved: they could resolve
+    anywhere. ``localhost`` is mapped to 127.0.0.1 here, never given to a resolver.
+    """
+    fix = "use the local emulator's URL, e.g. http://127.0.0.1:4566"
     try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return False
-    if not host:
-        return False
+        split = urlsplit(url)
+        host = split.hostname or ""
+        port = split.port
+    except ValueError as exc:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: not a URL ({exc}); pytest-converge only talks to "
+            f"emulators on loopback; {fix}"
+        ) from None
+    if split.scheme not in ("http", "https") or not host:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: not an http(s) URL; pytest-converge only talks to "
+            f"emulators on loopback; {fix}"
+        )
     if host == "localhost":
-        return True
+        host = "127.0.0.1"
     try:
-        return ipaddress.ip_address(host).is_loopback
+        loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
+        loopback = False  # a name: it could resolve anywhere
+    if not loopback:
+        raise UnsafeTargetError(
+            f"refusing to use {what} {url!r}: it is not on loopback (127.0.0.0/8, ::1, "
+            "localhost); pytest-converge only talks to local emulators, so a test can never "
+            f"reach a real cloud; {fix}"
+        )
+    return LoopbackTarget(split.scheme, host, port or (443 if split.scheme == "https" else 80))
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when :func:`loopback_target` accepts ``url``."""
+    try:
+        loopback_target(url)
+    except UnsafeTargetError:
         return False
+    return True
 
 
 def ensure_loopback(url: str, what: str = "endpoint") -> str:
-    """Return ``url`` if it points at this machine, else raise UnsafeTargetError."""
-    if not is_loopback_url(url):
-        raise UnsafeTargetError(
-            f"refusing to use {what} {url!r}: pytest-converge only talks to emulators on "
-            "loopback (127.0.0.0/8, ::1, localhost), so a test can never reach a real cloud"
-        )
+    """Return ``url`` if :func:`loopback_target` accepts it, else raise UnsafeTargetError."""
+    loopback_target(url, what)
     return url
+
+
+#: The only variables of the user's environment an emulator process inherits
+#: (plus ``LC_*``): what a Python interpreter needs to start and find its packages.
+EMULATOR_KEPT = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "PYTHONPATH"})
+LOOPBACK_NAMES = "127.0.0.1,localhost,::1"
+
+
+def emulator_env(home: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment an emulator process starts with: an allow-list, then fakes.
+
+    ``home`` (a scratch directory) stands in for ``HOME``, so no ``~/.aws``
+    is ever read; the config files point nowhere and the credentials are the
+    fake ones. The caller adds the emulator's own settings.
+    """
+    source = dict(os.environ if base is None else base)
+    env = {k: v for k, v in source.items() if k in EMULATOR_KEPT or k.startswith("LC_")}
+    nowhere = str(Path(home) / "no-such-aws-config")
+    env.update(
+        HOME=str(home),
+        AWS_ACCESS_KEY_ID=FAKE_ACCESS_KEY,
+        AWS_SECRET_ACCESS_KEY=FAKE_SECRET_KEY,
+        AWS_REGION=DEFAULT_REGION,
+        AWS_DEFAULT_REGION=DEFAULT_REGION,
+        AWS_EC2_METADATA_DISABLED="true",
+        AWS_CONFIG_FILE=nowhere,
+        AWS_SHARED_CREDENTIALS_FILE=nowhere,
+        NO_PROXY=LOOPBACK_NAMES,
+        no_proxy=LOOPBACK_NAMES,
+    )
+    return env
 
 
 def terraform_env(
@@ -98,7 +170,7 @@ def terraform_env(
         AWS_EC2_METADATA_DISABLED="true",
         AWS_CONFIG_FILE=nowhere,
         AWS_SHARED_CREDENTIALS_FILE=nowhere,
-        NO_PROXY="127.0.0.1,localhost,::1",
-        no_proxy="127.0.0.1,localhost,::1",
+        NO_PROXY=LOOPBACK_NAMES,
+        no_proxy=LOOPBACK_NAMES,
     )
     return env

@@ -22,7 +22,7 @@ import pytest
 
 from .analysis.defects import Defect
 from .emulator.base import Emulator
-from .errors import ConvergeError, EmulatorError
+from .errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from .safety import ensure_loopback
 from .toolchain import Toolchain, resolve_toolchain
 from .workspace import Templates
@@ -159,6 +159,7 @@ class ConvergeSession:
         factory = config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
+        self.check_served(Path(module))
         return Stack(
             module,
             emulator=self.emulator(),
@@ -186,6 +187,27 @@ class ConvergeSession:
             reproduce=reproduce,
             name=name or module_id(config, module),
         )
+
+    def check_served(self, module: Path) -> None:
+        """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service
+        the backend cannot serve; checked before anything is applied."""
+        from .workspace import aws_addresses
+
+        addresses = aws_addresses(module)
+        if not addresses:
+            return  # no AWS: no emulator needed to know
+        check = getattr(self.emulator(), "check_served", None)
+        if check is not None:
+            try:
+                check(addresses, module.name)
+            except UnsupportedServiceError as exc:
+                self.unsupported(exc)
+                raise
+
+    def unsupported(self, exc: UnsupportedServiceError) -> None:
+        """Skip the current test or collector when the user asked to skip such modules."""
+        if self.option("unsupported") == "skip":
+            pytest.skip(" ".join(str(exc).split()))
 
     def track(self, stack: Any) -> None:
         with self._lock:

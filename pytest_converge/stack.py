@@ -28,13 +28,14 @@ from typing import Any, Protocol
 from .analysis.defects import Defect
 from .analysis.diffs import plan_defects
 from .analysis.plan import Plan, parse_plan
+from .egress import EgressGuard
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
 from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
-from .workspace import Template, Templates
+from .workspace import Template, Templates, aws_addresses
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -54,13 +55,23 @@ class ApplyResult:
     #: Addresses whose apply started and never completed (a crash leaves these).
     pending: list[str] = field(default_factory=list)
     signalled: int | None = None
+    #: ``egress`` defects: connections beyond the emulator this run tried (all refused).
+    egress: list[Defect] = field(default_factory=list)
 
     def raise_for_error(self) -> ApplyResult:
         """Raise the apply's :class:`TerraformError` if it failed; else return ``self``.
 
+        When the failure came from a refused connection beyond the emulator, a
+        :class:`ConvergenceError` naming the host is raised instead.
+
         >>> stack.apply().raise_for_error()          # doctest: +SKIP
         """
         if self.error is not None:
+            if self.egress:
+                raise ConvergenceError(
+                    format_defects(self.egress, header="the apply tried to leave this machine:"),
+                    self.egress,
+                ) from self.error
             raise self.error
         return self
 
@@ -157,18 +168,25 @@ class Stack:
         #: The module's name in every report: its path relative to the rootdir
         #: when made by the fixture or ``--converge`` (the base name otherwise).
         self.name = name or self.module.name
+        check_served = getattr(emulator, "check_served", None)
+        if check_served is not None:  # before any apply: not minutes of provider retries
+            check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
+        self.egress_guard = EgressGuard()
+        self.egress_guard.start()
+        #: egress defects of the runs since the scenario started (see _take_egress).
+        self._egress: list[Defect] = []
         try:
             base = workdir / f"stack-{next(_counter)}-{self.module.name}"
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
             self._root = base
-            self.runner = Runner(
-                templates.toolchain.command, self.workdir, templates.env(base), timeouts
-            )
+            env = {**templates.env(base), **self.egress_guard.proxy_env()}
+            self.runner = Runner(templates.toolchain.command, self.workdir, env, timeouts)
         except BaseException:
             self.proxy.stop()
+            self.egress_guard.stop()
             raise
         self.replay = replay
         self.applied = False
@@ -200,6 +218,7 @@ class Stack:
         if armed:
             self.proxy.arm(armed, signal=self.runner.signal)
         started = time.monotonic()
+        timeline: list[tuple[float, dict[str, Any]]] = []
         try:
             done = self.runner.run(
                 "apply",
@@ -208,6 +227,7 @@ class Stack:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=parallelism,
+                on_event=lambda event: timeline.append((time.monotonic(), event)),
             )
             error = None
             if done.returncode != 0:
@@ -231,6 +251,7 @@ class Stack:
             unfired=unfired,
             pending=done.pending() if done is not None else [],
             signalled=done.signalled if done is not None else None,
+            egress=self._egress_of(timeline),
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
@@ -257,17 +278,22 @@ class Stack:
         self._check_emulator()
         self.proxy.clear()
         planfile = "converge.tfplan"
-        done = self.runner.run(
-            "plan",
-            input=False,
-            no_color=IsFlagged,
-            json=IsFlagged,
-            detailed_exitcode=IsFlagged,
-            out=planfile,
-            parallelism=self.parallelism,
-            check=True,
-            ok_codes=(0, 2),
-        )
+        timeline: list[tuple[float, dict[str, Any]]] = []
+        try:
+            done = self.runner.run(
+                "plan",
+                input=False,
+                no_color=IsFlagged,
+                json=IsFlagged,
+                detailed_exitcode=IsFlagged,
+                out=planfile,
+                parallelism=self.parallelism,
+                check=True,
+                ok_codes=(0, 2),
+                on_event=lambda event: timeline.append((time.monotonic(), event)),
+            )
+        finally:
+            self._egress_of(timeline)
         if done.returncode == 0:
             self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
         else:
@@ -294,9 +320,18 @@ class Stack:
     def converged_defects(self, scenario: str = "two-run") -> list[Defect]:
         """Apply if not yet applied, then plan; a non-empty plan is applied and planned again.
 
-        Returns the defects (empty when the module converges).
+        Returns the defects (empty when the module converges). A run that tried to
+        reach a host beyond the emulator gives ``egress`` defects; when that made
+        the apply fail, they are returned instead of terraform's error.
         """
-        return self._finish(self._second_plan_defects(scenario))
+        try:
+            defects = self._second_plan_defects(scenario)
+        except (TerraformError, ConvergenceError):
+            egress = self._take_egress(scenario)
+            if not egress:
+                raise
+            return self._finish(egress)
+        return self._finish(self._take_egress(scenario) + defects)
 
     def _second_plan_defects(self, scenario: str) -> list[Defect]:
         if not self.applied:
@@ -381,8 +416,7 @@ class Stack:
         result = self.apply()
         calls = result.calls
         self._fresh_start()
-        if not result.ok:
-            raise result.error  # type: ignore[misc]
+        result.raise_for_error()
         return [c.label for c in calls if c.mutating and c.status < 400]
 
     def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
@@ -472,7 +506,7 @@ class Stack:
             missing = unverified_types(state, first.pending, after.covered | baseline.covered)
             if missing:
                 defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
-        return first, second, defects, created
+        return first, second, self._take_egress(scenario) + defects, created
 
     def _recovery_failed(self, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
         err = second.error
@@ -504,9 +538,26 @@ class Stack:
         )
 
     # -- plumbing ------------------------------------------------------
+    def _egress_of(self, timeline: list[tuple[float, dict[str, Any]]]) -> list[Defect]:
+        """The egress defects of the run that just ended (also kept for _take_egress)."""
+        from .analysis.egress import egress_defects
+
+        found = egress_defects(self.egress_guard.take(), timeline, module=self.name)
+        self._egress.extend(found)
+        return found
+
+    def _take_egress(self, scenario: str) -> list[Defect]:
+        """The egress defects gathered since the last call, one per host and resource."""
+        taken, self._egress = self._egress, []
+        unique = {(d.observed, d.address): d for d in taken}
+        for d in unique.values():
+            d.scenario = scenario
+        return list(unique.values())
+
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
         self._check_emulator()
+        self._egress = []
         self.emulator.reset()
         for name in (
             "terraform.tfstate",
@@ -534,8 +585,9 @@ class Stack:
         return defects
 
     def close(self, keep: bool = False) -> None:
-        """Stop the proxy and (unless ``keep``) delete the workspace."""
+        """Stop the proxies and (unless ``keep``) delete the workspace."""
         self.proxy.stop()
+        self.egress_guard.stop()
         if not keep:
             shutil.rmtree(self._root, ignore_errors=True)
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import python_terraform
 
+from . import cancel
 from .errors import TerraformError, TerraformTimeout
 
 IsFlagged = python_terraform.IsFlagged
@@ -197,6 +198,7 @@ class Runner(python_terraform.Terraform):
                 start_new_session=True,
             )
             proc = self._proc
+        cancel.track(proc.pid)  # killed even if pytest dies before the finally below
         timed_out = False
         try:
             timed_out = not _pump(
@@ -205,6 +207,7 @@ class Runner(python_terraform.Terraform):
         finally:
             # Whatever happened, nothing terraform started may outlive it.
             _kill_group(proc)
+            cancel.untrack(proc.pid)
             with self._lock:
                 self._proc = None
         stdout = b"".join(out_chunks).decode(errors="replace")

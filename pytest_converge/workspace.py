@@ -140,6 +140,38 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
     ]
 
 
+_AWS_BLOCK = re.compile(r'^\s*(resource|data)\s+"(aws_\w+)"\s+"([^"]+)"', re.M)
+
+
+def aws_addresses(module: Path) -> list[str]:
+    """Addresses of the AWS resources and data sources the module declares
+    (``aws_dynamodb_table.locks``, ``data.aws_iam_policy_document.x``): in its own
+    files, the local modules it calls and, once initialised, the modules listed in
+    ``.terraform/modules/modules.json``. Used to know the services it needs before
+    it is applied."""
+    dirs = module_tree(module)
+    with contextlib.suppress(OSError, ValueError, AttributeError, TypeError):
+        manifest = json.loads((module / ".terraform" / "modules" / "modules.json").read_text())
+        dirs += [Path(os.path.abspath(module / m["Dir"])) for m in manifest.get("Modules", [])]
+    found: dict[str, None] = {}
+    for directory in dict.fromkeys(dirs):
+        if not directory.is_dir():
+            continue
+        for path in tf_files(directory):
+            if path.name.endswith(".json"):
+                with contextlib.suppress(ValueError, OSError, AttributeError):
+                    doc = json.loads(path.read_text())
+                    for kind in ("resource", "data"):
+                        for type_, named in (doc.get(kind) or {}).items():
+                            for label in named or {}:
+                                prefix = "data." if kind == "data" else ""
+                                found[f"{prefix}{type_}.{label}"] = None
+                continue
+            for kind, type_, label in _AWS_BLOCK.findall(path.read_text(errors="replace")):
+                found[f"{'data.' if kind == 'data' else ''}{type_}.{label}"] = None
+    return [a for a in found if a.removeprefix("data.").startswith("aws_")]
+
+
 def uses_aws(directory: Path) -> bool:
     """True when the module declares aws resources, data sources, providers or requirements."""
     for block in module_blocks(directory, "resource", "data", "provider", "terraform"):

@@ -17,6 +17,7 @@ KINDS = (
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
+    "egress",  # a run tried to reach a host beyond the emulator (refused)
 )
 
 #: How a permanent diff's two values relate.

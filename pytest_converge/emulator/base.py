@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import abc
 import os
+import warnings
+from collections.abc import Iterable
 from typing import Any
+
+from ..errors import UnsupportedServiceError
 
 #: Fake credentials used for every emulator call. They are never valid anywhere.
 FAKE_ACCESS_KEY = "AKIACONVERGETEST0000"
@@ -12,14 +16,61 @@ FAKE_SECRET_KEY = "converge-fake-secret-key-not-valid-anywhere"
 DEFAULT_REGION = "us-east-1"
 
 
+#: Resource type prefixes whose service is not the word after ``aws_``.
+_TYPE_SERVICES = {
+    "aws_kinesis_firehose_": "firehose",
+    "aws_kinesis_analytics_": "kinesisanalytics",
+    "aws_kinesis_video_": "kinesisvideo",
+    "aws_kinesisanalyticsv2_": "kinesisanalyticsv2",
+}
+
+
+def resource_service(type_: str) -> str:
+    """The AWS service behind a resource or data source type: ``aws_dynamodb_table`` -> dynamodb."""
+    for prefix, service in _TYPE_SERVICES.items():
+        if type_.startswith(prefix):
+            return service
+    parts = type_.split("_")
+    return parts[1] if len(parts) > 1 and parts[0] == "aws" else type_
+
+
 class Emulator(abc.ABC):
     """A running AWS emulator reachable on loopback.
 
     ``endpoint`` is the base URL every service is served at (one port for all).
+    ``unsupported_services`` names the services this backend cannot serve: a
+    module that needs one fails before its first apply (see :meth:`check_served`).
     """
 
     name: str = "emulator"
     region: str = DEFAULT_REGION
+    unsupported_services: frozenset[str] = frozenset()
+
+    def check_served(self, addresses: Iterable[str], module: str = "the module") -> None:
+        """Raise UnsupportedServiceError when a resource of ``addresses`` needs a service
+        this backend declares unsupported (``aws_dynamodb_table.locks``, ``data.aws_...``)."""
+        needs: dict[str, list[str]] = {}
+        for address in addresses:
+            type_ = address.removeprefix("data.").split(".")[0]
+            service = resource_service(type_)
+            if service in self.unsupported_services:
+                needs.setdefault(service, []).append(address)
+        if not needs:
+            return
+        mode = getattr(self, "mode", "")
+        backend = self.name + (f" ({mode} mode)" if mode else "")
+        lines = [
+            f"  {service}: {', '.join(sorted(found))}" for service, found in sorted(needs.items())
+        ]
+        raise UnsupportedServiceError(
+            f"{module} needs {', '.join(sorted(needs))}, which the {backend} backend cannot "
+            "serve here:\n"
+            + "\n".join(lines)
+            + "\nRun it on moto (--converge-backend moto, the default), which serves them, or "
+            "on a LocalStack that does (a Docker container; LOCALSTACK_ENDPOINT). To skip such "
+            "modules instead of failing: --converge-unsupported=skip.",
+            needs,
+        )
 
     @property
     @abc.abstractmethod
@@ -63,21 +114,34 @@ class Emulator(abc.ABC):
             botocore_session=core,
         )
 
-    def client(self, service: str, region: str | None = None) -> Any:
-        """A boto3 client for ``service`` pointed at this emulator."""
+    def client_options(self, region: str | None = None) -> dict[str, Any]:
+        """Keyword arguments for ``session.client(service, **options)`` aimed at this emulator.
+
+        Few retries, path-style S3, proxies off (``HTTP(S)_PROXY`` from a CI
+        environment must never see emulator traffic), and no certificate check
+        for an ``https://`` endpoint (a local emulator's certificate is
+        self-signed; the endpoint itself is checked to be loopback).
+        """
         from botocore.config import Config
 
-        return self.session().client(
-            service,
-            endpoint_url=self.endpoint,
-            region_name=region or self.region,
-            config=Config(
+        if self.endpoint.startswith("https://"):
+            warnings.filterwarnings(
+                "ignore", message=r"Unverified HTTPS request is being made to host '(127\.|::1)"
+            )
+        return {
+            "endpoint_url": self.endpoint,
+            "region_name": region or self.region,
+            "verify": not self.endpoint.startswith("https://"),
+            "config": Config(
                 retries={"max_attempts": 2},
                 s3={"addressing_style": "path"},
-                # HTTP(S)_PROXY from a CI environment must never see emulator traffic.
                 proxies={"http": "", "https": ""},
             ),
-        )
+        }
+
+    def client(self, service: str, region: str | None = None) -> Any:
+        """A boto3 client for ``service`` pointed at this emulator."""
+        return self.session().client(service, **self.client_options(region))
 
     def __enter__(self) -> Emulator:
         self.start()

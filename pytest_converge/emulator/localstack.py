@@ -30,12 +30,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import ipaddress
 import json
 import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -46,7 +46,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import EmulatorError, UnsafeTargetError
+from .. import cancel
+from ..errors import EmulatorError
+from ..safety import is_loopback_url, loopback_target
 from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
 
 #: Environment variables read by ``localstack_emulator()``.
@@ -225,19 +227,12 @@ class LocalStackEmulator(Emulator):
         return ls_session
 
     def client(self, service: str, region: str | None = None) -> Any:
-        """A boto3 client for ``service`` at this LocalStack (path-style S3, 2 attempts)."""
-        from botocore.config import Config
+        """A boto3 client for ``service`` at this LocalStack (path-style S3, 2 attempts).
 
-        region = region or self.region
-        config = Config(retries={"max_attempts": 2}, s3={"addressing_style": "path"})
-        try:
-            client = self._session_for(region).client(service, region_name=region, config=config)
-        except Exception:  # localstack_client raises a bare Exception for unknown services
-            return super().client(service, region)
-        if client.meta.endpoint_url.rstrip("/") != self.endpoint:
-            # Never let an SDK default send fake calls anywhere but the emulator.
-            return super().client(service, region)
-        return client
+        Built from the base class's isolated session, not ``localstack_client``'s: that one
+        goes through boto3's default session, which reads ``AWS_PROFILE`` and ``~/.aws``.
+        """
+        return Emulator.session(self).client(service, **self.client_options(region))
 
 
 class ExternalLocalStack(LocalStackEmulator):
@@ -455,6 +450,7 @@ class HostLocalStack(LocalStackEmulator):
                     cwd=str(state),
                     start_new_session=True,  # own process group: stop() kills all of it
                 )
+            cancel.track(self._proc.pid)  # killed even if pytest dies before stop()
         except OSError as exc:
             self._cleanup()
             raise EmulatorError(f"cannot run {self.python}: {_one_line(exc)}") from exc
@@ -508,6 +504,7 @@ class HostLocalStack(LocalStackEmulator):
             _signal_group(proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
+            cancel.untrack(proc.pid)
         self._cleanup()
 
     def _cleanup(self) -> None:
@@ -733,32 +730,15 @@ def probe_localstack_python(python: str) -> str | None:
 
 def check_loopback(endpoint: str) -> str:
     """``endpoint`` without a trailing slash; UnsafeTargetError unless it is loopback HTTP(S)."""
-    parsed = urllib.parse.urlsplit(endpoint)
-    host = parsed.hostname or ""
-    if parsed.scheme not in ("http", "https") or not host:
-        raise EmulatorError(f"not an http(s) URL: {endpoint!r} (e.g. http://127.0.0.1:4566)")
-    if not _is_loopback_host(host):
-        raise UnsafeTargetError(
-            f"LocalStack endpoint {endpoint} is not on loopback; pytest-converge only talks to "
-            "127.0.0.1/::1/localhost so that fault tests can never reach a real account."
-        )
+    loopback_target(endpoint, "LocalStack endpoint")
     return endpoint.rstrip("/")
-
-
-def _is_loopback_host(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False  # a name: it could resolve anywhere
 
 
 def _docker_host_is_local(host: str) -> bool:
     if host.startswith(("unix://", "npipe://")):
         return True
     parsed = urllib.parse.urlsplit(host)
-    return parsed.scheme == "tcp" and _is_loopback_host(parsed.hostname or "")
+    return parsed.scheme == "tcp" and is_loopback_url(f"http://{parsed.netloc}")
 
 
 def free_port() -> int:
@@ -771,8 +751,12 @@ def free_port() -> int:
 def _request(endpoint: str, method: str, path: str, timeout: float) -> bytes:
     data = b"" if method == "POST" else None
     req = urllib.request.Request(endpoint + path, method=method, data=data)
-    # HTTP(S)_PROXY in a CI environment must never capture loopback traffic.
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    # HTTP(S)_PROXY in a CI environment must never capture loopback traffic; LocalStack's
+    # certificate is self-signed (the address is checked to be loopback instead).
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({}),
+        urllib.request.HTTPSHandler(context=ssl._create_unverified_context()),
+    )
     with opener.open(req, timeout=timeout) as resp:
         return resp.read()
 

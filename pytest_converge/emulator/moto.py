@@ -1,110 +1,199 @@
-"""moto, embedded: an in-process AWS emulator on an ephemeral loopback port."""
+"""moto in a process of its own: the default AWS emulator, on an ephemeral loopback port.
+
+Design (kept small on purpose; other parts rely on it):
+
+- ``start()`` runs ``python -m pytest_converge.emulator.moto_server`` with the
+  same interpreter, in a new process group and a scratch ``HOME``, with the
+  environment of :func:`pytest_converge.safety.emulator_env` (an allow-list:
+  no ``AWS_PROFILE``, config files, credentials or proxies of the user's shell)
+  plus ``MOTO_IAM_LOAD_MANAGED_POLICIES=true`` so AWS-managed IAM policies
+  exist as they do in AWS. The user's own ``MOTO_*`` settings pass through.
+- The child binds the port itself (port 0: the kernel picks one, no race) and
+  prints ``READY <port>``; ``start()`` waits for that line and one HTTP answer.
+- ``reset()`` is ``POST /moto-api/reset``; ``is_alive()`` checks the process
+  and the port (a moto busy building a backend is alive, not dead).
+- ``stop()`` closes the child's stdin (it exits on EOF), then signals its
+  group; it also runs at interpreter exit. Because the child exits when its
+  stdin closes, it dies with the pytest process even after a SIGKILL.
+- One emulator per pytest process (per xdist worker): each is a separate
+  process, so requests are served on another core than the one pytest and the
+  fault proxy use.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
-import threading
+import os
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+from .. import cancel
 from ..errors import EmulatorError
 from .base import Emulator
 
+#: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
+MOTO_SETTINGS = {
+    # AWS-managed policies (AdministratorAccess, AmazonS3FullAccess ...) exist in AWS;
+    # without them every attachment fails with NoSuchEntity.
+    "MOTO_IAM_LOAD_MANAGED_POLICIES": "true",
+}
+SERVER_MODULE = "pytest_converge.emulator.moto_server"
+
 
 class MotoEmulator(Emulator):
-    """moto's server app served by werkzeug in a daemon thread of this process.
+    """moto's server app in a child process (see the module docstring).
 
-    moto's own ``ThreadedMotoServer`` binds inside its thread, so a port that
-    is already taken makes ``start()`` wait forever; binding here first turns
-    that into an immediate ``EmulatorError``.
+    ``port=0`` (the default) takes an ephemeral port; a fixed port that is
+    taken makes ``start()`` raise ``EmulatorError`` at once.
     """
 
     name = "moto"
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, start_timeout: float = 60.0) -> None:
         self._host = host
         self._port = port
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
+        self._bound = 0
+        self._start_timeout = start_timeout
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._home: str | None = None
+        self.log_path: Path | None = None
+        #: Seconds from spawn to the first HTTP answer (set by ``start()``).
+        self.start_seconds: float | None = None
 
     @property
     def endpoint(self) -> str:
-        if self._server is None:
+        if self._proc is None:
             raise EmulatorError("the moto emulator is not running; call start() first")
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{self._host}:{self._bound}"
+
+    @property
+    def pid(self) -> int | None:
+        """Process id (and process group id) of the moto server, if running."""
+        return self._proc.pid if self._proc is not None else None
+
+    def environment(self, home: Path) -> dict[str, str]:
+        """The server process's whole environment."""
+        from ..safety import emulator_env  # safety imports this package's base: import late
+
+        env = emulator_env(home)
+        # The server must import this very package, wherever it was imported from
+        # (an installed copy, a checkout on sys.path via the current directory).
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+        env.update(MOTO_SETTINGS)
+        env.update({k: v for k, v in os.environ.items() if k.startswith("MOTO_")})
+        return env
 
     def start(self) -> None:
-        if self._server is not None:
+        if self._proc is not None:
             return
-        from moto.moto_server.werkzeug_app import (
-            DomainDispatcherApplication,
-            MotoRequestHandler,
-            create_backend_app,
-        )
-        from werkzeug.serving import make_server
-
-        class QuietHandler(MotoRequestHandler):
-            def log_request(self, *args: Any, **kwargs: Any) -> None:
-                pass  # one line per API call would drown pytest's output
-
-        app = DomainDispatcherApplication(create_backend_app)
+        atexit.register(self.stop)
+        self._home = tempfile.mkdtemp(prefix="converge-moto-")
+        self.log_path = Path(self._home) / "moto.log"
+        started = time.monotonic()
         try:
-            self._server = make_server(
-                self._host, self._port, app, threaded=True, request_handler=QuietHandler
-            )
-        except (OSError, SystemExit):
-            # werkzeug prints and calls sys.exit(1) when the port is taken.
+            with open(self.log_path, "wb") as log:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-m", SERVER_MODULE, "--host", self._host,
+                     "--port", str(self._port)],
+                    stdin=subprocess.PIPE,  # closed by stop(), or by the kernel when we die
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    env=self.environment(Path(self._home)),
+                    cwd=self._home,
+                    start_new_session=True,  # own process group: stop() reaches all of it
+                )  # fmt: skip
+        except OSError as exc:
+            self.stop()
+            raise EmulatorError(f"cannot run {sys.executable} -m {SERVER_MODULE}: {exc}") from exc
+        cancel.track(self._proc.pid)
+        try:
+            self._bound = self._read_port(started + self._start_timeout)
+            if not self._wait_ready(started + self._start_timeout):
+                raise EmulatorError(
+                    f"moto did not answer within {self._start_timeout:.0f}s:\n{self._log_tail()}"
+                )
+        except BaseException:
+            self.stop()
+            raise
+        self.start_seconds = time.monotonic() - started
+
+    def _read_port(self, deadline: float) -> int:
+        assert self._proc is not None and self._proc.stdout is not None
+        line = b""
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._proc.stdout, selectors.EVENT_READ)
+            while not line.endswith(b"\n"):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not sel.select(timeout=remaining):
+                    raise EmulatorError(
+                        f"moto did not start within {self._start_timeout:.0f}s:\n"
+                        + self._log_tail()
+                    )
+                chunk = os.read(self._proc.stdout.fileno(), 256)
+                if not chunk:
+                    break  # exited
+                line += chunk
+        self._proc.stdout.close()
+        word, _, rest = line.decode(errors="replace").strip().partition(" ")
+        if word == "READY" and rest.isdigit():
+            return int(rest)
+        if word == "CANNOT-BIND":
             raise EmulatorError(
                 f"cannot start moto on {self._host}:{self._port}: the port is in use or not "
                 "bindable. Use port 0 (an ephemeral port, the default) or free the port."
-            ) from None
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name="converge-moto", daemon=True
-        )
-        self._thread.start()
-        if not self._wait_ready(timeout=10.0):
-            self.stop()
-            raise EmulatorError("moto did not answer its health check within 10s")
-        # moto builds each service backend on first use (EC2 takes ~3 s); do it
-        # now, in the background, while terraform init runs.
-        threading.Thread(target=self._warm_up, name="converge-moto-warmup", daemon=True).start()
+            )
+        raise EmulatorError(f"the moto server exited while starting:\n{self._log_tail()}")
 
-    def _warm_up(self) -> None:
-        calls = (
-            ("ec2", "describe_vpcs"),
-            ("s3", "list_buckets"),
-            ("sqs", "list_queues"),
-            ("iam", "list_roles"),
-            ("dynamodb", "list_tables"),
-            ("sts", "get_caller_identity"),
-        )
-        for service, method in calls:
-            try:
-                getattr(self.client(service), method)()
-            except Exception:
-                return
-
-    def _wait_ready(self, timeout: float) -> bool:
-        import time
-
-        deadline = time.monotonic() + timeout
+    def _wait_ready(self, deadline: float) -> bool:
         while time.monotonic() < deadline:
+            if self._proc is None or self._proc.poll() is not None:
+                return False
             if self._answers():
                 return True
             time.sleep(0.05)
         return False
 
+    def _log_tail(self, lines: int = 30) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return "  (no log)"
+        text = self.log_path.read_text(errors="replace").strip().splitlines()
+        return "\n".join(f"  | {line}" for line in text[-lines:]) or "  (empty log)"
+
     def stop(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            server.shutdown()
-            server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        """Stop the server process and remove its scratch dir; safe to call twice."""
+        atexit.unregister(self.stop)
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            for stream in (proc.stdin, proc.stdout):
+                with contextlib.suppress(OSError):
+                    if stream is not None:
+                        stream.close()  # the server exits on stdin EOF
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+            # Also reaps anything left in its group.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=10)
+            cancel.untrack(proc.pid)
+        if self._home is not None:
+            shutil.rmtree(self._home, ignore_errors=True)
+            self._home = None
 
     def _request(self, method: str, path: str, timeout: float = 5.0) -> bytes:
         data = b"" if method == "POST" else None
@@ -113,17 +202,14 @@ class MotoEmulator(Emulator):
             return resp.read()
 
     def is_alive(self) -> bool:
-        """Serving thread running and the port accepting connections.
+        """The server process runs and its port accepts connections.
 
         No HTTP round trip: a busy moto (building a backend) is alive, not dead.
         """
-        if self._server is None or self._thread is None or not self._thread.is_alive():
+        if self._proc is None or self._proc.poll() is not None:
             return False
-        import socket
-
-        host, port = self._server.server_address[:2]
         try:
-            with socket.create_connection((host, port), timeout=2.0):
+            with socket.create_connection((self._host, self._bound), timeout=2.0):
                 return True
         except OSError:
             return False

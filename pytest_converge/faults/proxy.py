@@ -15,11 +15,11 @@ are armed for one run and disarmed after::
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import logging
 import select
 import socket
 import socketserver
+import ssl
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -28,7 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import FaultError, UnsafeTargetError
+from ..errors import FaultError
+from ..safety import LoopbackTarget, loopback_target
 from .kinds import SIGNALLING, Fault, Request, Signal
 from .operations import Operation, identify, is_mutating
 from .wire import Response
@@ -87,19 +88,20 @@ class _Pending:
 class Proxy:
     """A recording HTTP proxy on ``127.0.0.1`` that can inject faults into API calls.
 
-    ``upstream`` must be a loopback ``http://`` URL (the emulator); anything
-    else raises ``UnsafeTargetError``, so fault tests never reach real AWS.
+    ``upstream`` must be a loopback ``http://`` or ``https://`` URL (the
+    emulator; see :func:`pytest_converge.safety.loopback_target`); anything else
+    raises ``UnsafeTargetError``, so fault tests never reach real AWS.
     """
 
     def __init__(self, upstream: str, *, port: int = 0, timeout: float = 300.0) -> None:
         self.upstream = upstream.rstrip("/")
-        self._upstream_host, self._upstream_port = _loopback_target(self.upstream)
+        target = loopback_target(self.upstream, "proxy upstream")
         self._port = port
         self._timeout = timeout
         self._lock = threading.Lock()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
-        self._pool = _UpstreamPool(self._upstream_host, self._upstream_port, timeout)
+        self._pool = _UpstreamPool(target, timeout)
         self._generation = 0
         self._seq = 0
         self._counts: dict[str, int] = {}
@@ -307,9 +309,10 @@ class _UpstreamPool:
     can close every idle one.
     """
 
-    def __init__(self, host: str, port: int, timeout: float) -> None:
-        self._host = host
-        self._port = port
+    def __init__(self, target: LoopbackTarget, timeout: float) -> None:
+        self._host = target.host
+        self._port = target.port
+        self._tls = target.scheme == "https"
         self._timeout = timeout
         self._idle: list[http.client.HTTPConnection] = []
         self._lock = threading.Lock()
@@ -323,6 +326,13 @@ class _UpstreamPool:
                     return conn, True
                 conn.close()
         # http.client never consults HTTP(S)_PROXY, so loopback traffic stays loopback.
+        if self._tls:
+            # A local emulator's certificate is self-signed (LocalStack makes its own):
+            # the address is what is checked, by loopback_target.
+            context = ssl._create_unverified_context()
+            return _TLSConnection(
+                self._host, self._port, timeout=self._timeout, context=context
+            ), False
         return _Connection(self._host, self._port, timeout=self._timeout), False
 
     def _put(self, conn: http.client.HTTPConnection) -> None:
@@ -369,8 +379,8 @@ class _UpstreamPool:
             conn.close()
 
 
-class _Connection(http.client.HTTPConnection):
-    """http.client connection that sends a small request's head and body in one write.
+class _OneWrite:
+    """Sends a small request's head and body in one write (mixed into http.client's classes).
 
     The stock ``_send_output`` writes them separately: two syscalls and two
     wake-ups of the emulator per call, a measurable share of the proxy's cost.
@@ -381,9 +391,17 @@ class _Connection(http.client.HTTPConnection):
             self._buffer.extend((b"", b""))  # type: ignore[attr-defined]
             msg = b"\r\n".join(self._buffer) + message_body  # type: ignore[attr-defined]
             del self._buffer[:]  # type: ignore[attr-defined]
-            self.send(msg)
+            self.send(msg)  # type: ignore[attr-defined]
             return
         super()._send_output(message_body, encode_chunked)  # type: ignore[misc]
+
+
+class _Connection(_OneWrite, http.client.HTTPConnection):
+    """A plain connection to the emulator."""
+
+
+class _TLSConnection(_OneWrite, http.client.HTTPSConnection):
+    """A TLS connection to an emulator served at an ``https://`` loopback URL."""
 
 
 def _dropped(sock: socket.socket) -> bool:
@@ -590,28 +608,3 @@ class _Handler(BaseHTTPRequestHandler):
         data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         # One write for head and body: with Nagle off either way, it saves a syscall.
         self.wfile.write(data if no_body else data + response.body)
-
-
-def _loopback_target(upstream: str) -> tuple[str, int]:
-    """(host, port) of a loopback ``http://`` URL, or UnsafeTargetError."""
-    split = urlsplit(upstream)
-    host = split.hostname or ""
-    fix = "point the proxy at the local emulator, e.g. http://127.0.0.1:5000"
-    if split.scheme != "http" or not host:
-        raise UnsafeTargetError(f"proxy upstream {upstream!r} is not an http:// URL; {fix}")
-    if host == "localhost":
-        host = "127.0.0.1"  # never trust a resolver with where fault traffic goes
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
-        raise UnsafeTargetError(
-            f"proxy upstream {upstream!r} is not a loopback address: fault injection only "
-            f"ever talks to a local emulator; {fix}"
-        )
-    try:
-        port = split.port or 80
-    except ValueError as exc:
-        raise UnsafeTargetError(f"proxy upstream {upstream!r} has a bad port: {exc}") from None
-    return host, port

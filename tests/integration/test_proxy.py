@@ -17,7 +17,7 @@ import pytest
 from botocore.config import Config
 
 from pytest_converge.emulator import FAKE_ACCESS_KEY, FAKE_SECRET_KEY, MotoEmulator
-from pytest_converge.errors import FaultError, UnsafeTargetError
+from pytest_converge.errors import FaultError
 from pytest_converge.faults import (
     ApiError,
     Crash,
@@ -417,14 +417,7 @@ def test_env_proxies_never_capture_upstream_traffic(
     conn.close()
 
 
-@pytest.mark.parametrize(
-    "upstream",
-    ["http://10.0.0.1:5000", "http://example.com:80", "https://127.0.0.1:5000", "ftp://127.0.0.1",
-     "127.0.0.1:5000", "http://169.254.169.254/"],
-)  # fmt: skip
-def test_refuses_a_non_loopback_upstream(upstream: str) -> None:
-    with pytest.raises(UnsafeTargetError):
-        Proxy(upstream=upstream)
+# Which upstreams the proxy accepts: the loopback table in tests/unit/test_safety.py.
 
 
 def test_accepts_loopback_spellings_and_forwards_through_them(moto: MotoEmulator) -> None:

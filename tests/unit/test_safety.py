@@ -8,35 +8,80 @@ import pytest
 
 from pytest_converge.emulator.base import FAKE_ACCESS_KEY
 from pytest_converge.errors import UnsafeTargetError
-from pytest_converge.safety import ensure_loopback, is_loopback_url, terraform_env
+from pytest_converge.safety import (
+    LoopbackTarget,
+    ensure_loopback,
+    is_loopback_url,
+    loopback_target,
+    terraform_env,
+)
 from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_override
 
+#: THE loopback table: every place that checks an endpoint (the session, the
+#: Stack, the provider override, the fault proxy's upstream, LocalStack's
+#: endpoint) uses safety.loopback_target, and each is run against this table.
+LOOPBACK = [
+    "http://127.0.0.1:4566",
+    "https://127.0.0.1:4566",
+    "http://127.8.9.10:1",
+    "http://localhost:5000",
+    "https://localhost",
+    "http://[::1]:80",
+    "http://127.0.0.1:4566/",
+]
+NOT_LOOPBACK = [
+    "https://ec2.us-east-1.amazonaws.com",
+    "http://10.0.0.1:4566",
+    "https://192.168.1.5:4566",
+    "http://0.0.0.0:4566",
+    "http://169.254.169.254/",
+    "http://localhost.example.com",
+    "http://example.com:80",
+    "ftp://127.0.0.1",
+    "127.0.0.1:5000",
+    "http://127.0.0.1:notaport",
+    "not a url",
+    "",
+]
 
-@pytest.mark.parametrize(
-    "url",
-    ["http://127.0.0.1:4566", "http://127.8.9.10:1", "http://localhost:5000", "http://[::1]:80"],
-)
-def test_loopback_accepted(url):
+
+def _checks():
+    from pytest_converge.emulator.localstack import check_loopback
+    from pytest_converge.faults import Proxy
+
+    return {
+        "ensure_loopback": ensure_loopback,
+        "localstack.check_loopback": check_loopback,
+        "Proxy(upstream=...)": lambda url: Proxy(upstream=url),
+        "provider_override": lambda url: provider_override(
+            url, [], ProviderSchema("3.39.0", frozenset(), frozenset({"s3"}))
+        ),
+    }
+
+
+@pytest.mark.parametrize("url", LOOPBACK)
+def test_loopback_accepted_everywhere(url):
     assert is_loopback_url(url)
-    assert ensure_loopback(url) == url
+    for name, check in _checks().items():
+        try:
+            check(url)
+        except UnsafeTargetError as exc:  # pragma: no cover - the failure message
+            pytest.fail(f"{name} refused {url!r}: {exc}")
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "https://ec2.us-east-1.amazonaws.com",
-        "http://10.0.0.1:4566",
-        "http://192.168.1.5:4566",
-        "http://0.0.0.0:4566",
-        "http://localhost.example.com",
-        "not a url",
-        "",
-    ],
-)
-def test_anything_else_refused(url):
+@pytest.mark.parametrize("url", NOT_LOOPBACK)
+def test_anything_else_refused_everywhere(url):
     assert not is_loopback_url(url)
-    with pytest.raises(UnsafeTargetError, match="loopback"):
-        ensure_loopback(url)
+    for name, check in _checks().items():
+        with pytest.raises(UnsafeTargetError, match="loopback"):
+            check(url)
+            pytest.fail(f"{name} accepted {url!r}")
+
+
+def test_loopback_target_never_resolves_names():
+    assert loopback_target("http://localhost:4566") == LoopbackTarget("http", "127.0.0.1", 4566)
+    assert loopback_target("https://127.0.0.1").port == 443
+    assert loopback_target("http://[::1]").host == "::1"
 
 
 def test_environment_is_scrubbed(tmp_path: Path):

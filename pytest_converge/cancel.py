@@ -1,0 +1,151 @@
+"""Cancellation: nothing pytest-converge started outlives pytest, however pytest ends.
+
+Two parts:
+
+- **Signals.** :func:`install` makes ``SIGTERM`` and ``SIGHUP`` (what CI sends
+  when a job is cancelled or times out, and what a closed terminal sends) act
+  like ``Ctrl-C``: every tracked process group (running terraform and its
+  providers) is killed at once, then :class:`Cancelled` (a ``KeyboardInterrupt``)
+  is raised in the main thread, so pytest tears fixtures down (workspaces
+  removed, emulator stopped), writes the reports gathered so far and exits
+  with status 2. A second signal while that runs is ignored.
+- **The reaper.** A tiny process of its own session holds the ids of the
+  process groups still running (:func:`track` / :func:`untrack`). It reads them
+  from a pipe; when the pipe closes - pytest exited, or was killed with
+  ``SIGKILL``, or an xdist worker was killed by its controller - it kills every
+  group still listed. Terraform runs in its own process group, so without it
+  a provider plugin would be re-parented to init and keep running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+SIGNALS = tuple(
+    s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None
+)
+
+_REAPER = r"""
+import os, signal, sys
+groups = set()
+for line in sys.stdin:
+    sign, pgid = line[:1], line[1:].strip()
+    if pgid.isdigit():
+        (groups.add if sign == "+" else groups.discard)(int(pgid))
+for pgid in groups:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+
+
+class Cancelled(KeyboardInterrupt):
+    """pytest was told to stop by a signal (SIGTERM, SIGHUP); handled like Ctrl-C."""
+
+
+class _Reaper:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._pid = 0  # the pytest process the reaper belongs to (forks get their own)
+        self.groups: set[int] = set()
+
+    def _send(self, line: str) -> None:
+        if self._proc is None or self._pid != os.getpid():
+            self._proc = subprocess.Popen(
+                [sys.executable, "-S", "-c", _REAPER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                # Its own session: a signal to pytest's process group must not reach it.
+                start_new_session=True,
+                close_fds=True,
+                cwd="/",  # holds no directory of the run (it may outlive pytest by a moment)
+            )
+            self._pid = os.getpid()
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(line.encode() + b"\n")
+        self._proc.stdin.flush()
+
+    def track(self, pgid: int) -> None:
+        with self._lock:
+            self.groups.add(pgid)
+            with contextlib.suppress(OSError):
+                self._send(f"+{pgid}")
+
+    def untrack(self, pgid: int) -> None:
+        with self._lock:
+            self.groups.discard(pgid)
+            with contextlib.suppress(OSError):
+                if self._proc is not None:
+                    self._send(f"-{pgid}")
+
+    def kill_all(self) -> list[int]:
+        with self._lock:
+            groups = sorted(self.groups)
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+        return groups
+
+
+_reaper = _Reaper()
+
+
+def track(pgid: int) -> None:
+    """Kill process group ``pgid`` if pytest ends (or dies) before :func:`untrack`."""
+    _reaper.track(pgid)
+
+
+def untrack(pgid: int) -> None:
+    """``pgid`` was stopped and reaped by its owner."""
+    _reaper.untrack(pgid)
+
+
+def kill_tracked() -> list[int]:
+    """SIGKILL every tracked process group now; returns their ids."""
+    return _reaper.kill_all()
+
+
+def install(on_cancel: Callable[[int], None] | None = None) -> Callable[[], None]:
+    """Handle SIGTERM/SIGHUP as described above; returns a function that restores the old handlers.
+
+    ``on_cancel(signum)`` runs first (e.g. to note the cancellation). Outside the
+    main thread nothing is installed (Python only delivers signals there), nor
+    for a signal that already has a handler other than the default.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    cancelling = False
+
+    def handler(signum: int, frame: Any) -> None:
+        nonlocal cancelling
+        if cancelling:
+            return  # cleanup is running: let it finish
+        cancelling = True
+        kill_tracked()
+        if on_cancel is not None:
+            on_cancel(signum)
+        raise Cancelled(f"cancelled by {signal.Signals(signum).name}")
+
+    previous = {}
+    for sig in SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_DFL:
+            continue  # someone (a CI wrapper, another plugin) handles it: leave theirs
+        with contextlib.suppress(ValueError, OSError):
+            previous[sig] = signal.signal(sig, handler)
+
+    def restore() -> None:
+        for sig, old in previous.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(sig, old)
+
+    return restore
