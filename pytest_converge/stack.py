@@ -53,6 +53,11 @@ class ApplyResult:
     #: Addresses whose apply started and never completed (a crash leaves these).
     pending: list[str] = field(default_factory=list)
     signalled: int | None = None
+    #: Terraform's ``-json`` events of this apply (apply_start/apply_complete, ...).
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: ``time.time() - time.monotonic()`` during the apply: turns a call's
+    #: ``started`` into the epoch seconds terraform's events are stamped with.
+    clock_offset: float = 0.0
 
     def raise_for_error(self) -> ApplyResult:
         if self.error is not None:
@@ -197,6 +202,8 @@ class Stack:
             unfired=unfired,
             pending=done.pending() if done is not None else [],
             signalled=done.signalled if done is not None else None,
+            events=done.events if done is not None else [],
+            clock_offset=time.time() - time.monotonic(),
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
@@ -257,9 +264,11 @@ class Stack:
             self._progress(f"{self.name}: apply")
             self.apply().raise_for_error()
         self._progress(f"{self.name}: second plan")
+        applied = self.last_apply
         second = self.plan()
         if second.is_empty and not second.drift:
             return []
+        writers = self._sibling_writers(second, applied)
         third = None
         if not second.is_empty:
             # Permanence: what is still there after one more apply never goes away.
@@ -274,7 +283,20 @@ class Stack:
             scenario=scenario,
             classify=self._classify,
             module_dir=self.module,
+            writers=writers,
         )
+
+    def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
+        """Drifted objects another resource of this configuration wrote during ``applied``."""
+        if not plan.drift or applied is None or not applied.events:
+            return {}
+        from .analysis.plan import top_attribute
+        from .analysis.state import state_resources
+        from .analysis.writers import sibling_writers
+
+        drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
 
     def assert_converged(self) -> None:
         """Raise :class:`ConvergenceError` unless the plan after apply is empty.
