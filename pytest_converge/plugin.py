@@ -60,6 +60,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="keep each Stack's workspace (state, override, plans) for inspection",
     )
     parser.addini("converge_keep", "keep workspaces (true/false)", type="bool", default=False)
+    group.addoption(
+        "--converge-strict",
+        action="store_true",
+        dest="converge_strict",
+        default=None,
+        help="findings a known emulator gap explains stay errors (default: warnings, "
+        "marked 'suspected emulator gap')",
+    )
+    parser.addini(
+        "converge_strict",
+        "emulator-gap findings stay errors (true/false)",
+        type="bool",
+        default=False,
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -186,10 +186,29 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
             "permanent diffs by classification: "
             + ", ".join(f"{c} {n}" for c, n in sorted(classes.items()))
         )
+    lines.extend(_suspected_lines(defects_by_module))
     if kinds:
         lines.append("legend:")
         lines.extend(f"  {k}: {KIND_HELP.get(k, k)}" for k in kinds)
         lines.append("next step: " + _next_step(defects_by_module))
+    return lines
+
+
+def _suspected_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str]:
+    """Each suspected emulator gap, one line: listed even when its test passed."""
+    found = [
+        d
+        for found in defects_by_module.values()
+        for d, _ in group_defects(found)
+        if d.emulator_suspected
+    ]
+    if not found:
+        return []
+    lines = [f"suspected emulator gaps ({len(found)}; not counted as module defects):"]
+    for d in found:
+        where = (d.address or "(module)") + (f" . {d.attribute}" if d.attribute else "")
+        evidence = d.evidence if len(d.evidence) <= 160 else d.evidence[:157] + "..."
+        lines.append(f"  {d.module}: {d.kind} ({d.classification}) {where}: {evidence}")
     return lines
 
 

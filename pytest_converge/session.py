@@ -137,7 +137,14 @@ class ConvergeSession:
             ),
             on_defects=on_defects,
             reproduce=reproduce,
+            strict=self.strict,
         )
+
+    @property
+    def strict(self) -> bool:
+        """``--converge-strict``: findings a known emulator gap explains stay errors."""
+        value = self.option("strict")
+        return value is True or str(value).strip().lower() in ("1", "true", "yes", "on")
 
     def track(self, stack: Any) -> None:
         with self._lock:

@@ -122,6 +122,7 @@ class Stack:
         reproduce: str = "",
         progress: Callable[[str], None] | None = None,
         replay: bool = True,
+        strict: bool = False,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -151,6 +152,8 @@ class Stack:
             self.proxy.stop()
             raise
         self.replay = replay
+        #: Findings a known emulator gap explains stay errors (``--converge-strict``).
+        self.strict = strict
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
@@ -336,6 +339,7 @@ class Stack:
             parallelism=self.parallelism,
             timeouts=self._timeouts,
             classify=self._classify,
+            strict=self.strict,
         )
         try:
             mine, theirs = outcome(self), outcome(twin)
@@ -481,9 +485,15 @@ class Stack:
             )
 
     def _finish(self, defects: list[Defect]) -> list[Defect]:
+        from .analysis.gaps import emulator_version, mark_emulator_gaps
+
         for d in defects:
             d.module = d.module or self.name
             d.reproduce = d.reproduce or self.reproduce
+        # Known emulator gaps: still listed, marked, warnings unless strict.
+        mark_emulator_gaps(
+            defects, self.emulator.name, emulator_version(self.emulator), strict=self.strict
+        )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects

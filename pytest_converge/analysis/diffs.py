@@ -138,13 +138,27 @@ def _resource_defects(
         return [ctx.locate(_whole_resource(rc, gone, ctx))]
     still = remaining.get(rc.address, set()) if remaining is not None else None
     found = []
-    for group in _by_attribute([a for a in rc.attributes if not _mirrors_tags(a.path, rc)]):
+    for group in _by_attribute(_causes(rc)):
         transient = still is not None and all(a.path not in still for a in group)
         if len(group) == 1:
             found.append(_attribute_defect(rc, group[0], transient, ctx))
         else:
             found.append(_group_defect(rc, group, transient, ctx))
     return [ctx.locate(d) for d in found]
+
+
+def _causes(rc: ResourceChange) -> list[AttributeChange]:
+    """The attribute changes that say why ``rc`` changes, without their consequences.
+
+    A replacement makes every computed attribute (``id``, ``arn``) "known
+    after apply" and resets unset ones (null vs ``{}``): those follow from
+    the attribute that forces the replacement and are not findings of their own.
+    """
+    attrs = [a for a in rc.attributes if not _mirrors_tags(a.path, rc)]
+    concrete = [a for a in attrs if not (_empty(a.observed) and _empty(a.declared))] or attrs
+    if rc.action == "replace" and any(a.forces_replacement for a in concrete):
+        return [a for a in concrete if a.forces_replacement or a.declared is not UNKNOWN]
+    return concrete
 
 
 def _by_attribute(attrs: list[AttributeChange]) -> list[list[AttributeChange]]:

@@ -88,12 +88,31 @@ def why(classification: str | None, declared: Any = None, observed: Any = None) 
             "implementation: the API returns the value in another form than declared"
         )
     text = WHY.get(classification or "unknown", WHY["unknown"])
+    if classification == "default":
+        text = _why_default(declared, observed)
     if classification in ("json-equivalent", "type-coercion", "case", "default"):
         spot = first_difference(declared, observed)
         if spot and spot[0] != "$":
             path, d, o = spot
             text += f" (at {path}: declared {format_value(d, 60)}, observed {format_value(o, 60)})"
     return text
+
+
+def _why_default(declared: Any, observed: Any) -> str:
+    """Which of the ``default`` cases this is, in one sentence."""
+    empty = (None, "", [], {})
+    if declared in empty and observed in empty:
+        return "the API keeps no empty value: the declared empty value reads back as null"
+    if declared in empty:
+        return "the API fills in its own default when the value is empty or omitted"
+    if isinstance(observed, int | float) and not isinstance(observed, bool) and observed == 0:
+        return (
+            "the API reports 0 for a setting that does not apply in the chosen mode (an "
+            "on-demand table's capacities, a feature that is off), whatever was declared"
+        )
+    if observed in empty:
+        return "the API does not store a value equal to its default and reads back nothing"
+    return "the API substitutes its own (default) value for the declared one"
 
 
 def fix(
@@ -170,6 +189,11 @@ def _fix_order(attr: str, declared: Any, observed: Any, shown: str) -> str:
 
 
 def _fix_default(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if declared in ("", [], {}) and observed in (None, "", [], {}):
+        return (
+            f"Leave {attr} out (remove the attribute) instead of setting it to "
+            f"{format_value(declared)}: the API keeps no empty value."
+        )
     if declared is None or declared in ("", [], {}):
         return (
             f"Set {attr} = {shown} explicitly (the default the API fills in), or remove "
