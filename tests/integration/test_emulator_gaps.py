@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge import ConvergenceError
 from pytest_converge.analysis.gaps import load_catalogue
 
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "emulator_gaps"
