@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import re
 import shutil
 import signal
 import time
@@ -196,6 +197,8 @@ class Stack:
             done, error = None, exc
         finally:
             unfired = self.proxy.disarm() if armed else []
+        if error is not None:
+            _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
         result = ApplyResult(
             ok=error is None,
             error=error,
@@ -225,17 +228,21 @@ class Stack:
         self._check_emulator()
         self.proxy.clear()
         planfile = "converge.tfplan"
-        done = self.runner.run(
-            "plan",
-            input=False,
-            no_color=IsFlagged,
-            json=IsFlagged,
-            detailed_exitcode=IsFlagged,
-            out=planfile,
-            parallelism=self.parallelism,
-            check=True,
-            ok_codes=(0, 2),
-        )
+        try:
+            done = self.runner.run(
+                "plan",
+                input=False,
+                no_color=IsFlagged,
+                json=IsFlagged,
+                detailed_exitcode=IsFlagged,
+                out=planfile,
+                parallelism=self.parallelism,
+                check=True,
+                ok_codes=(0, 2),
+            )
+        except TerraformError as exc:
+            _name_emulator_gaps(exc, self.proxy.calls, self.emulator.name)
+            raise
         if done.returncode == 0:
             self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
         else:
@@ -512,6 +519,26 @@ class Stack:
 
     def __repr__(self) -> str:
         return f"<Stack {self.name} at {self.workdir}>"
+
+
+def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: str) -> None:
+    """Put "the moto emulator does not implement `svc:Op`" first in ``error``.
+
+    The provider reports such an answer as a hex dump of an HTML page (or
+    retries it until the timeout); the proxy saw the answer and knows the operation.
+    """
+    from .analysis.gaps import unimplemented_notes
+
+    notes = unimplemented_notes(calls, emulator)
+    if notes:
+        error.diagnostics[:] = notes + [
+            _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics
+        ]
+        error.args = (error._message(),)
+
+
+#: The provider's hex dump of a response body it could not parse.
+_HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
 
 
 def _signal_note(done: Completed) -> list[str]:

@@ -321,3 +321,76 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     if head[:15].lower().startswith((b"<!doctype html", b"<html")):
         return status in (404, 405, 500)
     return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
+
+
+def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
+    """One sentence per operation the emulator answered as not implemented.
+
+    ``calls`` are the proxy's records (``service``, ``operation``, ``method``,
+    ``path``, ``unimplemented``, ``upstream_status``).
+    """
+    notes: dict[str, str] = {}
+    for call in calls:
+        if not getattr(call, "unimplemented", False):
+            continue
+        name = operation_name(call.service, call.operation, call.method, call.path)
+        if name in notes:
+            continue
+        notes[name] = (
+            f"the {emulator} emulator does not implement `{name}` (it answered HTTP "
+            f"{call.upstream_status} with an error page instead of an API response): this "
+            f"is an emulator gap, not a module error. Test the resource that needs it on "
+            f"another backend (--converge-backend), or leave it out of the module under "
+            f"test (e.g. a count/for_each switched off in converge.tfvars)"
+        )
+    return list(notes.values())
+
+
+def operation_name(service: str, operation: str, method: str = "", path: str = "") -> str:
+    """``service:Operation`` as IAM writes it, e.g. ``outposts:ListOutposts``.
+
+    The proxy names a REST call it has no route for ``GET outposts /outposts``;
+    botocore's service model, when it has the service, gives the API's name.
+    """
+    if " " not in operation:
+        return f"{service}:{operation}"
+    found = _rest_operation(service, method, path)
+    return f"{service}:{found}" if found else f"{service}:{method} {path}"
+
+
+@lru_cache(maxsize=64)
+def _rest_operation(service: str, method: str, path: str) -> str | None:
+    try:
+        import botocore.session
+
+        model = botocore.session.get_session().get_service_model(service)
+    except Exception:  # unknown service or no botocore data: keep the HTTP form
+        return None
+    best: tuple[int, str] | None = None
+    for name in model.operation_names:
+        http = model.operation_model(name).http
+        if http.get("method", "").upper() != method.upper():
+            continue
+        template = str(http.get("requestUri", "")).split("?", 1)[0]
+        literal = _uri_match(template, path)
+        if literal is not None and (best is None or literal > best[0]):
+            best = (literal, name)
+    return best[1] if best else None
+
+
+def _uri_match(template: str, path: str) -> int | None:
+    """How many literal segments of ``template`` match ``path`` (None: no match)."""
+    want = [p for p in template.strip("/").split("/") if p]
+    have = [p for p in path.split("?", 1)[0].strip("/").split("/") if p]
+    literal = 0
+    for i, part in enumerate(want):
+        if part.startswith("{") and part.endswith("+}"):
+            return literal if len(have) > i else None
+        if i >= len(have):
+            return None
+        if part.startswith("{"):
+            continue
+        if part != have[i]:
+            return None
+        literal += 1
+    return literal if len(have) == len(want) else None

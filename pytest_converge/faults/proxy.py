@@ -28,6 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..analysis.gaps import unimplemented_operation
 from ..errors import FaultError, UnsafeTargetError
 from .kinds import SIGNALLING, Fault, Request, Signal
 from .operations import Operation, identify, is_mutating
@@ -65,6 +66,9 @@ class Call:
     mutating: bool
     #: Status the emulator answered with (differs from ``status`` under a fault).
     upstream_status: int | None = None
+    #: The emulator answered that it does not implement this operation (an
+    #: HTML error page, ``NotImplemented``): an emulator gap, not a module error.
+    unimplemented: bool = False
 
     @property
     def label(self) -> str:
@@ -521,6 +525,9 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     call.forwarded = True
                     call.upstream_status = response.status
+                    call.unimplemented = unimplemented_operation(
+                        response.status, response.headers, response.body
+                    )
                     if fault is not None:
                         response = fault.after(request, response, pending.signal) or response
                 finally:

@@ -70,3 +70,34 @@ def test_every_catalogue_entry_says_what_aws_does_and_how_it_was_reproduced(entr
     assert entry.emulator in ("moto", "localstack")
     assert len(entry.real_api) > 20
     assert "reproduc" in entry.evidence or "http" in entry.evidence
+
+
+def test_an_operation_the_emulator_does_not_implement_is_named(converge):
+    stack = converge(MODULE.parent / "unimplemented_api")
+    result = stack.apply()
+    assert not result.ok
+    text = str(result.error)
+    assert (
+        text.splitlines()[1]
+        .strip()
+        .startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    )
+    assert "3c 21 64 6f" not in text  # no hex dump of moto's HTML page
+    assert [c.label for c in result.calls if c.unimplemented]
+
+
+def test_an_unimplemented_action_of_an_implemented_service_is_named(converge, tmp_path):
+    (tmp_path / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_ec2_capacity_reservation" "c" {\n'
+        '  instance_type     = "t3.micro"\n'
+        '  instance_platform = "Linux/UNIX"\n'
+        '  availability_zone = "us-east-1a"\n'
+        "  instance_count    = 1\n"
+        "}\n"
+    )
+    result = converge(tmp_path).apply()
+    assert not result.ok
+    assert "the moto emulator does not implement `ec2:CreateCapacityReservation`" in str(
+        result.error
+    )
