@@ -30,6 +30,12 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
     ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
     ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
+    (
+        "confirm_with",
+        {"metavar": "NAME"},
+        "re-run each module with error-level findings on this second backend (moto or "
+        "localstack) and mark what only one backend shows as a suspected emulator gap",
+    ),
 ]
 
 
@@ -105,6 +111,18 @@ def _validate(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--converge-backend {backend!r}: expected one of {', '.join(BACKENDS)}"
         )
+    confirm = session.option("confirm_with")
+    if confirm:
+        if own_backends_only and confirm not in BACKENDS:
+            raise pytest.UsageError(
+                f"--converge-confirm-with {confirm!r}: expected one of {', '.join(BACKENDS)}"
+            )
+        if confirm == (backend or "moto"):
+            raise pytest.UsageError(
+                f"--converge-confirm-with {confirm!r} is already the backend: name the other "
+                f"one (--converge-backend {backend or 'moto'} --converge-confirm-with "
+                f"{'localstack' if (backend or 'moto') == 'moto' else 'moto'})"
+            )
     for name in ("parallelism", "timeout"):
         value = session.option(name)
         if value in (None, ""):

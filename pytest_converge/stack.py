@@ -337,7 +337,45 @@ class Stack:
             summary = stack.last_plan.summary() if stack.last_plan else "not planned"
             return Outcome(stack.emulator.name, defects, summary)
 
-        twin = Stack(
+        twin = self._twin(other)
+        try:
+            mine, theirs = outcome(self), outcome(twin)
+        finally:
+            twin.close()
+        return self._finish(emulator_differences(self.name, mine, theirs))
+
+    def confirm_with(
+        self, other: Emulator, defects: Sequence[Defect] | None = None
+    ) -> list[Defect]:
+        """Re-run the two-run test on ``other``; mark the findings only this emulator shows.
+
+        ``defects`` (default: this Stack's ``defects``) get ``emulator_suspected``
+        and ``evidence`` naming ``other``'s second plan; an error becomes a
+        warning unless ``strict``. Returns the marked findings; none when the
+        module cannot be applied on ``other`` (then there is no evidence).
+        ``--converge-confirm-with`` does this for each module with error-level findings.
+        """
+        from .analysis.gaps import mark_disagreements
+
+        found = list(self.defects if defects is None else defects)
+        twin = self._twin(other)
+        try:
+            twin._fresh_start()
+            self._progress(f"{self.name}: confirming the findings on {other.name}")
+            if not twin.apply().ok:
+                self._progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                return []
+            theirs = twin._second_plan_defects("two-run")
+            plan = twin.last_plan.summary() if twin.last_plan else "not planned"
+        finally:
+            twin.close()
+        return mark_disagreements(
+            found, theirs, self.emulator.name, other.name, other_plan=plan, strict=self.strict
+        )
+
+    def _twin(self, other: Emulator) -> Stack:
+        """The same module, variables and options, on ``other``."""
+        return Stack(
             self.module,
             emulator=other,
             templates=self._templates,
@@ -348,11 +386,6 @@ class Stack:
             classify=self._classify,
             strict=self.strict,
         )
-        try:
-            mine, theirs = outcome(self), outcome(twin)
-        finally:
-            twin.close()
-        return self._finish(emulator_differences(self.name, mine, theirs))
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:
