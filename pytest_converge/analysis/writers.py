@@ -95,15 +95,23 @@ def sibling_writers(
             continue
         nouns = set().union(*(_words(a) for a in attributes)) - _VERBS
         done = windows[address].end if address in windows else float("-inf")
-        writers = [
-            other.address
-            for other in state
-            if other.address != address
-            and any(m > done and nouns & words for m, words in writes.get(other.address, ()))
-            and _refers_to(other.values, target.id)
-        ]
-        if writers:
-            found[address] = sorted(writers, key=_natural)
+        writers: list[tuple[str, bool]] = []
+        for other in state:
+            if other.address == address or not any(
+                m > done and nouns & words for m, words in writes.get(other.address, ())
+            ):
+                continue
+            fields = _fields_with(other.values, target.id)
+            if fields:
+                writers.append((other.address, bool(fields & _direct_fields(target.type))))
+        # A field named after the object's type (security_group_id on a group)
+        # is what a writer of it has; another reference (source_security_group_id)
+        # only counts when no resource has such a field.
+        if any(direct for _, direct in writers):
+            writers = [(a, d) for a, d in writers if d]
+        writers_found = [a for a, _ in writers]
+        if writers_found:
+            found[address] = sorted(writers_found, key=_natural)
     return found
 
 
@@ -148,15 +156,24 @@ def _singular(word: str) -> str:
     return word
 
 
-def _refers_to(values: Any, object_id: str) -> bool:
-    """``object_id`` is one of ``values``' attribute values (at any depth)."""
+def _fields_with(values: Any, object_id: str, key: str = "") -> set[str]:
+    """The names of the fields of ``values`` (at any depth) whose value is ``object_id``."""
     if isinstance(values, str):
-        return values == object_id
+        return {key} if values == object_id and key != "id" else set()
+    found: set[str] = set()
     if isinstance(values, Mapping):
-        return any(k != "id" and _refers_to(v, object_id) for k, v in values.items())
-    if isinstance(values, list | tuple):
-        return any(_refers_to(v, object_id) for v in values)
-    return False
+        for k, v in values.items():
+            found |= _fields_with(v, object_id, str(k))
+    elif isinstance(values, list | tuple):
+        for v in values:
+            found |= _fields_with(v, object_id, key)
+    return found
+
+
+def _direct_fields(resource_type: str) -> set[str]:
+    """Field names that point at an object of ``resource_type`` as its owner's target."""
+    noun = resource_type.removeprefix("aws_")
+    return {noun, f"{noun}_id", f"{noun}_name", f"{noun}_arn"}
 
 
 def _epoch(stamp: Any) -> float | None:

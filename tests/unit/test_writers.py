@@ -104,3 +104,40 @@ def test_calls_that_failed_or_came_before_the_object_existed_are_not_writes():
         )
         == {}
     )
+
+
+def test_a_rule_of_another_group_that_only_names_this_one_as_source_is_not_its_writer():
+    # Real shape (terraform-aws-security-group v4.17.2 examples/complete): a rule of
+    # group B with source_security_group_id = A, and A's own rule (security_group_id = A).
+    state = [
+        *_state()[:2],
+        StateResource(
+            "aws_security_group_rule.own",
+            "aws_security_group_rule",
+            "managed",
+            "sgrule-1",
+            {"id": "sgrule-1", "security_group_id": "sg-1"},
+        ),
+        StateResource(
+            "aws_security_group_rule.other",
+            "aws_security_group_rule",
+            "managed",
+            "sgrule-2",
+            {"id": "sgrule-2", "security_group_id": "sg-2", "source_security_group_id": "sg-1"},
+        ),
+    ]
+    events = [
+        *EVENTS[:4],
+        _event("apply_start", "aws_security_group_rule.own", 5),
+        _event("apply_start", "aws_security_group_rule.other", 5),
+        _event("apply_complete", "aws_security_group_rule.own", 6),
+        _event("apply_complete", "aws_security_group_rule.other", 6),
+    ]
+    calls = [
+        _call("AuthorizeSecurityGroupIngress", 5.5),
+        _call("AuthorizeSecurityGroupIngress", 5.6),
+    ]
+    found = sibling_writers(
+        {"aws_security_group.this": ["ingress"]}, events, calls, state, EPOCH_10H
+    )
+    assert found == {"aws_security_group.this": ["aws_security_group_rule.own"]}
