@@ -101,3 +101,23 @@ def test_an_unimplemented_action_of_an_implemented_service_is_named(converge, tm
     assert "the moto emulator does not implement `ec2:CreateCapacityReservation`" in str(
         result.error
     )
+
+
+def test_junit_xml_carries_classification_emulator_suspected_and_evidence(pytester):
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile(
+        f"""
+        def test_gaps(converge):
+            converge({str(MODULE)!r}).assert_converged()
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=1)
+    case = ET.parse(pytester.path / "junit.xml").find(".//testcase")
+    assert case is not None
+    props = [(p.get("name"), p.get("value")) for p in case.iter("property")]
+    assert ("converge.classification", "dropped") in props
+    assert ("converge.emulator_suspected", "true") in props
+    evidence = [v for n, v in props if n == "converge.evidence"]
+    assert len(evidence) == 3 and all("reproduced with moto" in v for v in evidence)
