@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .analysis.classify import Classification
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
 from .errors import (
@@ -51,6 +52,7 @@ __all__ = [
     "UNKNOWN",
     "ApplyResult",
     "AttributeChange",
+    "Classification",
     "ConvergeError",
     "ConvergenceError",
     "Crash",
