@@ -24,6 +24,7 @@ block's file and line (:mod:`.source`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,12 +70,43 @@ def plan_defects(
     defects: list[Defect] = []
     for rc in second.changes:
         defects.extend(_resource_defects(rc, second, remaining, ctx))
+    flapped: list[Defect] = []
+    if third is not None:
+        # The apply in between caused new changes: the module flaps, it does not settle.
+        seen = set(second.addresses())
+        for rc in third.changes:
+            if rc.address not in seen:
+                for defect in _resource_defects(rc, third, None, ctx):
+                    defect.message += " (new in the third plan: the apply of the second undid it)"
+                    flapped.append(defect)
+    conflicts = _second_writer_conflicts(defects, second, writers or {})
+    # A writer the conflict's apply undid is re-created next: part of that finding.
+    undone = {w for d in defects if d.writers and d.kind == "permanent-diff" for w in d.writers}
+    for defect in flapped:
+        if defect.address not in undone:
+            defects.append(defect)
+    if undone & {d.address for d in flapped}:
+        for d in defects:
+            if set(d.writers) & undone and d.address in conflicts:
+                d.message += " The next plan re-creates them."
     third_outputs = {o.name for o in third.outputs} if third is not None else None
     for out in second.outputs:
         transient = third_outputs is not None and out.name not in third_outputs
         defects.append(_output_defect(out, transient, ctx))
     relevant = second.relevant
     for rc in second.drift:
+        # Drift a second-writer conflict already explains is not reported again.
+        explained = conflicts.get(rc.address, set())
+        if explained:
+            kept = [
+                a
+                for a in rc.attributes
+                if top_attribute(a.path) not in explained
+                and not (_empty(a.observed) and _empty(a.declared))
+            ]
+            if not kept:
+                continue
+            rc = replace(rc, attributes=kept)
         defects.extend(
             _drift_defects(
                 rc, ctx, relevant.get(rc.address, set()), list((writers or {}).get(rc.address, ()))
@@ -108,6 +140,38 @@ class _Context:
             if location is not None:
                 defect.file, defect.line = str(location.file), location.line
         return defect
+
+
+def _second_writer_conflicts(
+    defects: list[Defect], second: Plan, writers: Mapping[str, Sequence[str]]
+) -> dict[str, set[str]]:
+    """Turn planned changes of a field that a sibling resource also writes into that finding.
+
+    The object drifted in that field (the sibling wrote it after terraform
+    recorded the object) and the plan changes it back: each apply undoes the
+    other writer, so the module never settles. Returns address -> the fields.
+    """
+    drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in second.drift}
+    found: dict[str, set[str]] = {}
+    for d in defects:
+        others = list(writers.get(d.address or "", ()))
+        top = top_attribute(d.attribute or "")
+        if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(d.address, ()):
+            continue
+        d.kind, d.severity, d.writers = "permanent-diff", "error", others
+        d.message = (
+            f"{d.address} {top} is also written by {_names(others)}: the plan undoes their "
+            f"write, and the next apply of theirs undoes this one. "
+            + d.message.removesuffix(_GONE_NEXT)
+        )
+        d.why = _SECOND_WRITER_WHY
+        d.fix = _second_writer_fix(d.address, top, others)
+        found.setdefault(d.address, set()).add(top)
+    return found
+
+
+_CHANGE_KINDS = ("permanent-diff", "needs-second-apply")
+_GONE_NEXT = "; the plan after the next apply no longer has it"
 
 
 def _remaining(third: Plan | None) -> dict[str, set[str]] | None:
@@ -214,7 +278,7 @@ def _group_defect(
         return Defect(
             kind="needs-second-apply",
             severity=WARNING,
-            message=message + "; the plan after the next apply no longer has it",
+            message=message + _GONE_NEXT,
             why=_TRANSIENT_WHY,
             fix=_TRANSIENT_FIX,
             **common,
@@ -287,7 +351,7 @@ def _attribute_defect(
             module=ctx.module,
             scenario=ctx.scenario,
             severity=WARNING,
-            message=message + "; the plan after the next apply no longer has it",
+            message=message + _GONE_NEXT,
             why=_TRANSIENT_WHY,
             fix=_TRANSIENT_FIX,
         )

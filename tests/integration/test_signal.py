@@ -61,3 +61,22 @@ def test_zero_code_output_of_twenty_sibling_rules(pytester: pytest.Pytester) -> 
     report = json.loads((pytester.path / "report.json").read_text())
     [drift] = [d for d in report["defects"] if d["kind"] == "drift"]
     assert drift["severity"] == "info" and len(drift["writers"]) == 20
+
+
+def test_inline_field_and_separate_resources_are_one_second_writer_finding(converge):
+    stack = converge(MODULES / "sg_inline_and_rules")
+    with pytest.raises(ConvergenceError) as failure:
+        stack.assert_converged()
+    [finding] = [d for d in failure.value.defects if d.severity != "info"]
+    assert finding.kind == "permanent-diff" and finding.severity == "error"
+    assert (finding.address, finding.attribute) == ("aws_security_group.this", "ingress")
+    assert finding.writers == [
+        "aws_security_group_rule.ingress[0]",
+        "aws_security_group_rule.ingress[1]",
+    ]
+    assert finding.message.startswith(
+        "aws_security_group.this ingress is also written by aws_security_group_rule.ingress[0]"
+    )
+    assert "The next plan re-creates them" in finding.message
+    assert "one writer per field" in finding.why
+    assert "never declare ingress inline in aws_security_group.this" in finding.fix

@@ -514,3 +514,29 @@ def test_a_user_class_with_its_own_why_and_fix_reaches_the_defect():
     assert defect.why == "moto answers its own ARN"
     assert defect.fix.startswith("use the id")
     Defect.from_dict(defect.to_dict())
+
+
+def test_a_field_with_a_second_writer_is_one_error_naming_it():
+    rules = [{"cidr_blocks": ["10.0.0.0/24"], "from_port": 80, "protocol": "tcp", "to_port": 80}]
+    change = _update(
+        "aws_security_group.this", {"id": "sg-1", "ingress": rules}, {"id": "sg-1", "ingress": []}
+    )
+    drift = _update(
+        "aws_security_group.this", {"id": "sg-1", "ingress": []}, {"id": "sg-1", "ingress": rules}
+    )
+    second = _plan(change, drift=[drift])
+    recreate = _update("aws_security_group_rule.r", None, {"id": None}, actions=("create",))
+    third = _plan(recreate)
+    writers = {"aws_security_group.this": ["aws_security_group_rule.r"]}
+    [finding] = plan_defects(second, third, writers=writers)
+    assert finding.kind == "permanent-diff" and finding.severity == "error"
+    assert finding.writers == ["aws_security_group_rule.r"]
+    assert "is also written by aws_security_group_rule.r" in finding.message
+    assert "re-creates them" in finding.message
+    # Without a second writer, a change new in the third plan is a finding of its own.
+    found = plan_defects(second, third)
+    assert {d.address for d in found if d.severity != "info"} == {
+        "aws_security_group.this",
+        "aws_security_group_rule.r",
+    }
+    assert any("new in the third plan" in d.message for d in found)
