@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from ._version import __version__
+from .analysis.classify import Classification
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
 from .emulator.base import Emulator
@@ -72,6 +73,7 @@ __all__ = [
     "ApplyResult",
     "AttributeChange",
     "Call",
+    "Classification",
     "CloudObject",
     "ConvergeError",
     "ConvergeFactory",

@@ -60,10 +60,13 @@ def pytest_converge_classify_diff(
 ) -> str | None:
     """Classify why ``declared`` and ``observed`` never compare equal.
 
-    Return one of the classifications (``json-equivalent``, ``whitespace``,
-    ``case``, ``order``, ``default``, ``type-coercion``) or None to let the
-    next implementation decide. The first non-None result wins; when none
-    answers, the diff is ``unknown``. ``tryfirst=True`` puts yours first.
+    Return a built-in classification (``dropped``, ``default``, ``order``,
+    ``dedup``, ``type-coercion``, ``json-equivalent``, ``case``,
+    ``whitespace``), a class name of your own (``"api-rounding"``), a
+    :class:`pytest_converge.Classification` carrying its own ``why`` and
+    ``fix``, or None to let the next implementation decide. The first non-None
+    result wins; when none answers, the diff is ``unknown``. ``tryfirst=True``
+    puts yours first.
     """
 
 

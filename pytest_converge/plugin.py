@@ -35,6 +35,12 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
         {"metavar": "fail|skip"},
         "a module needing a service the backend cannot serve: fail (default) or skip",
     ),
+    (
+        "confirm_with",
+        {"metavar": "NAME"},
+        "re-run each module with error-level findings on this second backend (moto or "
+        "localstack) and mark what only one backend shows as a suspected emulator gap",
+    ),
 ]
 
 
@@ -65,6 +71,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="keep each Stack's workspace (state, override, plans) for inspection",
     )
     parser.addini("converge_keep", "keep workspaces (true/false)", type="bool", default=False)
+    group.addoption(
+        "--converge-strict",
+        action="store_true",
+        dest="converge_strict",
+        default=None,
+        help="findings a known emulator gap explains stay errors (default: warnings, "
+        "marked 'suspected emulator gap')",
+    )
+    parser.addini(
+        "converge_strict",
+        "emulator-gap findings stay errors (true/false)",
+        type="bool",
+        default=False,
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -102,6 +122,18 @@ def _validate(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--converge-backend {backend!r}: expected one of {', '.join(BACKENDS)}"
         )
+    confirm = session.option("confirm_with")
+    if confirm:
+        if own_backends_only and confirm not in BACKENDS:
+            raise pytest.UsageError(
+                f"--converge-confirm-with {confirm!r}: expected one of {', '.join(BACKENDS)}"
+            )
+        if confirm == (backend or "moto"):
+            raise pytest.UsageError(
+                f"--converge-confirm-with {confirm!r} is already the backend: name the other "
+                f"one (--converge-backend {backend or 'moto'} --converge-confirm-with "
+                f"{'localstack' if (backend or 'moto') == 'moto' else 'moto'})"
+            )
     for name in ("parallelism", "timeout"):
         value = session.option(name)
         if value in (None, ""):

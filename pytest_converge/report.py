@@ -20,7 +20,15 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from .analysis.defects import CLASSIFICATIONS, ERROR, KINDS, WARNING, Defect, severity_of
+from .analysis.defects import (
+    CLASSIFICATIONS,
+    ERROR,
+    INFO,
+    KINDS,
+    WARNING,
+    Defect,
+    severity_of,
+)
 from .analysis.hints import show
 from .analysis.plan import UNKNOWN
 from .analysis.source import find_resource
@@ -71,13 +79,30 @@ def format_defects(defects: Sequence[Defect], header: str = "") -> str:
     fault scenarios) are collapsed into one block with a count and the
     scenarios they came from.
     """
-    groups = group_defects(defects)
+    groups = group_defects(d for d in defects if d.severity != INFO)
     lines = [header] if header else []
-    if len(groups) != len(defects):
-        lines.append(f"{len(groups)} distinct defect(s) ({len(defects)} found in total)")
+    shown = sum(len(found) for _, found in groups)
+    if len(groups) != shown:
+        lines.append(f"{len(groups)} distinct defect(s) ({shown} found in total)")
     for n, (d, occurrences) in enumerate(groups, 1):
         lines.extend(_block(n, d, occurrences))
+    lines.extend(_info_lines(defects))
     return "\n".join(lines)
+
+
+def _info_lines(defects: Sequence[Defect]) -> list[str]:
+    """Detail-only findings (drift no planned change needed): one line per resource."""
+    found = [d for d, _ in group_defects(d for d in defects if d.severity == INFO)]
+    if not found:
+        return []
+    return [
+        f"{len(found)} resource(s) drifted without changing the plan (detail in the JSON "
+        "report, --converge-report FILE):"
+    ] + [f"   - {d.message}" for d in found]
+
+
+#: How many element-level changes a finding shows before "... and N more".
+_ELEMENTS_SHOWN = 8
 
 
 def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
@@ -88,6 +113,8 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
     if d.attribute and not where.endswith(d.attribute):
         where += f" . {d.attribute}"
     severity = "" if d.severity == ERROR else f" [{d.severity}]"
+    if d.emulator_suspected:
+        severity += " [suspected emulator gap]"
     head = f"{n}. {kind}{severity}: {where}"
     if len(occurrences) > 1:
         scenarios = sorted({o.scenario for o in occurrences if o.scenario})
@@ -98,9 +125,14 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
     if d.attribute or d.declared is not None or d.observed is not None:
         rows.append(("declared", show(d.declared, 200)))
         rows.append(("observed", show(d.observed, 200)))
+    for i, element in enumerate(d.elements[:_ELEMENTS_SHOWN]):
+        rows.append(("element" if i == 0 else "", _element(element)))
+    if len(d.elements) > _ELEMENTS_SHOWN:
+        rows.append(("", f"... and {len(d.elements) - _ELEMENTS_SHOWN} more"))
     for label, value in (
         ("what", d.message),
         ("objects", ", ".join(d.objects)),
+        ("evidence", d.evidence),
         ("why", d.why),
         ("fix", d.fix),
         ("reproduce", d.reproduce),
@@ -108,6 +140,16 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         if value:
             rows.append((label, value))
     return [head] + [f"   {label:<10} {value}" for label, value in rows]
+
+
+def _element(element: Mapping[str, Any]) -> str:
+    """``ingress[0].description: "" -> "web" (dropped)``: observed -> declared."""
+    text = (
+        f"{element.get('path', '')}: {show(element.get('observed'), 80)} -> "
+        f"{show(element.get('declared'), 80)}"
+    )
+    cls = element.get("classification")
+    return text + (f" ({cls})" if cls else "")
 
 
 # -- terminal summary -----------------------------------------------------------------------
@@ -132,7 +174,8 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
         unique = [d for d, _ in group_defects(found)]
         counts = Counter(d.kind for d in unique)
         failed = any(d.severity == ERROR for d in unique)
-        result = "FAILED" if failed else ("warnings" if unique else "converged")
+        warned = any(d.severity == WARNING for d in unique)
+        result = "FAILED" if failed else ("warnings" if warned else "converged")
         row = f"{module:<{width}}  {result:<10}"
         row += "".join(f"  {counts.get(k, 0) or '-':>{len(k)}}" for k in kinds)
         lines.append(row)
@@ -154,10 +197,29 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
             "permanent diffs by classification: "
             + ", ".join(f"{c} {n}" for c, n in sorted(classes.items()))
         )
+    lines.extend(_suspected_lines(defects_by_module))
     if kinds:
         lines.append("legend:")
         lines.extend(f"  {k}: {KIND_HELP.get(k, k)}" for k in kinds)
         lines.append("next step: " + _next_step(defects_by_module))
+    return lines
+
+
+def _suspected_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str]:
+    """Each suspected emulator gap, one line: listed even when its test passed."""
+    found = [
+        d
+        for found in defects_by_module.values()
+        for d, _ in group_defects(found)
+        if d.emulator_suspected
+    ]
+    if not found:
+        return []
+    lines = [f"suspected emulator gaps ({len(found)}; not counted as module defects):"]
+    for d in found:
+        where = (d.address or "(module)") + (f" . {d.attribute}" if d.attribute else "")
+        evidence = d.evidence if len(d.evidence) <= 160 else d.evidence[:157] + "..."
+        lines.append(f"  {d.module}: {d.kind} ({d.classification}) {where}: {evidence}")
     return lines
 
 
@@ -264,7 +326,7 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
         result: dict[str, Any] = {
             "ruleId": d.kind,
             "ruleIndex": index[d.kind],
-            "level": "error" if d.severity == ERROR else "warning",
+            "level": _SARIF_LEVEL.get(d.severity, "warning"),
             "message": {"text": _sarif_message(d)},
             "partialFingerprints": {"convergeDefect/v1": _fingerprint(d)},
             "properties": jsonable(
@@ -275,6 +337,8 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
                     "declared": d.declared,
                     "observed": d.observed,
                     "classification": d.classification,
+                    "emulator_suspected": d.emulator_suspected,
+                    "evidence": d.evidence,
                     "fix": d.fix,
                     "objects": d.objects,
                     "reproduce": d.reproduce,
@@ -312,6 +376,9 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
     }
 
 
+_SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
+
+
 def _rule(kind: str) -> dict[str, Any]:
     text = KIND_HELP.get(kind, kind)
     warning = severity_of(kind) == WARNING
@@ -333,6 +400,8 @@ def _sarif_message(d: Defect) -> str:
     parts = [d.message or f"{d.kind}: {d.address}"]
     if d.classification and d.kind == "permanent-diff":
         parts.append(f"Classification: {d.classification}.")
+    if d.emulator_suspected:
+        parts.append(f"Suspected emulator gap: {d.evidence}.")
     if d.why:
         parts.append(f"Why: {d.why}.")
     if d.fix:
@@ -386,6 +455,8 @@ def junit_properties(defect: Defect) -> list[tuple[str, str]]:
         ("converge.address", defect.address or ""),
         ("converge.attribute", defect.attribute or ""),
         ("converge.classification", defect.classification or ""),
+        ("converge.emulator_suspected", "true" if defect.emulator_suspected else "false"),
+        ("converge.evidence", defect.evidence),
         ("converge.declared", show(defect.declared, 500)),
         ("converge.observed", show(defect.observed, 500)),
         ("converge.fix", defect.fix),

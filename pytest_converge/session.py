@@ -65,6 +65,7 @@ class ConvergeSession:
         self._lock = threading.RLock()
         self._toolchain: Toolchain | None = None
         self._emulator: Emulator | None = None
+        self._confirmer: Emulator | None = None
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
@@ -186,6 +187,7 @@ class ConvergeSession:
             on_raise=on_raise,
             reproduce=reproduce,
             name=name or module_id(config, module),
+            strict=self.strict,
         )
 
     def check_served(self, module: Path) -> None:
@@ -209,6 +211,49 @@ class ConvergeSession:
         if self.option("unsupported") == "skip":
             pytest.skip(" ".join(str(exc).split()))
 
+    @property
+    def strict(self) -> bool:
+        """``--converge-strict``: findings a known emulator gap explains stay errors."""
+        value = self.option("strict")
+        return value is True or str(value).strip().lower() in ("1", "true", "yes", "on")
+
+    @property
+    def confirm_backend(self) -> str | None:
+        """``--converge-confirm-with``: the second backend findings are checked on."""
+        value = self.option("confirm_with")
+        return str(value).strip().lower() if value else None
+
+    def confirm(self, stack: Any) -> bool:
+        """Check ``stack``'s error-level findings on the second backend, if one is set.
+
+        Marks what only the first backend shows (``emulator_suspected``);
+        returns False when no second backend is configured.
+        """
+        name = self.confirm_backend
+        if not name:
+            return False
+        with self._lock:
+            if self._confirmer is None:
+                emulator = self.config.hook.pytest_converge_make_emulator(
+                    config=self.config, backend=name
+                )
+                if emulator is None:
+                    raise EmulatorError(
+                        f"--converge-confirm-with {name}: no emulator backend of that name; "
+                        f"built-in backends: {', '.join(BACKENDS)}"
+                    )
+                try:
+                    emulator.start()
+                    ensure_loopback(emulator.endpoint, "emulator endpoint")
+                except ConvergeError:
+                    emulator.stop()
+                    raise
+                self._confirmer = emulator
+            other = self._confirmer
+        other.reset()
+        stack.confirm_with(other)
+        return True
+
     def track(self, stack: Any) -> None:
         with self._lock:
             self._stacks.append(stack)
@@ -223,6 +268,9 @@ class ConvergeSession:
         with self._lock:
             stacks, self._stacks = self._stacks, []
             emulator, self._emulator = self._emulator, None
+            confirmer, self._confirmer = self._confirmer, None
+        if confirmer is not None:
+            confirmer.stop()
         for stack in stacks:
             try:
                 stack.close()
@@ -251,6 +299,8 @@ class ConvergeSession:
                 continue
             flag = "--converge-" + name.replace("_", "-")
             args.append(f"{flag}={_quote(str(value))}")
+        if self.strict:  # a flag of its own, outside _OPTIONS
+            args.append("--converge-strict")
         return args
 
     # -- results, gathered from test reports (also those of xdist workers) --

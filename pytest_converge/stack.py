@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import time
@@ -57,6 +58,11 @@ class ApplyResult:
     signalled: int | None = None
     #: ``egress`` defects: connections beyond the emulator this run tried (all refused).
     egress: list[Defect] = field(default_factory=list)
+    #: Terraform's ``-json`` events of this apply (apply_start/apply_complete, ...).
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: ``time.time() - time.monotonic()`` during the apply: turns a call's
+    #: ``started`` into the epoch seconds terraform's events are stamped with.
+    clock_offset: float = 0.0
 
     def raise_for_error(self) -> ApplyResult:
         """Raise the apply's :class:`TerraformError` if it failed; else return ``self``.
@@ -150,6 +156,7 @@ class Stack:
         replay: bool = True,
         on_raise: Callable[[Stack, list[Defect]], None] | None = None,
         name: str | None = None,
+        strict: bool = False,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -189,6 +196,8 @@ class Stack:
             self.egress_guard.stop()
             raise
         self.replay = replay
+        #: Findings a known emulator gap explains stay errors (``--converge-strict``).
+        self.strict = strict
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
@@ -242,6 +251,8 @@ class Stack:
             done, error = None, exc
         finally:
             unfired = self.proxy.disarm() if armed else []
+        if error is not None:
+            _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
         result = ApplyResult(
             ok=error is None,
             error=error,
@@ -252,6 +263,8 @@ class Stack:
             pending=done.pending() if done is not None else [],
             signalled=done.signalled if done is not None else None,
             egress=self._egress_of(timeline),
+            events=done.events if done is not None else [],
+            clock_offset=time.time() - time.monotonic(),
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
@@ -292,6 +305,9 @@ class Stack:
                 ok_codes=(0, 2),
                 on_event=lambda event: timeline.append((time.monotonic(), event)),
             )
+        except TerraformError as exc:
+            _name_emulator_gaps(exc, self.proxy.calls, self.emulator.name)
+            raise
         finally:
             self._egress_of(timeline)
         if done.returncode == 0:
@@ -338,9 +354,11 @@ class Stack:
             self._progress(f"{self.name}: apply")
             self.apply().raise_for_error()
         self._progress(f"{self.name}: second plan")
+        applied = self.last_apply
         second = self.plan()
         if second.is_empty and not second.drift:
             return []
+        writers = self._sibling_writers(second, applied)
         third = None
         if not second.is_empty:
             # Permanence: what is still there after one more apply never goes away.
@@ -355,7 +373,20 @@ class Stack:
             scenario=scenario,
             classify=self._classify,
             module_dir=self.module,
+            writers=writers,
         )
+
+    def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
+        """Drifted objects another resource of this configuration wrote during ``applied``."""
+        if not plan.drift or applied is None or not applied.events:
+            return {}
+        from .analysis.plan import top_attribute
+        from .analysis.state import state_resources
+        from .analysis.writers import sibling_writers
+
+        drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
 
     def assert_converged(self) -> None:
         """Raise :class:`ConvergenceError` unless the plan after apply is empty.
@@ -388,7 +419,45 @@ class Stack:
             summary = stack.last_plan.summary() if stack.last_plan else "not planned"
             return Outcome(stack.emulator.name, defects, summary)
 
-        twin = Stack(
+        twin = self._twin(other)
+        try:
+            mine, theirs = outcome(self), outcome(twin)
+        finally:
+            twin.close()
+        return self._finish(emulator_differences(self.name, mine, theirs))
+
+    def confirm_with(
+        self, other: Emulator, defects: Sequence[Defect] | None = None
+    ) -> list[Defect]:
+        """Re-run the two-run test on ``other``; mark the findings only this emulator shows.
+
+        ``defects`` (default: this Stack's ``defects``) get ``emulator_suspected``
+        and ``evidence`` naming ``other``'s second plan; an error becomes a
+        warning unless ``strict``. Returns the marked findings; none when the
+        module cannot be applied on ``other`` (then there is no evidence).
+        ``--converge-confirm-with`` does this for each module with error-level findings.
+        """
+        from .analysis.gaps import mark_disagreements
+
+        found = list(self.defects if defects is None else defects)
+        twin = self._twin(other)
+        try:
+            twin._fresh_start()
+            self._progress(f"{self.name}: confirming the findings on {other.name}")
+            if not twin.apply().ok:
+                self._progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                return []
+            theirs = twin._second_plan_defects("two-run")
+            plan = twin.last_plan.summary() if twin.last_plan else "not planned"
+        finally:
+            twin.close()
+        return mark_disagreements(
+            found, theirs, self.emulator.name, other.name, other_plan=plan, strict=self.strict
+        )
+
+    def _twin(self, other: Emulator) -> Stack:
+        """The same module, variables and options, on ``other``."""
+        return Stack(
             self.module,
             emulator=other,
             templates=self._templates,
@@ -398,12 +467,8 @@ class Stack:
             timeouts=self._timeouts,
             classify=self._classify,
             name=self.name,
+            strict=self.strict,
         )
-        try:
-            mine, theirs = outcome(self), outcome(twin)
-        finally:
-            twin.close()
-        return self._finish(emulator_differences(self.name, mine, theirs))
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:
@@ -577,9 +642,15 @@ class Stack:
             )
 
     def _finish(self, defects: list[Defect]) -> list[Defect]:
+        from .analysis.gaps import emulator_version, mark_emulator_gaps
+
         for d in defects:
             d.module = d.module or self.name
             d.reproduce = d.reproduce or self.reproduce
+        # Known emulator gaps: still listed, marked, warnings unless strict.
+        mark_emulator_gaps(
+            defects, self.emulator.name, emulator_version(self.emulator), strict=self.strict
+        )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects
@@ -599,6 +670,26 @@ class Stack:
 
     def __repr__(self) -> str:
         return f"<Stack {self.name} at {self.workdir}>"
+
+
+def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: str) -> None:
+    """Put "the moto emulator does not implement `svc:Op`" first in ``error``.
+
+    The provider reports such an answer as a hex dump of an HTML page (or
+    retries it until the timeout); the proxy saw the answer and knows the operation.
+    """
+    from .analysis.gaps import unimplemented_notes
+
+    notes = unimplemented_notes(calls, emulator)
+    if notes:
+        error.diagnostics[:] = notes + [
+            _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics
+        ]
+        error.args = (error._message(),)
+
+
+#: The provider's hex dump of a response body it could not parse.
+_HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
 
 
 def _signal_note(done: Completed) -> list[str]:

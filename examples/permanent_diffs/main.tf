@@ -36,3 +36,44 @@ resource "aws_s3_bucket" "archive" {
     retention = ""
   }
 }
+
+# An on-demand table reports 0 for capacities, which do not apply in that
+# mode: the declared 5 never reads back. Classified `default`; the fix makes
+# the capacities conditional on the billing mode.
+resource "aws_dynamodb_table" "sessions" {
+  name           = "sessions"
+  billing_mode   = "PAY_PER_REQUEST"
+  hash_key       = "id"
+  read_capacity  = 5
+  write_capacity = 5
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+
+# The same CIDR twice: the API keeps it once. Classified `dedup`.
+resource "aws_security_group" "ssh" {
+  name   = "ssh"
+  vpc_id = aws_vpc.main.id
+  ingress {
+    protocol    = "tcp"
+    from_port   = 22
+    to_port     = 22
+    cidr_blocks = ["10.0.0.0/8", "10.0.0.0/8"]
+  }
+}
+
+# AWS keeps a customer gateway's device name; moto 5.2 keeps nothing of it.
+# Classified `dropped`, and marked a suspected emulator gap from the catalogue
+# shipped with the plugin: a warning, still listed, not a module defect.
+resource "aws_customer_gateway" "office" {
+  bgp_asn     = 65000
+  ip_address  = "172.0.0.1"
+  type        = "ipsec.1"
+  device_name = "edge-router-1"
+}

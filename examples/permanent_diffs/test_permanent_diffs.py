@@ -1,7 +1,10 @@
 """Permanent normalisation diffs: found, confirmed by a third plan, classified, explained.
 
-Three classes reproduce for real on this stack (provider 3.39 + moto):
-type-coercion, json-equivalent and default.
+Five classes reproduce for real on this stack (provider 3.39 + moto):
+type-coercion, json-equivalent, default (an empty tag value; an on-demand
+table's capacities), dedup and dropped. The others (order, case, whitespace)
+have unit tests in tests/unit/test_classify.py. A value the emulator drops
+although AWS keeps it is marked a suspected emulator gap, with its evidence.
 """
 
 import pytest
@@ -15,7 +18,8 @@ def test_redrive_policies_never_converge(converge):
     # apply + second plan, and because it is not empty: apply + third plan.
     with pytest.raises(ConvergenceError) as failure:
         stack.assert_converged()
-    defects = {d.address: d for d in failure.value.defects}
+    found = failure.value.defects
+    defects = {d.address: d for d in found if d.kind == "permanent-diff"}
 
     # The count is declared as a string; the API answers a number.
     orders = defects["aws_sqs_queue.orders"]
@@ -43,3 +47,24 @@ def test_redrive_policies_never_converge(converge):
 
     # The dead-letter queue itself converges.
     assert "aws_sqs_queue.dead_letters" not in defects
+
+    # On-demand capacities: the API reports 0 for a setting that does not apply.
+    capacities = {d.attribute: d for d in found if d.address == "aws_dynamodb_table.sessions"}
+    assert set(capacities) == {"read_capacity", "write_capacity"}
+    read = capacities["read_capacity"]
+    assert (read.classification, read.declared, read.observed) == ("default", 5, 0)
+    assert "does not apply in the chosen mode" in read.why
+    assert "PROVISIONED" in read.fix and "null" in read.fix
+
+    # The same CIDR twice: kept once.
+    ssh = defects["aws_security_group.ssh"]
+    assert ssh.classification == "dedup"
+    assert ssh.attribute == "ingress[0].cidr_blocks"
+    assert "distinct(" in ssh.fix
+
+    # A value AWS keeps and moto drops: listed, marked, a warning.
+    gateway = defects["aws_customer_gateway.office"]
+    assert gateway.attribute == "device_name" and gateway.classification == "dropped"
+    assert gateway.emulator_suspected and gateway.severity == "warning"
+    assert "DescribeCustomerGateways" in gateway.evidence
+    assert "suspected emulator gap" in str(failure.value)

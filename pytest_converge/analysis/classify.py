@@ -11,6 +11,10 @@ enum, a sorted list, a filled-in default, a number where a string was sent.
     'type-coercion'
     >>> classify("a,b", "b,a")
     'order'
+    >>> classify(["10.0.0.0/8", "10.0.0.0/8"], ["10.0.0.0/8"])
+    'dedup'
+    >>> classify("PAY_PER_REQUEST mode ignores it", None)
+    'dropped'
 
 Only an exact match under one normalisation counts: a different document,
 set or number is ``unknown``, never a near miss labelled as equivalent.
@@ -31,7 +35,7 @@ from typing import Any
 
 import pluggy
 
-from .defects import CLASSIFICATIONS
+from .defects import CLASSIFICATIONS, is_class_name
 from .plan import UNKNOWN
 
 #: Marks the built-in classifier as a pytest hook implementation without
@@ -40,6 +44,48 @@ hookimpl = pluggy.HookimplMarker("pytest")
 
 #: ``(address, attribute, declared, observed) -> classification``.
 Classifier = Callable[[str, str, Any, Any], str]
+
+
+class Classification(str):
+    """A classification with its own ``why`` and ``fix``: what a user's hook may return.
+
+    It is the class name (a ``str``: ``Classification("api-rounding") ==
+    "api-rounding"``) carrying the text the finding shows::
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_converge_classify_diff(config, address, attribute, declared, observed):
+            if attribute == "retention_in_days" and observed == round_up(declared):
+                return Classification(
+                    "api-rounding",
+                    why="the API rounds retention up to the next allowed value",
+                    fix="declare one of 1, 3, 5, 7, 14, 30, ... days",
+                )
+
+    A plain string is a classification too; a name that is not built in then
+    gets a generic why/fix naming it.
+    """
+
+    why: str
+    fix: str
+
+    def __new__(cls, name: str, why: str = "", fix: str = "") -> Classification:
+        if not is_class_name(name):
+            raise ValueError(
+                f"bad classification name {name!r}: use lower-case words joined by '-', "
+                "e.g. 'api-rounding'"
+            )
+        made = super().__new__(cls, name)
+        made.why = why
+        made.fix = fix
+        return made
+
+    @property
+    def name(self) -> str:
+        return str(self)
+
+    def __reduce__(self) -> Any:
+        return (Classification, (str(self), self.why, self.fix))
+
 
 #: Values an API commonly treats as "not set" and drops when read back, so a
 #: module that declares them sees null/empty on the next plan.
@@ -61,7 +107,20 @@ KNOWN_DEFAULTS: dict[str, tuple[Any, ...]] = {
     "encryption_type": ("NONE",),
     "billing_mode": ("PROVISIONED",),
     "sse_algorithm": ("AES256",),
+    "deletion_window_in_days": (30,),
+    "retention_in_days": (0,),
+    "delay_seconds": (0,),
 }
+
+#: Numbers an API reports as 0 when the setting does not apply in the chosen
+#: mode (an on-demand table's capacities, a disabled feature's period).
+NOT_APPLICABLE_ZERO = (
+    "read_capacity",
+    "write_capacity",
+    "provisioned_throughput",
+    "iops",
+    "throughput",
+)
 
 _WS = re.compile(r"\s+")
 _NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
@@ -93,12 +152,15 @@ def classify(declared: Any, observed: Any, attribute: str | None = None) -> str:
             return name
     if _is_default(declared, observed, attribute):
         return "default"
+    if _is_dropped(declared, observed):
+        return "dropped"
     return "unknown"
 
 
 _RULES: tuple[tuple[str, dict[str, bool]], ...] = (
     ("case", {"case": True, "iam": True}),
     ("order", {"order": True, "iam": True}),
+    ("dedup", {"dedup": True, "order": True, "iam": True}),
     ("type-coercion", {"coerce": True, "iam": True}),
 )
 
@@ -132,16 +194,27 @@ def classify_with(hook: Any = None, config: Any = None) -> Classifier:
             declared=declared,
             observed=observed,
         )
-        if result is None:
-            return "unknown"
-        if result not in CLASSIFICATIONS:
-            raise ValueError(
-                f"a pytest_converge_classify_diff implementation returned {result!r} for "
-                f"{address} {attribute}; return one of {CLASSIFICATIONS} or None"
-            )
-        return result
+        return as_classification(result, f"{address} {attribute}")
 
     return classifier
+
+
+def as_classification(result: Any, where: str = "") -> str:
+    """A hook's answer as a classification: None is ``unknown``; a bad name raises.
+
+    Accepts a built-in name, a user's own name (``"api-rounding"``) or a
+    :class:`Classification` carrying its own why/fix.
+    """
+    if result is None:
+        return "unknown"
+    if isinstance(result, Classification) or is_class_name(result):
+        return result
+    raise ValueError(
+        f"a pytest_converge_classify_diff implementation returned {result!r}"
+        + (f" for {where}" if where else "")
+        + f"; return one of {CLASSIFICATIONS}, a lower-case name of your own "
+        "(e.g. 'api-rounding'), a Classification(name, why, fix), or None"
+    )
 
 
 def first_difference(declared: Any, observed: Any) -> tuple[str, Any, Any] | None:
@@ -218,9 +291,15 @@ def _equal(
     case: bool = False,
     order: bool = False,
     coerce: bool = False,
+    dedup: bool = False,
 ) -> bool:
-    """``a`` equals ``b`` allowing only the given normalisations, at any depth."""
-    rules = {"iam": iam, "case": case, "order": order, "coerce": coerce}
+    """``a`` equals ``b`` allowing only the given normalisations, at any depth.
+
+    ``dedup``: the API removed repeated elements of ``a`` (lists and comma lists).
+    """
+    rules = {"iam": iam, "case": case, "order": order, "coerce": coerce, "dedup": dedup}
+    if dedup and isinstance(a, list):
+        a = _unique(a)
     if iam:
         # IAM's grammar: a single value and a one-element list mean the same.
         if isinstance(a, list) and len(a) == 1 and not isinstance(b, list):
@@ -244,7 +323,7 @@ def _equal(
         if case and a.casefold() == b.casefold():
             return True
         if order and ("," in a or "," in b):
-            return _same_multiset(_csv(a), _csv(b), rules)
+            return _same_multiset(_unique(_csv(a)) if dedup else _csv(a), _csv(b), rules)
         if coerce and _is_number_text(a) and _is_number_text(b):
             return float(a) == float(b)
         return False
@@ -293,12 +372,42 @@ def _is_empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
+def _leaf(attribute: str | None) -> str:
+    """The last name of a plan path: ``ingress[0].description`` -> ``description``."""
+    names = re.findall(r"[A-Za-z_][\w-]*", attribute or "")
+    return names[-1] if names else ""
+
+
 def _is_default(declared: Any, observed: Any, attribute: str | None) -> bool:
-    """Declared empty and the API filled a value in, or declared a default the API drops."""
+    """The API's own value instead of the declared one.
+
+    Declared empty and the API filled a value in; declared a default the API
+    drops; the API replaced the declared value with its known default (a KMS
+    key's 30-day deletion window); or the API reports 0 for a setting that
+    does not apply in the chosen mode (an on-demand table's capacities).
+    """
     if _is_empty(declared):
         return True  # empty vs a filled-in value, or null vs [] / {} / ""
-    if _is_empty(observed) and not _is_empty(declared):
-        leaf = re.split(r"[.\[]", attribute or "")[-1].rstrip("]") if attribute else ""
-        candidates = _GENERIC_DEFAULTS + KNOWN_DEFAULTS.get(leaf, ())
+    leaf = _leaf(attribute)
+    known = KNOWN_DEFAULTS.get(leaf, ())
+    if _is_empty(observed):
+        candidates = _GENERIC_DEFAULTS + known
         return any(_strict_equal(declared, c) or declared == str(c) for c in candidates)
-    return False
+    if any(_strict_equal(observed, c) for c in known):
+        return True
+    zero = _is_num(observed) and observed == 0 and _is_num(declared)
+    return zero and any(leaf == n or leaf.endswith("_" + n) for n in NOT_APPLICABLE_ZERO)
+
+
+def _is_dropped(declared: Any, observed: Any) -> bool:
+    """Declared a value, the API keeps nothing of it (reads back null or empty)."""
+    return not _is_empty(declared) and _is_empty(observed)
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    """``items`` without repeats, first occurrence kept."""
+    unique: list[Any] = []
+    for item in items:
+        if not any(_strict_equal(item, u) for u in unique):
+            unique.append(item)
+    return unique

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,19 +21,29 @@ KINDS = (
     "egress",  # a run tried to reach a host beyond the emulator (refused)
 )
 
-#: How a permanent diff's two values relate.
+#: How a permanent diff's two values relate: the built-in classes, ``unknown`` last.
+#: A ``pytest_converge_classify_diff`` implementation may add its own names.
 CLASSIFICATIONS = (
-    "json-equivalent",
-    "whitespace",
-    "case",
-    "order",
+    "dropped",
     "default",
+    "order",
+    "dedup",
     "type-coercion",
+    "json-equivalent",
+    "case",
+    "whitespace",
     "unknown",
 )
 
+#: What a user's class name may look like (lower-case words joined by ``-``).
+CLASS_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
 ERROR = "error"
 WARNING = "warning"
+#: Detail only: one line in the failure text, in full in the JSON report
+#: (drift that did not contribute to any planned change).
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
 
 #: The kinds that are warnings (reported, never failing a test); every other kind is
 #: an error. The one place this is decided: defects, SARIF rules and the summary read it.
@@ -74,20 +85,38 @@ class Defect:
     file: str | None = None
     #: 1-based line of the resource block's header in ``file``.
     line: int | None = None
+    #: The emulator, not the module, probably causes this finding (see ``evidence``).
+    emulator_suspected: bool = False
+    #: Why it is believed to be an emulator artifact: a catalogue entry with its
+    #: reproduction, or what the other emulator showed.
+    evidence: str = ""
+    #: Element-level detail of a finding about a whole list/set/map attribute:
+    #: ``{"path", "declared", "observed", "classification"}`` per element change.
+    elements: list[dict[str, Any]] = field(default_factory=list)
+    #: Other resources of the same configuration that wrote this object
+    #: (drift that is really a second writer of the same field).
+    writers: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown defect kind {self.kind!r}; expected one of {KINDS}")
         self.severity = self.severity or severity_of(self.kind)
-        if self.classification is not None and self.classification not in CLASSIFICATIONS:
+        if self.classification is not None and not is_class_name(self.classification):
             raise ValueError(
-                f"unknown classification {self.classification!r}; expected one of {CLASSIFICATIONS}"
+                f"bad classification {self.classification!r}: expected one of "
+                f"{CLASSIFICATIONS} or a lower-case name of your own such as 'api-rounding'"
             )
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity!r}; expected one of {SEVERITIES}")
 
     @property
     def is_error(self) -> bool:
         """True for an error-level defect (one that fails the test); False for a warning."""
         return self.severity == ERROR
+
+    @property
+    def is_info(self) -> bool:
+        return self.severity == INFO
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (the JSON report's defect object)."""
@@ -102,3 +131,8 @@ class Defect:
     def key(self) -> tuple:
         """What makes two findings the same defect (used to collapse duplicates)."""
         return (self.kind, self.module, self.address, self.attribute, self.classification)
+
+
+def is_class_name(name: object) -> bool:
+    """A built-in classification, or a user's class name (``api-rounding``)."""
+    return isinstance(name, str) and (name in CLASSIFICATIONS or bool(CLASS_NAME.match(name)))

@@ -7,7 +7,14 @@ becomes a :class:`~pytest_converge.analysis.defects.Defect`, in this order:
 2. attribute diffs, ``permanent-diff`` when the plan after that (``third``)
    still has them, ``needs-second-apply`` (a warning) when it does not,
 3. output-only changes (``output-change``),
-4. drift found by refresh (``drift``, a warning): objects changed outside terraform.
+4. drift found by refresh (``drift``): only drift terraform says contributed to
+   a planned change (the plan's ``relevant_attributes``) is a warning; the
+   rest is one ``info`` line per resource. A drifted object that another
+   resource of the same configuration wrote (``writers``) is named as a second
+   writer of the same field, with the one-writer-per-field fix.
+
+Changes to several elements of one list/set/map attribute are one finding
+(the attribute) with the element-level detail in ``Defect.elements``.
 
 Each defect is classified (:mod:`.classify`) and carries a ``why`` and a
 ``fix`` (:mod:`.hints`); with ``module_dir`` it also points at the resource
@@ -16,15 +23,16 @@ block's file and line (:mod:`.source`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from . import hints
-from .classify import classify_with
-from .defects import WARNING, Defect
+from .classify import as_classification, classify_with
+from .defects import INFO, WARNING, Defect
 from .escape import escape_hatch_defects, find_triggers, provisioner_types
-from .plan import UNKNOWN, AttributeChange, Plan, ResourceChange
+from .plan import UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
 
 Classifier = Callable[[str, str, Any, Any], "str | None"]
@@ -42,6 +50,7 @@ def plan_defects(
     classify: Classifier | None = None,
     module_dir: Path | None = None,
     reproduce: str = "",
+    writers: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Defect]:
     """Defects from the plan after a successful apply (and the one after that).
 
@@ -51,7 +60,9 @@ def plan_defects(
     -> classification | None`` (default: the built-in rules); ``module_dir``
     (the user's module, not a workspace copy) lets defects name the file and
     line of each resource and the source expression of an escape hatch's
-    trigger. ``reproduce`` is copied onto every defect.
+    trigger. ``reproduce`` is copied onto every defect. ``writers`` maps a
+    drifted address to the other resources of the configuration that wrote
+    that object during apply (:func:`~.writers.sibling_writers`).
     """
     classifier = classify or classify_with(None)
     ctx = _Context(module, scenario, module_dir, classifier)
@@ -59,12 +70,48 @@ def plan_defects(
     defects: list[Defect] = []
     for rc in second.changes:
         defects.extend(_resource_defects(rc, second, remaining, ctx))
+    flapped: list[Defect] = []
+    if third is not None:
+        # The apply in between caused new changes: the module flaps, it does not settle.
+        seen = set(second.addresses())
+        for rc in third.changes:
+            if rc.address not in seen:
+                for defect in _resource_defects(rc, third, None, ctx):
+                    defect.message += " (new in the third plan: the apply of the second undid it)"
+                    flapped.append(defect)
+    conflicts = _second_writer_conflicts(defects, second, writers or {})
+    # A writer the conflict's apply undid is re-created next: part of that finding.
+    undone = {w for d in defects if d.writers and d.kind == "permanent-diff" for w in d.writers}
+    for defect in flapped:
+        if defect.address not in undone:
+            defects.append(defect)
+    if undone & {d.address for d in flapped}:
+        for d in defects:
+            if set(d.writers) & undone and d.address in conflicts:
+                d.message += " The next plan re-creates them."
     third_outputs = {o.name for o in third.outputs} if third is not None else None
     for out in second.outputs:
         transient = third_outputs is not None and out.name not in third_outputs
         defects.append(_output_defect(out, transient, ctx))
+    relevant = second.relevant
     for rc in second.drift:
-        defects.extend(_drift_defects(rc, ctx))
+        # Drift a second-writer conflict already explains is not reported again.
+        explained = conflicts.get(rc.address, set())
+        if explained:
+            kept = [
+                a
+                for a in rc.attributes
+                if top_attribute(a.path) not in explained
+                and not (_empty(a.observed) and _empty(a.declared))
+            ]
+            if not kept:
+                continue
+            rc = replace(rc, attributes=kept)
+        defects.extend(
+            _drift_defects(
+                rc, ctx, relevant.get(rc.address, set()), list((writers or {}).get(rc.address, ()))
+            )
+        )
     for defect in defects:
         defect.reproduce = defect.reproduce or reproduce
     return defects
@@ -82,7 +129,9 @@ class _Context:
         self.classifier = classifier
 
     def classify(self, address: str, attribute: str, declared: Any, observed: Any) -> str:
-        return self.classifier(address, attribute, declared, observed) or "unknown"
+        """A classification (a user's :class:`~.classify.Classification` keeps its why/fix)."""
+        result = self.classifier(address, attribute, declared, observed)
+        return as_classification(result, f"{address} {attribute}")
 
     def locate(self, defect: Defect) -> Defect:
         """Fill in the resource block's file and line when the module is known."""
@@ -91,6 +140,38 @@ class _Context:
             if location is not None:
                 defect.file, defect.line = str(location.file), location.line
         return defect
+
+
+def _second_writer_conflicts(
+    defects: list[Defect], second: Plan, writers: Mapping[str, Sequence[str]]
+) -> dict[str, set[str]]:
+    """Turn planned changes of a field that a sibling resource also writes into that finding.
+
+    The object drifted in that field (the sibling wrote it after terraform
+    recorded the object) and the plan changes it back: each apply undoes the
+    other writer, so the module never settles. Returns address -> the fields.
+    """
+    drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in second.drift}
+    found: dict[str, set[str]] = {}
+    for d in defects:
+        others = list(writers.get(d.address or "", ()))
+        top = top_attribute(d.attribute or "")
+        if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(d.address, ()):
+            continue
+        d.kind, d.severity, d.writers = "permanent-diff", "error", others
+        d.message = (
+            f"{d.address} {top} is also written by {_names(others)}: the plan undoes their "
+            f"write, and the next apply of theirs undoes this one. "
+            + d.message.removesuffix(_GONE_NEXT)
+        )
+        d.why = _SECOND_WRITER_WHY
+        d.fix = _second_writer_fix(d.address, top, others)
+        found.setdefault(d.address, set()).add(top)
+    return found
+
+
+_CHANGE_KINDS = ("permanent-diff", "needs-second-apply")
+_GONE_NEXT = "; the plan after the next apply no longer has it"
 
 
 def _remaining(third: Plan | None) -> dict[str, set[str]] | None:
@@ -120,11 +201,111 @@ def _resource_defects(
     if not rc.attributes:
         return [ctx.locate(_whole_resource(rc, gone, ctx))]
     still = remaining.get(rc.address, set()) if remaining is not None else None
-    return [
-        ctx.locate(_attribute_defect(rc, attr, still is not None and attr.path not in still, ctx))
-        for attr in rc.attributes
-        if not _mirrors_tags(attr.path, rc)
-    ]
+    found = []
+    for group in _by_attribute(_causes(rc)):
+        transient = still is not None and all(a.path not in still for a in group)
+        if len(group) == 1:
+            found.append(_attribute_defect(rc, group[0], transient, ctx))
+        else:
+            found.append(_group_defect(rc, group, transient, ctx))
+    return [ctx.locate(d) for d in found]
+
+
+def _causes(rc: ResourceChange) -> list[AttributeChange]:
+    """The attribute changes that say why ``rc`` changes, without their consequences.
+
+    A replacement makes every computed attribute (``id``, ``arn``) "known
+    after apply" and resets unset ones (null vs ``{}``): those follow from
+    the attribute that forces the replacement and are not findings of their own.
+    """
+    attrs = [a for a in rc.attributes if not _mirrors_tags(a.path, rc)]
+    concrete = [a for a in attrs if not (_empty(a.observed) and _empty(a.declared))] or attrs
+    if rc.action == "replace" and any(a.forces_replacement for a in concrete):
+        return [a for a in concrete if a.forces_replacement or a.declared is not UNKNOWN]
+    return concrete
+
+
+def _by_attribute(attrs: list[AttributeChange]) -> list[list[AttributeChange]]:
+    """Changes grouped by their top-level attribute (``tags.a`` and ``tags.b``: ``tags``)."""
+    groups: dict[str, list[AttributeChange]] = {}
+    for attr in attrs:
+        groups.setdefault(top_attribute(attr.path), []).append(attr)
+    return list(groups.values())
+
+
+def _group_defect(
+    rc: ResourceChange, group: list[AttributeChange], transient: bool, ctx: _Context
+) -> Defect:
+    """One finding for several changed elements of one list/set/map attribute."""
+    top = top_attribute(group[0].path)
+    sensitive = any(a.sensitive for a in group)
+    elements = []
+    classes = []
+    for attr in group:
+        cls = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
+        classes.append(cls)
+        elements.append(
+            {
+                "path": attr.path,
+                "declared": SENSITIVE if sensitive else _shown(attr.declared),
+                "observed": SENSITIVE if sensitive else attr.observed,
+                "classification": str(cls),
+            }
+        )
+    declared = _top_value(rc.after, top)
+    observed = _top_value(rc.before, top)
+    classification = classes[0] if len(set(classes)) == 1 else None
+    if classification is None:
+        whole = ctx.classify(rc.address, top, declared, observed)
+        classification = whole if whole != "unknown" else "unknown"
+    counted = ", ".join(f"{n} {c}" for c, n in sorted(_count(classes).items()))
+    message = f"{rc.address} {rc.action}: {top}: {len(group)} element changes ({counted})" + (
+        " (forces replacement)" if any(a.forces_replacement for a in group) else ""
+    )
+    if sensitive:
+        declared = observed = SENSITIVE
+    common = {
+        "address": rc.address,
+        "attribute": top,
+        "declared": _shown(declared),
+        "observed": observed,
+        "classification": str(classification),
+        "module": ctx.module,
+        "scenario": ctx.scenario,
+        "elements": elements,
+    }
+    if transient:
+        return Defect(
+            kind="needs-second-apply",
+            severity=WARNING,
+            message=message + _GONE_NEXT,
+            why=_TRANSIENT_WHY,
+            fix=_TRANSIENT_FIX,
+            **common,
+        )
+    first = group[0]
+    return Defect(
+        kind="permanent-diff",
+        message=message,
+        why=hints.why(classification, first.declared, first.observed),
+        fix=hints.fix(classification, top, declared, observed),
+        **common,
+    )
+
+
+def _top_value(value: Any, top: str) -> Any:
+    return value.get(top) if isinstance(value, dict) else None
+
+
+def _shown(value: Any) -> Any:
+    return "(known after apply)" if value is UNKNOWN else value
+
+
+def _count(items: Sequence[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[str(item)] = counts.get(str(item), 0) + 1
+    return counts
 
 
 def _mirrors_tags(path: str, rc: ResourceChange) -> bool:
@@ -166,11 +347,11 @@ def _attribute_defect(
             attribute=attr.path,
             declared=declared,
             observed=observed,
-            classification=classification,
+            classification=str(classification),
             module=ctx.module,
             scenario=ctx.scenario,
             severity=WARNING,
-            message=message + "; the plan after the next apply no longer has it",
+            message=message + _GONE_NEXT,
             why=_TRANSIENT_WHY,
             fix=_TRANSIENT_FIX,
         )
@@ -180,7 +361,7 @@ def _attribute_defect(
         attribute=attr.path,
         declared=declared,
         observed=observed,
-        classification=classification,
+        classification=str(classification),
         module=ctx.module,
         scenario=ctx.scenario,
         message=message,
@@ -236,7 +417,7 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
         attribute=out.name,
         declared=declared,
         observed=observed,
-        classification=classification,
+        classification=str(classification),
         module=ctx.module,
         scenario=ctx.scenario,
         severity=WARNING if transient else "error",
@@ -251,45 +432,133 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
     )
 
 
-def _drift_defects(rc: ResourceChange, ctx: _Context) -> list[Defect]:
+def _drift_defects(
+    rc: ResourceChange, ctx: _Context, relevant: set[str], writers: list[str]
+) -> list[Defect]:
+    """Relevant drift as warnings; the rest of the resource's drift as one info line."""
     # In resource_drift, before = what terraform recorded, after = what refresh read:
     # parse_plan's observed/declared are the other way round here.
     attrs = rc.attributes or [AttributeChange("", rc.after, rc.before)]
-    found = []
-    for attr in attrs:
-        recorded, actual = attr.observed, attr.declared
-        if attr.sensitive:
-            recorded = actual = SENSITIVE
-        classification = ctx.classify(rc.address, attr.path, recorded, actual)
-        found.append(
-            ctx.locate(
-                Defect(
-                    kind="drift",
-                    address=rc.address,
-                    attribute=attr.path or None,
-                    declared=recorded,
-                    observed=actual,
-                    classification=classification,
-                    module=ctx.module,
-                    scenario=ctx.scenario,
-                    severity=WARNING,
-                    message=f"{rc.address} was changed outside terraform between apply and "
-                    f"plan"
-                    + (
-                        f": {attr.path}: {hints.show(recorded)} -> {hints.show(actual)}"
-                        if attr.path
-                        else ""
-                    ),
-                    why="refresh read a value different from the one terraform recorded "
-                    "after apply: something else changed the object, or the API changed it "
-                    "after the provider's read (" + hints.WHY[classification] + ")",
-                    fix="nothing outside terraform should touch this object during the test; "
-                    "if the API itself rewrites it, treat it like a permanent diff: "
-                    + hints.fix(classification, attr.path or None, recorded, actual),
-                )
-            )
+    # null -> {} (and back) is refresh noise, not a change anyone made.
+    attrs = [a for a in attrs if not (_empty(a.observed) and _empty(a.declared))] or attrs
+    wanted = [a for a in attrs if "*" in relevant or top_attribute(a.path) in relevant]
+    rest = [a for a in attrs if a not in wanted]
+    found = [_relevant_drift(rc, group, ctx, writers) for group in _by_attribute(wanted)]
+    if rest:
+        found.append(_background_drift(rc, rest, ctx, writers))
+    return [ctx.locate(d) for d in found]
+
+
+def _relevant_drift(
+    rc: ResourceChange, group: list[AttributeChange], ctx: _Context, writers: list[str]
+) -> Defect:
+    path = group[0].path if len(group) == 1 else top_attribute(group[0].path)
+    if len(group) == 1:
+        recorded, actual = group[0].observed, group[0].declared
+    else:
+        recorded, actual = _top_value(rc.before, path), _top_value(rc.after, path)
+    if any(a.sensitive for a in group):
+        recorded = actual = SENSITIVE
+    classification = ctx.classify(rc.address, path, recorded, actual)
+    elements = _drift_elements(group) if len(group) > 1 else []
+    common = {
+        "kind": "drift",
+        "address": rc.address,
+        "attribute": path or None,
+        "declared": recorded,
+        "observed": actual,
+        "classification": str(classification),
+        "module": ctx.module,
+        "scenario": ctx.scenario,
+        "severity": WARNING,
+        "elements": elements,
+        "writers": writers,
+    }
+    if writers:
+        return Defect(
+            message=f"{rc.address} {path or '(object)'} is also written by "
+            f"{_names(writers)}, and the change is part of the plan",
+            why=_SECOND_WRITER_WHY,
+            fix=_second_writer_fix(rc.address, path, writers),
+            **common,
         )
-    return found
+    return Defect(
+        message=f"{rc.address} was changed outside terraform between apply and plan"
+        + (f": {path}: {hints.show(recorded)} -> {hints.show(actual)}" if path else ""),
+        why="refresh read a value different from the one terraform recorded after apply: "
+        "something else changed the object, or the API changed it after the provider's read ("
+        + hints.why(classification)
+        + ")",
+        fix="nothing outside terraform should touch this object during the test; if the API "
+        "itself rewrites it, treat it like a permanent diff: "
+        + hints.fix(classification, path or None, recorded, actual),
+        **common,
+    )
+
+
+def _background_drift(
+    rc: ResourceChange, attrs: list[AttributeChange], ctx: _Context, writers: list[str]
+) -> Defect:
+    """One line for a resource's drift that contributed to no planned change."""
+    names = sorted({top_attribute(a.path) or "(object)" for a in attrs})
+    message = f"{rc.address} changed outside terraform ({', '.join(names)}), not part of the plan"
+    if writers:
+        message += f"; also written by {_names(writers)}"
+    return Defect(
+        kind="drift",
+        address=rc.address,
+        attribute=None,
+        module=ctx.module,
+        scenario=ctx.scenario,
+        severity=INFO,
+        message=message,
+        elements=_drift_elements(attrs),
+        writers=writers,
+        why=_SECOND_WRITER_WHY
+        if writers
+        else "refresh read values other than those recorded after apply, but terraform does "
+        "not need to change anything because of them",
+        fix=_second_writer_fix(rc.address, names[0], writers)
+        if writers
+        else "nothing to do unless the values matter to you",
+    )
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == {} or value == [] or value == ""
+
+
+def _drift_elements(attrs: list[AttributeChange]) -> list[dict[str, Any]]:
+    return [
+        {
+            "path": a.path,
+            "declared": SENSITIVE if a.sensitive else _shown(a.observed),
+            "observed": SENSITIVE if a.sensitive else _shown(a.declared),
+        }
+        for a in attrs
+    ]
+
+
+_SECOND_WRITER_WHY = (
+    "two resources of this configuration write the same field of one object (one writer per "
+    "field): terraform recorded the object before the other resource added its part, so "
+    "every refresh reads a change; when one of them declares the field, each apply undoes "
+    "the other's write"
+)
+
+
+def _second_writer_fix(address: str, attribute: str | None, writers: list[str]) -> str:
+    field_name = attribute or "the field"
+    return (
+        f"Give {field_name} one writer: either declare it only inline in {address} and "
+        f"remove {_names(writers)}, or never declare {field_name} inline in {address} (leave "
+        f"it out entirely, not = []) and keep the separate resources."
+    )
+
+
+def _names(writers: Sequence[str], shown: int = 2) -> str:
+    head = ", ".join(writers[:shown])
+    return head + (f" (and {len(writers) - shown} more)" if len(writers) > shown else "")
 
 
 def _expression(address: str, attribute: str, ctx: _Context) -> str | None:

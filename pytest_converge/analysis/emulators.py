@@ -45,6 +45,11 @@ def emulator_differences(module: str, first: Outcome, second: Outcome) -> list[D
                     module=module,
                     scenario="two-run",
                     severity=WARNING,
+                    emulator_suspected=True,
+                    evidence=(
+                        f"only {this.emulator} shows it; on {other.emulator} the same module's "
+                        f"second plan is: {other.plan}"
+                    ),
                     message=(
                         f"{where}: {d.kind} on {this.emulator} (second plan: {this.plan}), "
                         f"converges on {other.emulator} (second plan: {other.plan}). "

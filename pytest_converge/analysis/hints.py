@@ -25,8 +25,14 @@ WHY: dict[str, str] = {
     "case": "the API stores the value case-insensitively and returns it in its own case",
     "order": "the API returns the elements in its own order (sorted or insertion order) and "
     "the attribute is an ordered list, so another order reads as a change",
-    "default": "the API fills in a default when the value is empty or omitted, or drops a "
-    "value equal to its default, so declared and read-back values never match",
+    "dropped": "the API accepts the value and keeps nothing of it: the read after apply "
+    "returns null or empty, so every plan sets it again",
+    "default": "the API fills in a default when the value is empty or omitted, drops a "
+    "value equal to its default, substitutes its own value for the declared one, or "
+    "reports 0 for a setting that does not apply in the chosen mode (an on-demand table's "
+    "capacities), so declared and read-back values never match",
+    "dedup": "the API removes repeated elements (the same CIDR or action twice) and returns "
+    "each once, so the declared list with repeats never matches",
     "type-coercion": "the API stores the value with another type (a number or boolean "
     "where a string was sent, or the reverse) and returns it that way",
     "unknown": "the provider reads back a value that differs from the configuration and "
@@ -68,14 +74,45 @@ def last_resort(attribute: str | None) -> str:
 
 
 def why(classification: str | None, declared: Any = None, observed: Any = None) -> str:
-    """What the provider/API does to produce this kind of diff."""
+    """What the provider/API does to produce this kind of diff.
+
+    A :class:`~.classify.Classification` with its own ``why`` (a user's hook)
+    is used as it is; a user's class name without one is named in a generic text.
+    """
+    own = getattr(classification, "why", "")
+    if own:
+        return own
+    if classification and classification not in WHY:
+        return (
+            f"classified as {classification!r} by a pytest_converge_classify_diff "
+            "implementation: the API returns the value in another form than declared"
+        )
     text = WHY.get(classification or "unknown", WHY["unknown"])
+    if classification == "default":
+        text = _why_default(declared, observed)
     if classification in ("json-equivalent", "type-coercion", "case", "default"):
         spot = first_difference(declared, observed)
         if spot and spot[0] != "$":
             path, d, o = spot
             text += f" (at {path}: declared {format_value(d, 60)}, observed {format_value(o, 60)})"
     return text
+
+
+def _why_default(declared: Any, observed: Any) -> str:
+    """Which of the ``default`` cases this is, in one sentence."""
+    empty = (None, "", [], {})
+    if declared in empty and observed in empty:
+        return "the API keeps no empty value: the declared empty value reads back as null"
+    if declared in empty:
+        return "the API fills in its own default when the value is empty or omitted"
+    if isinstance(observed, int | float) and not isinstance(observed, bool) and observed == 0:
+        return (
+            "the API reports 0 for a setting that does not apply in the chosen mode (an "
+            "on-demand table's capacities, a feature that is off), whatever was declared"
+        )
+    if observed in empty:
+        return "the API does not store a value equal to its default and reads back nothing"
+    return "the API substitutes its own (default) value for the declared one"
 
 
 def fix(
@@ -87,6 +124,9 @@ def fix(
     """The concrete change to the module for a diff of this classification."""
     attr = attribute or "the attribute"
     shown = show(observed, 200)
+    own = getattr(classification, "fix", "")
+    if own:
+        return f"{own} {last_resort(attribute)}"
     make = _FIXES.get(classification or "unknown", _fix_unknown)
     return f"{make(attr, declared, observed, shown)} {last_resort(attribute)}"
 
@@ -149,14 +189,45 @@ def _fix_order(attr: str, declared: Any, observed: Any, shown: str) -> str:
 
 
 def _fix_default(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    if declared in ("", [], {}) and observed in (None, "", [], {}):
+        return (
+            f"Leave {attr} out (remove the attribute) instead of setting it to "
+            f"{format_value(declared)}: the API keeps no empty value."
+        )
     if declared is None or declared in ("", [], {}):
         return (
             f"Set {attr} = {shown} explicitly (the default the API fills in), or remove "
             f"the attribute instead of setting it to {format_value(declared)}."
         )
+    if observed == 0 and not isinstance(observed, bool):
+        return (
+            f"Do not set {attr} in a mode where it does not apply (the API reports 0): "
+            f'make it conditional, e.g. {attr} = var.billing_mode == "PROVISIONED" ? '
+            f"{format_value(declared)} : null, or set it to 0/null in that mode."
+        )
+    if observed is not None and observed not in ("", [], {}):
+        return (
+            f"Declare {attr} = {shown}, the value the API uses (it replaces "
+            f"{format_value(declared)} with it), or check which values the API accepts."
+        )
     return (
         f"Remove {attr} (or set it to null): the API does not store its default value "
         f"{format_value(declared)} and reads back {format_value(observed)}."
+    )
+
+
+def _fix_dropped(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    return (
+        f"Remove {attr} (the API keeps nothing of {format_value(declared, 60)}), or set it "
+        f"only where the API supports it. If the real API does keep it, this is an emulator "
+        f"gap, not the module's defect."
+    )
+
+
+def _fix_dedup(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    return (
+        f"Remove the repeated elements from {attr}: declare each once, e.g. wrap the list "
+        f"in distinct(...); the API returns {shown}."
     )
 
 
@@ -191,6 +262,8 @@ def _fix_unknown(attr: str, declared: Any, observed: Any, shown: str) -> str:
 _IAM_POLICY_ATTRIBUTES = {"policy", "assume_role_policy", "inline_policy", "policy_document"}
 
 _FIXES = {
+    "dropped": _fix_dropped,
+    "dedup": _fix_dedup,
     "json-equivalent": _fix_json,
     "whitespace": _fix_whitespace,
     "case": _fix_case,

@@ -106,6 +106,16 @@ class Plan:
         """True when terraform reported the plan as errored (incomplete)."""
         return bool(self.raw.get("errored"))
 
+    @property
+    def relevant(self) -> dict[str, set[str]]:
+        """Address -> top-level attributes whose drift contributed to a planned change.
+
+        Terraform's own filter (``relevant_attributes``), the one behind its
+        "Objects have changed outside of Terraform" note: drift not listed
+        here changed nothing the plan does.
+        """
+        return relevant_attributes(self.raw)
+
     def change(self, address: str) -> ResourceChange:
         """The planned change of one resource instance: ``plan.change("aws_vpc.main").action``.
 
@@ -160,6 +170,28 @@ def parse_plan(data: dict[str, Any]) -> Plan:
                 )
             )
     return Plan(changes, outputs, drift, data, [rc.address for rc in drift])
+
+
+def relevant_attributes(data: dict[str, Any]) -> dict[str, set[str]]:
+    """``relevant_attributes`` of a plan's JSON as address -> top-level attribute names.
+
+    ``[{"resource": "aws_sg.a", "attribute": ["ingress"]}]`` -> ``{"aws_sg.a": {"ingress"}}``;
+    an empty attribute path means the whole resource (``"*"``).
+    """
+    found: dict[str, set[str]] = {}
+    for entry in data.get("relevant_attributes") or []:
+        address = entry.get("resource")
+        if not address:
+            continue
+        path = entry.get("attribute") or []
+        head = path[0] if path and isinstance(path[0], str) else "*"
+        found.setdefault(address, set()).add(head)
+    return found
+
+
+def top_attribute(path: str) -> str:
+    """The top-level attribute of a plan path: ``ingress[0].cidr_blocks`` -> ``ingress``."""
+    return path.split(".", 1)[0].split("[", 1)[0]
 
 
 def _resource_change(raw: dict[str, Any]) -> ResourceChange:

@@ -28,6 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..analysis.gaps import unimplemented_operation
 from ..errors import FaultError
 from ..safety import LoopbackTarget, loopback_target
 from .kinds import SIGNALLING, Fault, Request, Signal
@@ -68,6 +69,9 @@ class Call:
     upstream_status: int | None = None
     #: The region the call was signed for (its SigV4 credential scope), if signed.
     region: str | None = None
+    #: The emulator answered that it does not implement this operation (an
+    #: HTML error page, ``NotImplemented``): an emulator gap, not a module error.
+    unimplemented: bool = False
 
     @property
     def label(self) -> str:
@@ -543,6 +547,9 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     call.forwarded = True
                     call.upstream_status = response.status
+                    call.unimplemented = unimplemented_operation(
+                        response.status, response.headers, response.body
+                    )
                     if fault is not None:
                         response = fault.after(request, response, pending.signal) or response
                 finally:

@@ -91,3 +91,64 @@ def test_emulator_difference_is_a_finding(stack_on, converge_emulator, tmp_path)
     assert "permanent-diff on moto" in diff.message
     assert "converges on localstack" in diff.message
     assert "1 to update" in diff.message  # moto's second plan, shown
+
+
+REDRIVE = (
+    'provider "aws" {\n  region = "us-east-1"\n}\n'
+    'resource "aws_sqs_queue" "dlq" {\n  name = "confirm-dlq"\n}\n'
+    'resource "aws_sqs_queue" "work" {\n  name = "confirm-work"\n'
+    "  redrive_policy = jsonencode({\n"
+    "    deadLetterTargetArn = aws_sqs_queue.dlq.arn\n"
+    "    maxReceiveCount     = 5\n  })\n}\n"
+)
+
+
+def test_compare_with_marks_the_difference_a_suspected_emulator_gap(
+    stack_on, converge_emulator, tmp_path
+):
+    module = tmp_path / "redrive"
+    module.mkdir()
+    (module / "main.tf").write_text(REDRIVE)
+    [diff] = stack_on(module).compare_with(converge_emulator)
+    assert diff.emulator_suspected
+    assert diff.evidence.startswith("only moto shows it; on localstack")
+
+
+def test_confirm_with_marks_what_only_one_backend_shows(converge, localstack, tmp_path):
+    module = tmp_path / "redrive"
+    module.mkdir()
+    (module / "main.tf").write_text(REDRIVE)
+    stack = converge(module)
+    with pytest.raises(Exception):  # noqa: B017 - the ConvergenceError on moto
+        stack.assert_converged()
+    [diff] = [d for d in stack.defects if d.kind == "permanent-diff"]
+    assert diff.severity == "error" and not diff.emulator_suspected
+    localstack.reset()
+    assert stack.confirm_with(localstack) == [diff]
+    assert diff.emulator_suspected and diff.severity == "warning"
+    assert "localstack does not show this finding" in diff.evidence
+    assert "no changes" in diff.evidence  # LocalStack's second plan
+
+
+def test_zero_code_confirm_with_localstack(pytester, localstack):
+    module = pytester.path / "mods" / "redrive"
+    module.mkdir(parents=True)
+    (module / "main.tf").write_text(REDRIVE)
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-faults=none",
+        "--converge-confirm-with=localstack",
+        "-p",
+        "no:cacheprovider",
+        "--converge-report",
+        "report.json",
+    )
+    result.assert_outcomes(passed=1)
+    assert "suspected emulator gaps (1" in result.stdout.str()
+    import json
+
+    report = json.loads((pytester.path / "report.json").read_text())
+    [diff] = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
+    assert diff["emulator_suspected"] and "localstack does not show" in diff["evidence"]
+    assert diff["severity"] == "warning"

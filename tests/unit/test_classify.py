@@ -9,6 +9,7 @@ import pytest
 
 from pytest_converge.analysis import hints
 from pytest_converge.analysis.classify import (
+    Classification,
     classify,
     classify_with,
     first_difference,
@@ -146,8 +147,6 @@ def test_type_coercion(declared, observed):
         ("abc", "ABD"),
         # Whitespace inside a word is not whitespace normalisation.
         ("ab", "a b"),
-        # Declared a non-default value the API dropped.
-        ("my-value", None),
         # Only known after apply.
         (UNKNOWN, "x"),
         # Invalid JSON on one side.
@@ -174,10 +173,40 @@ def test_each_sample_gets_its_own_classification(declared, observed, expected):
     assert classify(declared, observed) == expected
 
 
+SHARPER = [
+    # The API keeps nothing of a declared value.
+    ("2001:db8::/64", None, "ipv6_cidr_block", "dropped"),
+    ("gw-device-1", "", "device_name", "dropped"),
+    # On-demand DynamoDB reports 0 for capacities that do not apply.
+    (5, 0, "read_capacity", "default"),
+    (5, 0, "global_secondary_index[0].write_capacity", "default"),
+    # KMS substitutes its default deletion window.
+    (7, 30, "deletion_window_in_days", "default"),
+    # Repeated elements removed (a SG rule's CIDRs; an IAM action list).
+    (["10.0.0.0/8", "10.0.0.0/8", "10.1.0.0/16"], ["10.1.0.0/16", "10.0.0.0/8"], "c", "dedup"),
+    ('{"Action":["s3:GetObject","s3:GetObject"]}', '{"Action":"s3:GetObject"}', "p", "dedup"),
+    ("a,a,b", "a,b", "x", "dedup"),
+    # Permuted IAM action list inside a policy document.
+    (
+        '{"Statement":[{"Action":["sqs:B","sqs:A"],"Effect":"Allow"}]}',
+        '{"Statement":[{"Action":["sqs:A","sqs:B"],"Effect":"Allow"}]}',
+        "policy",
+        "order",
+    ),
+    # Not a capacity: a 0 for another number stays unknown.
+    (5, 0, "max_size", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("declared", "observed", "attribute", "expected"), SHARPER)
+def test_sharper_classes(declared, observed, attribute, expected):
+    assert classify(declared, observed, attribute) == expected
+
+
 def test_the_samples_reach_every_classification():
-    # A classification nothing can produce is dead text in the reports; one the
-    # classifier produces outside CLASSIFICATIONS would be rejected by Defect.
-    assert {expected for _, _, expected in SAMPLES} == set(CLASSIFICATIONS)
+    # A classification nothing can produce is dead text in the reports.
+    reached = {e for *_, e in SAMPLES} | {e for *_, e in SHARPER}
+    assert reached == set(CLASSIFICATIONS)
 
 
 def test_first_difference_points_inside_documents():
@@ -228,14 +257,42 @@ def test_classify_with_hook_lets_a_user_implementation_decide_first():
     assert classify_with(hook.pytest_converge_classify_diff)("x.y", "o", "A", "a") == "case"
 
 
-def test_classify_with_rejects_an_invalid_classification():
+@pytest.mark.parametrize("bad", ["Equivalent ish!", 42, ""])
+def test_classify_with_rejects_an_invalid_classification(bad):
     class Bad:
         @pluggy.HookimplMarker("pytest")(tryfirst=True)
         def pytest_converge_classify_diff(self, address, attribute, declared, observed):
-            return "equivalent-ish"
+            return bad
 
-    with pytest.raises(ValueError, match="equivalent-ish"):
+    with pytest.raises(ValueError, match="Classification\\(name, why, fix\\)"):
         classify_with(_hook_with(Bad()))("x.y", "a", 1, 2)
+
+
+def test_a_user_hook_may_return_a_new_class_name():
+    """A class of one's own, as a plain name or with its own why and fix (was rejected)."""
+
+    class Mine:
+        @pluggy.HookimplMarker("pytest")(tryfirst=True)
+        def pytest_converge_classify_diff(self, address, attribute, declared, observed):
+            if attribute == "retention_in_days":
+                return Classification(
+                    "api-rounding",
+                    why="the API rounds retention up to the next allowed value",
+                    fix="declare one of 1, 3, 5, 7, 14, 30 days",
+                )
+            if attribute == "name":
+                return "name-prefix"
+            return None
+
+    classifier = classify_with(_hook_with(Mine()))
+    rounded = classifier("aws_cloudwatch_log_group.g", "retention_in_days", 2, 3)
+    assert rounded == "api-rounding" and rounded.why.startswith("the API rounds")
+    assert classifier("aws_sqs_queue.q", "name", "a", "a-1") == "name-prefix"
+    assert hints.why(rounded) == rounded.why
+    assert hints.fix(rounded, "retention_in_days").startswith("declare one of 1, 3")
+    assert "'name-prefix'" in hints.why("name-prefix")
+    with pytest.raises(ValueError, match="lower-case"):
+        Classification("Not Valid")
 
 
 @pytest.mark.parametrize("classification", CLASSIFICATIONS)

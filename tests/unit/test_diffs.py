@@ -21,16 +21,19 @@ from pytest_converge.analysis.source import attribute_expression, find_resource
 DLQ = "arn:aws:sqs:us-east-1:123456789012:rp-string-dlq"
 
 
-def _plan(*changes, outputs=None, drift=None, configuration=None):
-    return parse_plan(
-        {
-            "format_version": "1.2",
-            "resource_changes": list(changes),
-            "output_changes": outputs or {},
-            "resource_drift": drift or [],
-            "configuration": configuration or {},
-        }
-    )
+def _plan(*changes, outputs=None, drift=None, configuration=None, relevant=None):
+    data = {
+        "format_version": "1.2",
+        "resource_changes": list(changes),
+        "output_changes": outputs or {},
+        "resource_drift": drift or [],
+        "configuration": configuration or {},
+    }
+    if relevant:
+        data["relevant_attributes"] = [
+            {"resource": address, "attribute": path} for address, path in relevant
+        ]
+    return parse_plan(data)
 
 
 def _update(address, before, after, after_unknown=None, actions=("update",), **extra):
@@ -304,7 +307,7 @@ def test_output_only_change_and_drift_are_kept_distinct():
             {"name": "q", "tags": {"Owner": "b"}},
         )
     ]
-    second = _plan(outputs=outputs, drift=drift)
+    second = _plan(outputs=outputs, drift=drift, relevant=[("aws_sqs_queue.q", ["tags", "Owner"])])
     defects = plan_defects(second, _plan(outputs=outputs))
     by_kind = {d.kind: d for d in defects}
     assert set(by_kind) == {"output-change", "drift"}
@@ -415,3 +418,125 @@ def test_tags_all_mirror_is_reported_once_under_tags():
     plan = parse_plan(raw)
     defects = plan_defects(plan, plan, module="m")
     assert [d.attribute for d in defects] == ["tags"]
+
+
+def _sg_drift(n):
+    """Real shape: a group refreshed with the rules ``n`` sibling resources added."""
+    rules = [
+        {
+            "cidr_blocks": [f"10.0.{i}.0/24"],
+            "from_port": 8000 + i,
+            "protocol": "tcp",
+            "to_port": 8000 + i,
+        }
+        for i in range(n)
+    ]
+    before = {"id": "sg-1", "ingress": [], "egress": [], "tags": None}
+    after = {"id": "sg-1", "ingress": rules, "egress": [], "tags": {}}
+    return _update("aws_security_group.this", before, after)
+
+
+def test_drift_not_relevant_to_the_plan_is_one_info_line_per_resource():
+    writers = {
+        "aws_security_group.this": [f"aws_security_group_rule.ingress[{i}]" for i in range(20)]
+    }
+    defects = plan_defects(_plan(drift=[_sg_drift(20)]), writers=writers)
+    [line] = defects
+    assert line.kind == "drift" and line.severity == "info" and line.attribute is None
+    assert "ingress" in line.message and "not part of the plan" in line.message
+    assert "also written by aws_security_group_rule.ingress[0]" in line.message
+    assert "(and 18 more)" in line.message
+    assert [e["path"] for e in line.elements] == ["ingress"]
+
+
+def test_relevant_drift_by_a_sibling_names_the_second_writer_and_the_one_writer_fix():
+    writers = {"aws_security_group.this": ["aws_security_group_rule.ingress[0]"]}
+    second = _plan(drift=[_sg_drift(1)], relevant=[("aws_security_group.this", ["ingress"])])
+    [drift] = plan_defects(second, writers=writers)
+    assert drift.severity == "warning" and drift.attribute == "ingress"
+    assert drift.message.startswith(
+        "aws_security_group.this ingress is also written by aws_security_group_rule.ingress[0]"
+    )
+    assert "one writer per field" in drift.why
+    assert "never declare ingress inline in aws_security_group.this" in drift.fix
+    assert "remove aws_security_group_rule.ingress[0]" in drift.fix
+    assert drift.writers == ["aws_security_group_rule.ingress[0]"]
+
+
+def test_element_changes_of_one_attribute_are_one_finding():
+    before = {
+        "default_action": [
+            {"order": 1, "type": "forward", "target": "a"},
+            {"order": 2, "type": "redirect", "target": "b"},
+        ]
+    }
+    after = {
+        "default_action": [
+            {"order": 2, "type": "redirect", "target": "a"},
+            {"order": 1, "type": "forward", "target": "b"},
+        ]
+    }
+    [defect] = plan_defects(_plan(_update("aws_lb_listener.l", before, after)))
+    assert defect.attribute == "default_action"
+    assert defect.kind == "permanent-diff"
+    assert len(defect.elements) == 4
+    assert {e["path"] for e in defect.elements} == {
+        "default_action[0].order",
+        "default_action[0].type",
+        "default_action[1].order",
+        "default_action[1].type",
+    }
+    assert "4 element changes" in defect.message
+
+
+def test_a_permutation_is_order_and_repeats_removed_is_dedup():
+    order = _update("aws_iam_policy.p", {"actions": ["b", "a"]}, {"actions": ["a", "b"]})
+    dedup = _update(
+        "aws_security_group_rule.r",
+        {"cidr_blocks": ["10.0.0.0/8"]},
+        {"cidr_blocks": ["10.0.0.0/8", "10.0.0.0/8"]},
+    )
+    found = {d.address: d for d in plan_defects(_plan(order, dedup))}
+    assert found["aws_iam_policy.p"].classification == "order"
+    assert found["aws_security_group_rule.r"].classification == "dedup"
+    assert "distinct(" in found["aws_security_group_rule.r"].fix
+
+
+def test_a_user_class_with_its_own_why_and_fix_reaches_the_defect():
+    from pytest_converge.analysis.classify import Classification
+
+    def mine(address, attribute, declared, observed):
+        return Classification("queue-arn-form", why="moto answers its own ARN", fix="use the id")
+
+    [defect] = plan_defects(_plan(_sqs_type_coercion()), classify=mine)
+    assert defect.classification == "queue-arn-form"
+    assert type(defect.classification) is str  # plain JSON
+    assert defect.why == "moto answers its own ARN"
+    assert defect.fix.startswith("use the id")
+    Defect.from_dict(defect.to_dict())
+
+
+def test_a_field_with_a_second_writer_is_one_error_naming_it():
+    rules = [{"cidr_blocks": ["10.0.0.0/24"], "from_port": 80, "protocol": "tcp", "to_port": 80}]
+    change = _update(
+        "aws_security_group.this", {"id": "sg-1", "ingress": rules}, {"id": "sg-1", "ingress": []}
+    )
+    drift = _update(
+        "aws_security_group.this", {"id": "sg-1", "ingress": []}, {"id": "sg-1", "ingress": rules}
+    )
+    second = _plan(change, drift=[drift])
+    recreate = _update("aws_security_group_rule.r", None, {"id": None}, actions=("create",))
+    third = _plan(recreate)
+    writers = {"aws_security_group.this": ["aws_security_group_rule.r"]}
+    [finding] = plan_defects(second, third, writers=writers)
+    assert finding.kind == "permanent-diff" and finding.severity == "error"
+    assert finding.writers == ["aws_security_group_rule.r"]
+    assert "is also written by aws_security_group_rule.r" in finding.message
+    assert "re-creates them" in finding.message
+    # Without a second writer, a change new in the third plan is a finding of its own.
+    found = plan_defects(second, third)
+    assert {d.address for d in found if d.severity != "info"} == {
+        "aws_security_group.this",
+        "aws_security_group_rule.r",
+    }
+    assert any("new in the third plan" in d.message for d in found)

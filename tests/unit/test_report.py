@@ -23,7 +23,14 @@ jsonschema = pytest.importorskip("jsonschema")
 
 SARIF_SCHEMA = Path(
     os.environ.get("CONVERGE_SARIF_SCHEMA")
-    or Path(__file__).parents[2].parent / "shared/data/sarif-schema-2.1.0.json"
+    or next(
+        (
+            base / "shared/data/sarif-schema-2.1.0.json"
+            for base in Path(__file__).parents[2].parents
+            if (base / "shared/data/sarif-schema-2.1.0.json").is_file()
+        ),
+        Path("/work/shared/data/sarif-schema-2.1.0.json"),
+    )
 )
 REPRO = "pytest --converge modules/sqs -k 'sqs::two-run'"
 
@@ -163,7 +170,9 @@ def test_json_report_schema_rejects_bad_documents():
     for broken in (
         {**good, "version": 2},
         {**good, "defects": [{**good["defects"][0], "kind": "flaky"}]},
-        {**good, "defects": [{**good["defects"][0], "classification": "close-enough"}]},
+        {**good, "defects": [{**good["defects"][0], "classification": "Close enough!"}]},
+        {**good, "defects": [{**good["defects"][0], "emulator_suspected": "yes"}]},
+        {**good, "defects": [{**good["defects"][0], "severity": "fatal"}]},
         {**good, "scenarios": [{"module": "m", "scenario": "s", "outcome": "passed"}]},
     ):
         assert not validator.is_valid(broken)
@@ -220,3 +229,77 @@ def test_junit_properties_are_string_pairs():
     unknown = dict(junit_properties(_all_kinds()[0]))
     assert unknown["converge.declared"] == "(known after apply)"
     assert all(isinstance(v, str) for pair in junit_properties(_escape()) for v in pair)
+
+
+def _signal_defects():
+    """A suspected emulator gap, a grouped finding, a user's class and an info line."""
+    gap = _diff(
+        address="aws_subnet.public",
+        attribute="ipv6_cidr_block",
+        declared="2001:db8::/64",
+        observed=None,
+        classification="dropped",
+        severity="warning",
+        emulator_suspected=True,
+        evidence="catalogue: moto >=5.0 does not keep a subnet's IPv6 CIDR; reproduction: ...",
+    )
+    grouped = _diff(
+        address="aws_lb_listener.l",
+        attribute="default_action",
+        classification="order",
+        elements=[
+            {"path": f"default_action[{i}].order", "declared": i, "observed": 1 - i}
+            for i in range(2)
+        ],
+    )
+    mine = _diff(classification="api-rounding")
+    info = Defect(
+        kind="drift",
+        address="aws_security_group.this",
+        module="modules/sg",
+        scenario="two-run",
+        severity="info",
+        message="aws_security_group.this changed outside terraform (ingress), not part of "
+        "the plan; also written by aws_security_group_rule.ingress[0]",
+        writers=["aws_security_group_rule.ingress[0]"],
+    )
+    return [gap, grouped, mine, info]
+
+
+def test_reports_carry_classification_emulator_suspected_and_evidence(tmp_path):
+    defects = _signal_defects()
+    report = json_report(["modules/sqs"], [], defects)
+    jsonschema.Draft202012Validator(load_schema()).validate(report)
+    gap = report["defects"][0]
+    assert gap["classification"] == "dropped"
+    assert gap["emulator_suspected"] is True and gap["evidence"].startswith("catalogue:")
+    assert report["defects"][1]["elements"][0]["path"] == "default_action[0].order"
+    assert report["defects"][2]["classification"] == "api-rounding"
+    assert report["defects"][3]["severity"] == "info"
+
+    sarif = sarif_report(defects, tmp_path)
+    results = sarif["runs"][0]["results"]
+    assert results[0]["properties"]["emulator_suspected"] is True
+    assert results[0]["properties"]["evidence"] == gap["evidence"]
+    assert results[0]["properties"]["classification"] == "dropped"
+    assert "Suspected emulator gap" in results[0]["message"]["text"]
+    assert results[3]["level"] == "note"
+    if SARIF_SCHEMA.is_file():
+        schema = json.loads(SARIF_SCHEMA.read_text())
+        jsonschema.validators.validator_for(schema)(schema).validate(sarif)
+
+    props = dict(junit_properties(defects[0]))
+    assert props["converge.classification"] == "dropped"
+    assert props["converge.emulator_suspected"] == "true"
+    assert props["converge.evidence"] == gap["evidence"]
+    assert dict(junit_properties(defects[1]))["converge.emulator_suspected"] == "false"
+
+
+def test_failure_text_names_suspected_gaps_elements_and_keeps_info_to_one_line():
+    text = format_defects(_signal_defects(), header="modules/sqs does not converge:")
+    assert "[warning] [suspected emulator gap]: aws_subnet.public . ipv6_cidr_block" in text
+    assert "evidence   catalogue: moto" in text
+    assert "element    default_action[0].order: 1 -> 0" in text
+    assert "1 resource(s) drifted without changing the plan" in text
+    [line] = [ln for ln in text.splitlines() if "aws_security_group.this" in ln]
+    assert "also written by aws_security_group_rule.ingress[0]" in line

@@ -1,0 +1,396 @@
+"""Known emulator gaps: findings the emulator causes, not the module.
+
+An emulator that drops a value the real API keeps (moto and a subnet's IPv6
+CIDR) makes a correct module look as if it never converges. The plugin ships
+a catalogue of such gaps as data (``pytest_converge/data/emulator_gaps.json``),
+each entry reproduced for real, in this format::
+
+    {
+      "emulator": "moto",
+      "versions": ">=5.1,<5.3",
+      "resource_type": "aws_subnet",
+      "attribute": "ipv6_cidr_block",
+      "real_api": "AWS keeps the /64 and DescribeSubnets returns it",
+      "evidence": "reproduction: tests/... / link"
+    }
+
+``versions`` is a PEP 440 specifier set matched against the installed
+emulator (empty: every version); ``attribute`` is a plan path prefix with list
+indices left out (``ingress.description`` matches ``ingress[3].description``;
+empty or ``*``: any attribute of the type). The file is a JSON list of entries
+(or ``{"gaps": [...]}``).
+
+:func:`mark_emulator_gaps` marks each matching finding ``emulator_suspected``
+with the entry as ``evidence`` and, unless ``strict``, lowers an error to a
+warning. Nothing is dropped: the finding is still listed.
+
+A second source of evidence is the other emulator disagreeing
+(:func:`mark_disagreements`, used by ``--converge-confirm-with``).
+
+This module also names an emulator's gaps in *calls*
+(:func:`unimplemented_operation`): moto answers an operation it does not
+implement with an HTML 404/500 page or a ``NotImplemented`` error, which the
+provider turns into a hex dump.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .defects import ERROR, INFO, WARNING, Defect
+
+__all__ = [
+    "CATALOGUE",
+    "Gap",
+    "emulator_version",
+    "load_catalogue",
+    "mark_disagreements",
+    "mark_emulator_gaps",
+    "matching_gap",
+    "resource_type",
+    "unimplemented_operation",
+]
+
+#: The catalogue shipped with the plugin.
+CATALOGUE = Path(__file__).resolve().parents[1] / "data" / "emulator_gaps.json"
+
+#: Finding kinds about an attribute's value, the only ones a value gap explains.
+_VALUE_KINDS = ("permanent-diff", "needs-second-apply", "drift", "output-change")
+
+#: Distribution names of the emulators, for their installed version.
+_DISTRIBUTIONS = {"moto": "moto", "localstack": "localstack-core"}
+
+_REQUIRED = ("emulator", "resource_type", "attribute", "real_api", "evidence")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One known emulator gap (an entry of the catalogue)."""
+
+    emulator: str
+    resource_type: str
+    attribute: str
+    real_api: str
+    evidence: str
+    versions: str = ""
+
+    def applies_to(self, emulator: str, version: str | None) -> bool:
+        """This entry is about ``emulator`` at ``version`` (an unknown version matches)."""
+        if self.emulator.lower() != emulator.lower():
+            return False
+        if not self.versions or version is None:
+            return True
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            return Version(version) in SpecifierSet(self.versions)
+        except InvalidVersion:
+            return True
+
+    def covers(self, path: str | None) -> bool:
+        """``path`` (a plan path) is the entry's attribute or inside it."""
+        wanted = self.attribute.strip()
+        if wanted in ("", "*"):
+            return True
+        if not path:
+            return False
+        plain = _plain_path(path)
+        return plain == wanted or plain.startswith(wanted + ".")
+
+    def describe(self, emulator_version: str | None) -> str:
+        """The ``evidence`` text of a finding this entry explains."""
+        where = f"{self.resource_type}.{self.attribute}" if self.attribute else self.resource_type
+        version = f" {emulator_version}" if emulator_version else ""
+        return (
+            f"known {self.emulator}{version} gap ({self.versions or 'all versions'}) for "
+            f"{where}: {self.real_api.rstrip('.')}. Evidence: {self.evidence}"
+        )
+
+
+def load_catalogue(paths: Iterable[str | Path] = ()) -> list[Gap]:
+    """The shipped catalogue plus the entries of ``paths`` (same format).
+
+    A malformed entry raises ``ValueError`` naming the file, the entry and
+    the missing or bad field.
+    """
+    gaps = list(_load(str(CATALOGUE)))
+    for path in paths:
+        gaps.extend(_load(str(path)))
+    return gaps
+
+
+@lru_cache(maxsize=16)
+def _load(path: str) -> tuple[Gap, ...]:
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"emulator gap catalogue {path}: cannot read it: {exc}") from None
+    entries = data.get("gaps") if isinstance(data, Mapping) else data
+    if not isinstance(entries, list):
+        raise ValueError(
+            f'emulator gap catalogue {path}: expected a JSON list of entries or {{"gaps": [...]}}'
+        )
+    gaps = []
+    for n, entry in enumerate(entries):
+        missing = [k for k in _REQUIRED if not isinstance(entry.get(k), str)]
+        if not isinstance(entry, Mapping) or missing:
+            raise ValueError(
+                f"emulator gap catalogue {path}: entry {n} lacks {', '.join(missing)} "
+                f"(each entry needs {', '.join(_REQUIRED)} as strings, and may give versions)"
+            )
+        gap = Gap(
+            emulator=entry["emulator"],
+            resource_type=entry["resource_type"],
+            attribute=entry["attribute"],
+            real_api=entry["real_api"],
+            evidence=entry["evidence"],
+            versions=str(entry.get("versions") or ""),
+        )
+        if gap.versions:
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(gap.versions)
+            except InvalidSpecifier:
+                raise ValueError(
+                    f"emulator gap catalogue {path}: entry {n} has versions "
+                    f"{gap.versions!r}, not a version specifier such as '>=5.1,<5.3'"
+                ) from None
+        gaps.append(gap)
+    return tuple(gaps)
+
+
+def emulator_version(emulator: Any) -> str | None:
+    """The emulator's version: its ``version`` attribute, else the installed package's."""
+    version = getattr(emulator, "version", None)
+    if isinstance(version, str) and version:
+        return version
+    name = getattr(emulator, "name", emulator)
+    distribution = _DISTRIBUTIONS.get(str(name).lower())
+    if distribution is None:
+        return None
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed(distribution)
+    except PackageNotFoundError:
+        return None
+
+
+def resource_type(address: str | None) -> str | None:
+    """``module.net.aws_subnet.public["a"]`` -> ``aws_subnet`` (None for outputs/none)."""
+    if not address:
+        return None
+    parts = re.sub(r"\[[^\]]*\]", "", address).split(".")
+    while len(parts) >= 2 and parts[0] == "module":
+        parts = parts[2:]
+    if parts and parts[0] == "data":
+        parts = parts[1:]
+    return parts[0] if len(parts) >= 2 and parts[0] != "output" else None
+
+
+def matching_gap(
+    defect: Defect, gaps: Sequence[Gap], emulator: str, version: str | None
+) -> Gap | None:
+    """The catalogue entry that explains ``defect`` on this emulator, if any.
+
+    A finding about a whole list/set/map attribute matches only when every
+    changed element is covered by one entry.
+    """
+    if defect.kind not in _VALUE_KINDS:
+        return None
+    rtype = resource_type(defect.address)
+    if rtype is None:
+        return None
+    paths = [e.get("path", "") for e in defect.elements] or [defect.attribute]
+    for gap in gaps:
+        if gap.resource_type != rtype or not gap.applies_to(emulator, version):
+            continue
+        if all(gap.covers(p) for p in paths):
+            return gap
+    return None
+
+
+def mark_emulator_gaps(
+    defects: Iterable[Defect],
+    emulator: str,
+    version: str | None,
+    *,
+    strict: bool = False,
+    gaps: Sequence[Gap] | None = None,
+) -> list[Defect]:
+    """Mark the findings a known gap explains; returns the marked ones.
+
+    Each gets ``emulator_suspected`` and the entry as ``evidence``; an error
+    becomes a warning unless ``strict``.
+    """
+    catalogue = load_catalogue() if gaps is None else gaps
+    marked = []
+    for defect in defects:
+        if defect.emulator_suspected or defect.severity == INFO:
+            continue
+        gap = matching_gap(defect, catalogue, emulator, version)
+        if gap is None:
+            continue
+        _suspect(defect, gap.describe(version), strict)
+        marked.append(defect)
+    return marked
+
+
+def mark_disagreements(
+    defects: Iterable[Defect],
+    other_defects: Iterable[Defect],
+    this: str,
+    other: str,
+    *,
+    other_plan: str = "",
+    strict: bool = False,
+) -> list[Defect]:
+    """Mark the findings that ``other`` (the second emulator) does not show.
+
+    The same module on the other emulator converges on that attribute: one
+    of the two emulators differs from AWS there, most likely the one that
+    shows the finding. Returns the marked findings.
+    """
+    theirs = {_key(d) for d in other_defects if d.severity == ERROR}
+    marked = []
+    for defect in defects:
+        if defect.severity != ERROR and not defect.emulator_suspected:
+            continue
+        if _key(defect) in theirs:
+            continue
+        plan = f" (its second plan: {other_plan})" if other_plan else ""
+        text = (
+            f"{other} does not show this finding for the same module{plan}: "
+            f"only {this} does, so {this} probably differs from AWS here"
+        )
+        if defect.emulator_suspected and defect.evidence:
+            defect.evidence += f"; and {text}"
+        else:
+            _suspect(defect, text, strict)
+        marked.append(defect)
+    return marked
+
+
+def _suspect(defect: Defect, evidence: str, strict: bool) -> None:
+    defect.emulator_suspected = True
+    defect.evidence = evidence
+    if defect.severity == ERROR and not strict:
+        defect.severity = WARNING
+
+
+def _key(d: Defect) -> tuple:
+    return (d.kind, d.address, d.attribute)
+
+
+def _plain_path(path: str) -> str:
+    """A plan path without list indices: ``ingress[3].description`` -> ``ingress.description``."""
+    return re.sub(r"\[[^\]]*\]", "", path)
+
+
+# -- gaps in calls ------------------------------------------------------------------------
+
+_NOT_IMPLEMENTED = re.compile(
+    rb"NotImplemented|not (yet )?implemented|InternalFailure|UnknownOperation"
+    rb"|InvalidAction|UnrecognizedClientException",
+    re.I,
+)
+
+
+def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
+    """True when an emulator's answer says it does not implement the operation.
+
+    moto answers an unknown operation with an HTML 404 or 500 page, or an
+    error whose code is ``NotImplemented``/``InternalFailure``; a 501 is the
+    HTTP form of the same. A real API error (4xx with an AWS error code such
+    as ``InvalidParameterValue``) is not one.
+    """
+    if status < 400:
+        return False
+    if status == 501:
+        return True
+    head = body[:4096].lstrip()
+    if head[:15].lower().startswith((b"<!doctype html", b"<html")):
+        return status in (404, 405, 500)
+    return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
+
+
+def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
+    """One sentence per operation the emulator answered as not implemented.
+
+    ``calls`` are the proxy's records (``service``, ``operation``, ``method``,
+    ``path``, ``unimplemented``, ``upstream_status``).
+    """
+    notes: dict[str, str] = {}
+    for call in calls:
+        if not getattr(call, "unimplemented", False):
+            continue
+        name = operation_name(call.service, call.operation, call.method, call.path)
+        if name in notes:
+            continue
+        notes[name] = (
+            f"the {emulator} emulator does not implement `{name}` (it answered HTTP "
+            f"{call.upstream_status} with an error page instead of an API response): this "
+            f"is an emulator gap, not a module error. Test the resource that needs it on "
+            f"another backend (--converge-backend), or leave it out of the module under "
+            f"test (e.g. a count/for_each switched off in converge.tfvars)"
+        )
+    return list(notes.values())
+
+
+def operation_name(service: str, operation: str, method: str = "", path: str = "") -> str:
+    """``service:Operation`` as IAM writes it, e.g. ``outposts:ListOutposts``.
+
+    The proxy names a REST call it has no route for ``GET outposts /outposts``;
+    botocore's service model, when it has the service, gives the API's name.
+    """
+    if " " not in operation:
+        return f"{service}:{operation}"
+    found = _rest_operation(service, method, path)
+    return f"{service}:{found}" if found else f"{service}:{method} {path}"
+
+
+@lru_cache(maxsize=64)
+def _rest_operation(service: str, method: str, path: str) -> str | None:
+    try:
+        import botocore.session
+
+        model = botocore.session.get_session().get_service_model(service)
+    except Exception:  # unknown service or no botocore data: keep the HTTP form
+        return None
+    best: tuple[int, str] | None = None
+    for name in model.operation_names:
+        http = model.operation_model(name).http
+        if http.get("method", "").upper() != method.upper():
+            continue
+        template = str(http.get("requestUri", "")).split("?", 1)[0]
+        literal = _uri_match(template, path)
+        if literal is not None and (best is None or literal > best[0]):
+            best = (literal, name)
+    return best[1] if best else None
+
+
+def _uri_match(template: str, path: str) -> int | None:
+    """How many literal segments of ``template`` match ``path`` (None: no match)."""
+    want = [p for p in template.strip("/").split("/") if p]
+    have = [p for p in path.split("?", 1)[0].strip("/").split("/") if p]
+    literal = 0
+    for i, part in enumerate(want):
+        if part.startswith("{") and part.endswith("+}"):
+            return literal if len(have) > i else None
+        if i >= len(have):
+            return None
+        if part.startswith("{"):
+            continue
+        if part != have[i]:
+            return None
+        literal += 1
+    return literal if len(have) == len(want) else None

@@ -1,0 +1,193 @@
+"""Which resource of a configuration wrote an object: second writers of the same field.
+
+A security group declared with its own ``ingress`` and, beside it, separate
+``aws_security_group_rule`` resources on the same group both write the group's
+rules. Terraform records the group before the rules are added, so every
+refresh reads the group "changed outside terraform"; if the group declares
+``ingress`` itself, each apply removes the others' rules. That is not drift
+from outside, it is two writers of one field.
+
+The evidence comes from one apply: terraform's ``-json`` events say when each
+resource's apply started and completed, the proxy's call log says when each
+mutating API call happened. A call made while ``W`` was being applied was
+made for ``W``. ``W`` wrote drifted object ``R`` when the call came after
+``R`` was complete, ``W``'s state refers to ``R``'s id, and the call's
+operation names what drifted (``AuthorizeSecurityGroupIngress`` and
+``ingress``; ``CreateRoute`` and ``route``): a subnet that refers to its VPC
+is not a writer of the VPC's drifted attributes.
+
+Pure: events, calls and state in, ``{drifted address: [writer addresses]}`` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+__all__ = ["ApplyWindow", "apply_windows", "sibling_writers"]
+
+
+@dataclass(frozen=True)
+class ApplyWindow:
+    """When one resource's apply ran (seconds since the epoch; ``end`` inf if it never ended)."""
+
+    address: str
+    start: float
+    end: float
+
+    def holds(self, moment: float) -> bool:
+        return self.start <= moment <= self.end
+
+
+def apply_windows(events: Iterable[Mapping[str, Any]]) -> dict[str, ApplyWindow]:
+    """Each address's apply window from terraform's ``apply -json`` events."""
+    started: dict[str, float] = {}
+    windows: dict[str, ApplyWindow] = {}
+    for event in events:
+        kind = event.get("type")
+        if kind not in ("apply_start", "apply_complete", "apply_errored"):
+            continue
+        address = (event.get("hook") or {}).get("resource", {}).get("addr")
+        moment = _epoch(event.get("@timestamp"))
+        if not address or moment is None:
+            continue
+        if kind == "apply_start":
+            started[address] = moment
+        elif address in started:
+            windows[address] = ApplyWindow(address, started.pop(address), moment)
+    for address, start in started.items():
+        windows[address] = ApplyWindow(address, start, float("inf"))
+    return windows
+
+
+def sibling_writers(
+    drifted: Mapping[str, Iterable[str]],
+    events: Iterable[Mapping[str, Any]],
+    calls: Iterable[Any],
+    state: Sequence[Any],
+    clock_offset: float = 0.0,
+) -> dict[str, list[str]]:
+    """For each drifted address, the other resources whose apply wrote that object.
+
+    ``drifted`` maps an address to the names of its drifted attributes.
+
+    ``calls`` have ``started`` (``time.monotonic()``), ``mutating`` and
+    ``status``; ``clock_offset`` turns ``started`` into epoch seconds
+    (``time.time() - time.monotonic()`` at the apply). ``state`` holds
+    records with ``address``, ``id`` and ``values`` (:func:`~.state.state_resources`).
+    """
+    windows = apply_windows(events)
+    writes: dict[str, list[tuple[float, set[str]]]] = {}
+    for call in calls:
+        if not getattr(call, "mutating", False) or not 0 < getattr(call, "status", 0) < 400:
+            continue
+        moment = call.started + clock_offset
+        for window in windows.values():
+            if window.holds(moment):
+                writes.setdefault(window.address, []).append((moment, _words(call.operation)))
+    by_address = {r.address: r for r in state}
+    found: dict[str, list[str]] = {}
+    for address, attributes in drifted.items():
+        target = by_address.get(address)
+        if target is None or not target.id:
+            continue
+        nouns = set().union(*(_words(a) for a in attributes)) - _VERBS
+        done = windows[address].end if address in windows else float("-inf")
+        writers: list[tuple[str, bool]] = []
+        for other in state:
+            if other.address == address or not any(
+                m > done and nouns & words for m, words in writes.get(other.address, ())
+            ):
+                continue
+            fields = _fields_with(other.values, target.id)
+            if fields:
+                writers.append((other.address, bool(fields & _direct_fields(target.type))))
+        # A field named after the object's type (security_group_id on a group)
+        # is what a writer of it has; another reference (source_security_group_id)
+        # only counts when no resource has such a field.
+        if any(direct for _, direct in writers):
+            writers = [(a, d) for a, d in writers if d]
+        writers_found = [a for a, _ in writers]
+        if writers_found:
+            found[address] = sorted(writers_found, key=_natural)
+    return found
+
+
+#: Words of an operation name that say what it does, not what it writes.
+_VERBS = {
+    "create",
+    "put",
+    "attach",
+    "authorize",
+    "associate",
+    "modify",
+    "update",
+    "set",
+    "add",
+    "tag",
+    "enable",
+    "register",
+    "replace",
+    "delete",
+    "revoke",
+    "remove",
+    "detach",
+    "id",
+}
+
+
+def _words(name: str) -> set[str]:
+    """Lower-case singular words of ``AuthorizeSecurityGroupIngress`` / ``managed_policy_arns``."""
+    import re
+
+    parts = [
+        w for chunk in name.split("_") for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", chunk)
+    ]
+    return {_singular(p.lower()) for p in parts}
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _fields_with(values: Any, object_id: str, key: str = "") -> set[str]:
+    """The names of the fields of ``values`` (at any depth) whose value is ``object_id``."""
+    if isinstance(values, str):
+        return {key} if values == object_id and key != "id" else set()
+    found: set[str] = set()
+    if isinstance(values, Mapping):
+        for k, v in values.items():
+            found |= _fields_with(v, object_id, str(k))
+    elif isinstance(values, list | tuple):
+        for v in values:
+            found |= _fields_with(v, object_id, key)
+    return found
+
+
+def _direct_fields(resource_type: str) -> set[str]:
+    """Field names that point at an object of ``resource_type`` as its owner's target."""
+    noun = resource_type.removeprefix("aws_")
+    return {noun, f"{noun}_id", f"{noun}_name", f"{noun}_arn"}
+
+
+def _epoch(stamp: Any) -> float | None:
+    """Terraform's ``@timestamp`` (RFC 3339, microseconds) as epoch seconds."""
+    if not isinstance(stamp, str):
+        return None
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _natural(address: str) -> tuple:
+    """``rule[2]`` before ``rule[10]``."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", address))

@@ -1,0 +1,53 @@
+# Values moto 5.2 accepts and keeps nothing of, although AWS keeps them: on
+# this stack each looks like a permanent diff of a correct module. Each is an
+# entry of pytest_converge/data/emulator_gaps.json, and this module is its
+# reproduction (tests/integration/test_emulator_gaps.py).
+provider "aws" {
+  region = "us-east-1"
+}
+
+resource "aws_vpc" "main" {
+  cidr_block = "10.1.0.0/16"
+}
+
+# DescribeCustomerGateways on AWS returns DeviceName; moto returns none.
+resource "aws_customer_gateway" "office" {
+  bgp_asn     = 65000
+  ip_address  = "172.0.0.1"
+  type        = "ipsec.1"
+  device_name = "edge-router-1"
+}
+
+resource "aws_ec2_managed_prefix_list" "office" {
+  name           = "office"
+  address_family = "IPv4"
+  max_entries    = 2
+  entry {
+    cidr = "192.168.0.0/24"
+  }
+}
+
+resource "aws_security_group" "web" {
+  name   = "web"
+  vpc_id = aws_vpc.main.id
+}
+
+# AWS keeps a prefix-list rule's description (PrefixListIds[].Description);
+# moto drops it.
+resource "aws_security_group_rule" "office" {
+  type              = "ingress"
+  security_group_id = aws_security_group.web.id
+  protocol          = "tcp"
+  from_port         = 443
+  to_port           = 443
+  prefix_list_ids   = [aws_ec2_managed_prefix_list.office.id]
+  description       = "office"
+}
+
+# AWS keeps a tag with an empty value; moto drops the default ACL's empty Name.
+resource "aws_default_network_acl" "default" {
+  default_network_acl_id = aws_vpc.main.default_network_acl_id
+  tags = {
+    Name = ""
+  }
+}

@@ -1,0 +1,159 @@
+"""Emulator gap catalogue, matching, disagreement marks, unimplemented answers (plain data)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_converge.analysis.defects import Defect
+from pytest_converge.analysis.gaps import (
+    Gap,
+    load_catalogue,
+    mark_disagreements,
+    mark_emulator_gaps,
+    matching_gap,
+    operation_name,
+    resource_type,
+    unimplemented_notes,
+    unimplemented_operation,
+)
+
+SUBNET = Gap(
+    emulator="moto",
+    versions=">=5.1,<5.3",
+    resource_type="aws_subnet",
+    attribute="ipv6_cidr_block",
+    real_api="AWS keeps the subnet's IPv6 CIDR",
+    evidence="reproduction: tests/modules/x",
+)
+SG_DESCRIPTION = Gap("moto", "aws_security_group", "ingress.description", "AWS keeps it", "repro")
+
+
+def _diff(address="aws_subnet.public", attribute="ipv6_cidr_block", **extra):
+    return Defect(
+        kind="permanent-diff",
+        address=address,
+        attribute=attribute,
+        declared="2001:db8::/64",
+        observed=None,
+        classification="dropped",
+        **extra,
+    )
+
+
+def test_shipped_catalogue_loads_and_every_entry_is_complete():
+    gaps = load_catalogue()
+    assert gaps, "the plugin ships reproduced entries"
+    for gap in gaps:
+        assert gap.emulator and gap.resource_type.startswith("aws_") and gap.real_api
+        assert gap.evidence
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"), [("5.2.5", True), ("5.1.0", True), ("5.3.0", False), (None, True)]
+)
+def test_entries_match_emulator_and_installed_version_range(version, expected):
+    assert (matching_gap(_diff(), [SUBNET], "moto", version) is SUBNET) is expected
+    assert matching_gap(_diff(), [SUBNET], "localstack", version) is None
+
+
+def test_entries_match_type_and_attribute_path_prefix_without_indices():
+    assert matching_gap(_diff("module.vpc.aws_subnet.public[2]"), [SUBNET], "moto", "5.2.5")
+    assert not matching_gap(_diff(attribute="cidr_block"), [SUBNET], "moto", "5.2.5")
+    assert not matching_gap(_diff("aws_vpc.main"), [SUBNET], "moto", "5.2.5")
+    rule = _diff("aws_security_group.web", "ingress[3].description")
+    assert matching_gap(rule, [SG_DESCRIPTION], "moto", "5.2.5") is SG_DESCRIPTION
+    # A grouped finding matches only when every element is covered.
+    grouped = _diff("aws_security_group.web", "ingress")
+    grouped.elements = [{"path": "ingress[0].description"}, {"path": "ingress[1].description"}]
+    assert matching_gap(grouped, [SG_DESCRIPTION], "moto", None)
+    grouped.elements.append({"path": "ingress[1].from_port"})
+    assert not matching_gap(grouped, [SG_DESCRIPTION], "moto", None)
+
+
+def test_marked_findings_stay_listed_as_warnings_unless_strict():
+    found = [_diff(), _diff(attribute="cidr_block")]
+    marked = mark_emulator_gaps(found, "moto", "5.2.5", gaps=[SUBNET])
+    assert marked == [found[0]]
+    assert found[0].emulator_suspected and found[0].severity == "warning"
+    assert "AWS keeps the subnet's IPv6 CIDR" in found[0].evidence
+    assert "reproduction: tests/modules/x" in found[0].evidence
+    assert not found[1].emulator_suspected and found[1].severity == "error"
+    strict = [_diff()]
+    mark_emulator_gaps(strict, "moto", "5.2.5", strict=True, gaps=[SUBNET])
+    assert strict[0].emulator_suspected and strict[0].severity == "error"
+
+
+def test_info_and_non_value_findings_are_not_marked():
+    info = Defect(kind="drift", address="aws_subnet.public", severity="info")
+    orphan = Defect(kind="orphan", address="aws_subnet.public", module="m")
+    assert mark_emulator_gaps([info, orphan], "moto", None, gaps=[SUBNET]) == []
+
+
+def test_a_finding_only_one_emulator_shows_is_marked_with_what_the_other_showed():
+    mine = [_diff(), _diff("aws_sqs_queue.q", "policy")]
+    theirs = [_diff("aws_sqs_queue.q", "policy")]
+    marked = mark_disagreements(mine, theirs, "moto", "localstack", other_plan="no changes")
+    assert marked == [mine[0]]
+    assert mine[0].emulator_suspected and mine[0].severity == "warning"
+    assert "localstack does not show this finding" in mine[0].evidence
+    assert "no changes" in mine[0].evidence
+    assert not mine[1].emulator_suspected and mine[1].severity == "error"
+
+
+def test_user_catalogue_files_and_malformed_entries(tmp_path):
+    extra = tmp_path / "gaps.json"
+    extra.write_text(json.dumps({"gaps": [dict(vars(SUBNET))]}))
+    assert SUBNET in load_catalogue([extra])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"emulator": "moto", "resource_type": "aws_subnet"}]))
+    with pytest.raises(ValueError, match="entry 0 lacks attribute, real_api, evidence"):
+        load_catalogue([bad])
+    worse = tmp_path / "worse.json"
+    worse.write_text(json.dumps([dict(vars(SUBNET), versions="five")]))
+    with pytest.raises(ValueError, match="not a version specifier"):
+        load_catalogue([worse])
+
+
+def test_resource_type_of_addresses():
+    assert resource_type('module.a.module.b.aws_subnet.x["k"]') == "aws_subnet"
+    assert resource_type("data.aws_iam_policy_document.p") == "aws_iam_policy_document"
+    assert resource_type("output.url") is None
+    assert resource_type(None) is None
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "expected"),
+    [
+        (500, b"<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>", True),
+        (404, b"<!DOCTYPE HTML PUBLIC><html><title>404 Not Found</title>", True),
+        (501, b"", True),
+        (500, b"<ErrorResponse><Error><Code>InternalFailure</Code></Error></ErrorResponse>", True),
+        (400, b'{"__type": "NotImplemented", "message": "not yet implemented"}', True),
+        (400, b"<Response><Errors><Error><Code>InvalidParameterValue</Code>", False),
+        (404, b'{"__type": "ResourceNotFoundException"}', False),
+        (200, b"<!doctype html>", False),
+    ],
+)
+def test_unimplemented_answers(status, body, expected):
+    assert unimplemented_operation(status, [], body) is expected
+
+
+def test_unimplemented_operations_are_named_as_iam_writes_them():
+    assert operation_name("outposts", "GET outposts /outposts", "GET", "/outposts") == (
+        "outposts:ListOutposts"
+    )
+    assert operation_name("ec2", "CreateCapacityReservation") == "ec2:CreateCapacityReservation"
+    assert operation_name("nosuchservice", "GET x /y", "GET", "/y") == "nosuchservice:GET /y"
+    call = SimpleNamespace(
+        service="outposts",
+        operation="GET outposts /outposts",
+        method="GET",
+        path="/outposts",
+        unimplemented=True,
+        upstream_status=500,
+    )
+    [note] = unimplemented_notes([call, call], "moto")
+    assert note.startswith("the moto emulator does not implement `outposts:ListOutposts`")

@@ -1,0 +1,143 @@
+"""Second writers of one object: apply windows from events, calls from the proxy log."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from pytest_converge.analysis.state import StateResource
+from pytest_converge.analysis.writers import apply_windows, sibling_writers
+
+
+def _event(kind, address, second):
+    return {
+        "type": kind,
+        "@timestamp": f"2026-11-30T10:00:{second:09.6f}Z",
+        "hook": {"resource": {"addr": address}},
+    }
+
+
+def _call(operation, second, status=200, mutating=True):
+    # started is monotonic; the clock offset below maps 0.0 to 10:00:00 UTC.
+    return SimpleNamespace(operation=operation, started=second, status=status, mutating=mutating)
+
+
+EPOCH_10H = 1796032800.0  # 2026-11-30T10:00:00Z
+
+
+def _state():
+    return [
+        StateResource("aws_vpc.main", "aws_vpc", "managed", "vpc-1", {"id": "vpc-1"}),
+        StateResource(
+            "aws_security_group.this",
+            "aws_security_group",
+            "managed",
+            "sg-1",
+            {"id": "sg-1", "vpc_id": "vpc-1"},
+        ),
+        StateResource(
+            "aws_security_group_rule.ingress[0]",
+            "aws_security_group_rule",
+            "managed",
+            "sgrule-1",
+            {"id": "sgrule-1", "security_group_id": "sg-1"},
+        ),
+        StateResource(
+            "aws_subnet.a",
+            "aws_subnet",
+            "managed",
+            "subnet-1",
+            {"id": "subnet-1", "vpc_id": "vpc-1"},
+        ),
+    ]
+
+
+EVENTS = [
+    _event("apply_start", "aws_vpc.main", 1),
+    _event("apply_complete", "aws_vpc.main", 2),
+    _event("apply_start", "aws_security_group.this", 3),
+    _event("apply_complete", "aws_security_group.this", 4),
+    _event("apply_start", "aws_security_group_rule.ingress[0]", 5),
+    _event("apply_start", "aws_subnet.a", 5.1),
+    _event("apply_complete", "aws_security_group_rule.ingress[0]", 6),
+    _event("apply_complete", "aws_subnet.a", 6),
+]
+CALLS = [
+    _call("CreateVpc", 1.5),
+    _call("CreateSecurityGroup", 3.5),
+    _call("AuthorizeSecurityGroupIngress", 5.5),
+    _call("CreateSubnet", 5.6),
+    _call("DescribeSecurityGroups", 5.7, mutating=False),
+]
+
+
+def test_apply_windows_from_events():
+    windows = apply_windows([*EVENTS, _event("apply_start", "aws_s3_bucket.b", 7)])
+    assert windows["aws_vpc.main"].end - windows["aws_vpc.main"].start == 1.0
+    assert windows["aws_s3_bucket.b"].end == float("inf")
+
+
+def test_a_sibling_that_wrote_the_drifted_field_is_named():
+    found = sibling_writers(
+        {"aws_security_group.this": ["ingress"], "aws_vpc.main": ["main_route_table_id"]},
+        EVENTS,
+        CALLS,
+        _state(),
+        clock_offset=EPOCH_10H,
+    )
+    # The rule's AuthorizeSecurityGroupIngress wrote the group's ingress; the
+    # subnet refers to the VPC but CreateSubnet writes nothing the VPC drifted in.
+    assert found == {"aws_security_group.this": ["aws_security_group_rule.ingress[0]"]}
+
+
+def test_calls_that_failed_or_came_before_the_object_existed_are_not_writes():
+    failed = [_call("AuthorizeSecurityGroupIngress", 5.5, status=500)]
+    assert (
+        sibling_writers(
+            {"aws_security_group.this": ["ingress"]}, EVENTS, failed, _state(), EPOCH_10H
+        )
+        == {}
+    )
+    early = [_call("AuthorizeSecurityGroupIngress", 3.5)]
+    assert (
+        sibling_writers(
+            {"aws_security_group.this": ["ingress"]}, EVENTS, early, _state(), EPOCH_10H
+        )
+        == {}
+    )
+
+
+def test_a_rule_of_another_group_that_only_names_this_one_as_source_is_not_its_writer():
+    # Real shape (terraform-aws-security-group v4.17.2 examples/complete): a rule of
+    # group B with source_security_group_id = A, and A's own rule (security_group_id = A).
+    state = [
+        *_state()[:2],
+        StateResource(
+            "aws_security_group_rule.own",
+            "aws_security_group_rule",
+            "managed",
+            "sgrule-1",
+            {"id": "sgrule-1", "security_group_id": "sg-1"},
+        ),
+        StateResource(
+            "aws_security_group_rule.other",
+            "aws_security_group_rule",
+            "managed",
+            "sgrule-2",
+            {"id": "sgrule-2", "security_group_id": "sg-2", "source_security_group_id": "sg-1"},
+        ),
+    ]
+    events = [
+        *EVENTS[:4],
+        _event("apply_start", "aws_security_group_rule.own", 5),
+        _event("apply_start", "aws_security_group_rule.other", 5),
+        _event("apply_complete", "aws_security_group_rule.own", 6),
+        _event("apply_complete", "aws_security_group_rule.other", 6),
+    ]
+    calls = [
+        _call("AuthorizeSecurityGroupIngress", 5.5),
+        _call("AuthorizeSecurityGroupIngress", 5.6),
+    ]
+    found = sibling_writers(
+        {"aws_security_group.this": ["ingress"]}, events, calls, state, EPOCH_10H
+    )
+    assert found == {"aws_security_group.this": ["aws_security_group_rule.own"]}
