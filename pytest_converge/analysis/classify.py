@@ -81,6 +81,7 @@ class Classification(str):
 
     @property
     def name(self) -> str:
+        """The class name, as a plain ``str``."""
         return str(self)
 
     def __reduce__(self) -> Any:

@@ -116,6 +116,7 @@ class Defect:
 
     @property
     def is_info(self) -> bool:
+        """Detail shown under ``-v`` and in the JSON only (drift that changed no plan)."""
         return self.severity == INFO
 
     def to_dict(self) -> dict[str, Any]:
