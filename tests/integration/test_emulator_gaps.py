@@ -1,0 +1,212 @@
+"""Every entry of the emulator-gap catalogue, reproduced against the installed moto.
+
+``pytest_converge/data/emulator_gaps.json`` tells users which findings come from
+the emulator, not from their module. An entry is only true while moto still
+behaves that way, so each one is backed here by a reproduction with boto3
+against the embedded emulator: when moto fixes a gap, its test fails and says
+to narrow the entry's ``versions`` range; when moto is upgraded outside an
+entry's range, ``test_installed_moto_is_inside_every_range`` fails and asks
+for the entry to be re-verified (re-run this file and widen the range).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from pytest_converge.emulator import MotoEmulator
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "pytest_converge" / "data" / "emulator_gaps.json"
+FIELDS = {"emulator", "versions", "resource_type", "attribute", "real_api", "evidence"}
+FIXED = "moto {} now keeps this value: narrow the catalogue entry's versions range to exclude it"
+
+
+def _entries() -> list[dict[str, str]]:
+    return json.loads(CATALOGUE.read_text())
+
+
+@pytest.fixture(scope="module")
+def moto_emulator() -> Iterator[MotoEmulator]:
+    emulator = MotoEmulator()
+    emulator.start()
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
+
+
+@pytest.fixture
+def ec2(moto_emulator: MotoEmulator) -> Any:
+    moto_emulator.reset()
+    return moto_emulator.client("ec2")
+
+
+def _moto() -> str:
+    return version("moto")
+
+
+# -- the catalogue itself ------------------------------------------------
+
+
+def test_every_entry_is_well_formed() -> None:
+    entries = _entries()
+    assert entries, "the catalogue is empty"
+    for entry in entries:
+        assert set(entry) == FIELDS, entry
+        assert all(isinstance(v, str) and v.strip() for v in entry.values()), entry
+        assert entry["resource_type"].startswith("aws_"), entry
+        SpecifierSet(entry["versions"])  # raises on a malformed range
+    keys = [(e["emulator"], e["resource_type"], e["attribute"]) for e in entries]
+    assert len(keys) == len(set(keys)), "one entry per emulator, resource type and attribute"
+
+
+def test_every_entry_names_a_reproduction_in_this_file() -> None:
+    here = Path(__file__)
+    tests = {name for name in globals() if name.startswith("test_")}
+    for entry in _entries():
+        if entry["emulator"] != "moto":
+            continue
+        named = [t for t in tests if f"{here.name}::{t}" in entry["evidence"]]
+        assert named, f"{entry['resource_type']}.{entry['attribute']}: evidence names no test"
+
+
+def test_installed_moto_is_inside_every_range() -> None:
+    installed = Version(_moto())
+    outside = [
+        f"{e['resource_type']}.{e['attribute']} ({e['versions']})"
+        for e in _entries()
+        if e["emulator"] == "moto" and installed not in SpecifierSet(e["versions"])
+    ]
+    assert not outside, (
+        f"moto {installed} is outside the verified range of: {', '.join(outside)}. "
+        "Re-run tests/integration/test_emulator_gaps.py and widen the ranges that still hold."
+    )
+
+
+# -- reproductions, one per entry ------------------------------------------
+
+
+def test_moto_subnet_ipv6_cidr_block(ec2: Any) -> None:
+    """The association state comes back as a stringified dict, so the provider
+    (which keeps only associations in state ``associated``) reads no IPv6 CIDR."""
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]
+    [vpc_v6] = ec2.describe_vpcs(VpcIds=[vpc["VpcId"]])["Vpcs"][0]["Ipv6CidrBlockAssociationSet"]
+    assert vpc_v6["Ipv6CidrBlockState"]["State"] == "associated"  # the VPC's is right
+    block = vpc_v6["Ipv6CidrBlock"].replace("/56", "/64")
+    subnet = ec2.create_subnet(VpcId=vpc["VpcId"], CidrBlock="10.0.1.0/24", Ipv6CidrBlock=block)
+    [described] = ec2.describe_subnets(SubnetIds=[subnet["Subnet"]["SubnetId"]])["Subnets"]
+    [association] = described["Ipv6CidrBlockAssociationSet"]
+    assert association["Ipv6CidrBlock"] == block
+    state = association["Ipv6CidrBlockState"]["State"]
+    assert state != "associated", FIXED.format(_moto())
+    assert state == "{'State': 'associated'}"
+
+
+def test_moto_customer_gateway_device_name(ec2: Any) -> None:
+    created = ec2.create_customer_gateway(
+        Type="ipsec.1", BgpAsn=65112, PublicIp="1.2.3.4", DeviceName="some_name"
+    )["CustomerGateway"]
+    assert "DeviceName" not in created, FIXED.format(_moto())
+    [described] = ec2.describe_customer_gateways(CustomerGatewayIds=[created["CustomerGatewayId"]])[
+        "CustomerGateways"
+    ]
+    assert described["IpAddress"] == "1.2.3.4"  # the rest is kept
+    assert "DeviceName" not in described, FIXED.format(_moto())
+
+
+def test_moto_security_group_rule_prefix_list_description(ec2: Any) -> None:
+    vpc_id = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    pl_id = ec2.create_managed_prefix_list(
+        PrefixListName="office", MaxEntries=2, AddressFamily="IPv4",
+        Entries=[{"Cidr": "10.1.0.0/16"}],
+    )["PrefixList"]["PrefixListId"]  # fmt: skip
+    sg_id = ec2.create_security_group(GroupName="g", Description="d", VpcId=vpc_id)["GroupId"]
+    ec2.authorize_security_group_ingress(
+        GroupId=sg_id,
+        IpPermissions=[
+            {
+                "IpProtocol": "tcp",
+                "FromPort": 443,
+                "ToPort": 443,
+                "PrefixListIds": [{"PrefixListId": pl_id, "Description": "from the office"}],
+                "IpRanges": [{"CidrIp": "10.2.0.0/16", "Description": "kept"}],
+            }
+        ],
+    )
+    [group] = ec2.describe_security_groups(GroupIds=[sg_id])["SecurityGroups"]
+    [permission] = group["IpPermissions"]
+    assert permission["IpRanges"] == [{"CidrIp": "10.2.0.0/16", "Description": "kept"}]
+    assert permission["PrefixListIds"] == [{"PrefixListId": pl_id}], FIXED.format(_moto())
+
+
+def test_moto_vpc_dhcp_options_tags(ec2: Any) -> None:
+    """Tags sent with CreateDhcpOptions (TagSpecifications) are dropped; CreateTags works,
+    so terraform adds them on the second apply (``needs-second-apply``)."""
+    created = ec2.create_dhcp_options(
+        DhcpConfigurations=[{"Key": "domain-name", "Values": ["example.internal"]}],
+        TagSpecifications=[
+            {"ResourceType": "dhcp-options", "Tags": [{"Key": "Name", "Value": "complete"}]}
+        ],
+    )["DhcpOptions"]
+    [described] = ec2.describe_dhcp_options(DhcpOptionsIds=[created["DhcpOptionsId"]])[
+        "DhcpOptions"
+    ]
+    assert described["Tags"] == [], FIXED.format(_moto())
+    ec2.create_tags(Resources=[created["DhcpOptionsId"]], Tags=[{"Key": "Name", "Value": "x"}])
+    [described] = ec2.describe_dhcp_options(DhcpOptionsIds=[created["DhcpOptionsId"]])[
+        "DhcpOptions"
+    ]
+    assert described["Tags"] == [{"Key": "Name", "Value": "x"}]
+
+
+PREFIX_LIST_RULE = """
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_ec2_managed_prefix_list" "office" {
+  name           = "office"
+  address_family = "IPv4"
+  max_entries    = 2
+
+  entry {
+    cidr = "10.1.0.0/16"
+  }
+}
+
+resource "aws_security_group" "this" {
+  name   = "rules"
+  vpc_id = aws_vpc.this.id
+}
+
+resource "aws_security_group_rule" "office" {
+  type              = "ingress"
+  security_group_id = aws_security_group.this.id
+  from_port         = 443
+  to_port           = 443
+  protocol          = "tcp"
+  prefix_list_ids   = [aws_ec2_managed_prefix_list.office.id]
+  description       = "from the office"
+}
+"""
+
+
+@pytest.mark.slow
+def test_terraform_prefix_list_rule_description(converge: Any, tmp_path: Path) -> None:
+    """What the gap above looks like to a user: a permanent diff on a correct module."""
+    (tmp_path / "main.tf").write_text(PREFIX_LIST_RULE)
+    stack = converge(tmp_path)
+    assert stack.apply().ok
+    [change] = stack.plan().changes
+    assert change.address == "aws_security_group_rule.office"
+    [attribute] = [a for a in change.attributes if a.path == "description"]
+    assert (attribute.declared, attribute.observed) == ("from the office", ""), FIXED.format(
+        _moto()
+    )
