@@ -166,6 +166,30 @@ def test_moto_vpc_dhcp_options_tags(ec2: Any) -> None:
     assert described["Tags"] == [{"Key": "Name", "Value": "x"}]
 
 
+# -- suspects that are not emulator gaps (kept out of the catalogue) ---------
+
+
+def test_moto_keeps_an_empty_name_tag_on_a_default_network_acl(ec2: Any) -> None:
+    """Control: moto keeps ``Name = ""`` on a default NACL when it is sent.
+
+    The permanent diff ``aws_default_network_acl tags.Name "" -> null`` seen on
+    terraform-aws-modules/vpc v3.7.0 examples/network-acls comes from provider
+    3.39, which never sends the empty tag (its only CreateTags call carries the
+    other tags; hashicorp/terraform-provider-aws#20371): real AWS would show it too,
+    so it is no emulator gap and has no catalogue entry.
+    """
+    vpc_id = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    [acl] = ec2.describe_network_acls(
+        Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, {"Name": "default", "Values": ["true"]}]
+    )["NetworkAcls"]
+    ec2.create_tags(
+        Resources=[acl["NetworkAclId"]],
+        Tags=[{"Key": "Name", "Value": ""}, {"Key": "Other", "Value": "x"}],
+    )
+    [acl] = ec2.describe_network_acls(NetworkAclIds=[acl["NetworkAclId"]])["NetworkAcls"]
+    assert {t["Key"]: t["Value"] for t in acl["Tags"]} == {"Name": "", "Other": "x"}
+
+
 PREFIX_LIST_RULE = """
 resource "aws_vpc" "this" {
   cidr_block = "10.0.0.0/16"
