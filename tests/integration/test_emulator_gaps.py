@@ -190,6 +190,59 @@ def test_moto_keeps_an_empty_name_tag_on_a_default_network_acl(ec2: Any) -> None
     assert {t["Key"]: t["Value"] for t in acl["Tags"]} == {"Name": "", "Other": "x"}
 
 
+# -- calls moto cannot serve (a failed apply, not a finding: no catalogue entry) --
+# Seen on the public corpus; a run that needs them fails with moto's HTML 500 page.
+
+
+def _fails_with_500(call: Any, **kwargs: Any) -> None:
+    from botocore.exceptions import ClientError
+
+    with pytest.raises(ClientError) as caught:
+        call(**kwargs)
+    assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 500
+
+
+def test_moto_has_no_sso_admin_list_tags_for_resource(moto_emulator: MotoEmulator) -> None:
+    """aws_ssoadmin_permission_set (terraform-aws-modules/iam v4.24.1 iam-read-only-policy)."""
+    sso = moto_emulator.client("sso-admin")
+    _fails_with_500(
+        sso.list_tags_for_resource,
+        InstanceArn="arn:aws:sso:::instance/example",
+        ResourceArn="arn:aws:sso:::permissionSet/example/ps-1",
+    )
+
+
+def test_moto_has_no_outposts_service(moto_emulator: MotoEmulator) -> None:
+    """data aws_outposts_outpost (terraform-aws-modules/vpc v3.7.0 examples/outpost)."""
+    _fails_with_500(moto_emulator.client("outposts").list_outposts)
+
+
+def test_moto_put_bucket_logging_fails_on_a_string_principal(
+    moto_emulator: MotoEmulator,
+) -> None:
+    """PutBucketLogging reads the target bucket's policy and crashes on ``"Principal": "*"``
+    (terraform-aws-modules/s3-bucket v2.8.0 examples/complete: a deny-insecure-transport
+    policy on the log bucket)."""
+    moto_emulator.reset()
+    s3 = moto_emulator.client("s3", region="us-east-1")
+    s3.create_bucket(Bucket="logs")
+    s3.create_bucket(Bucket="data")
+    deny_http = {
+        "Effect": "Deny",
+        "Principal": "*",
+        "Action": "s3:*",
+        "Resource": ["arn:aws:s3:::logs", "arn:aws:s3:::logs/*"],
+        "Condition": {"Bool": {"aws:SecureTransport": "false"}},
+    }
+    policy = {"Version": "2012-10-17", "Statement": [deny_http]}
+    s3.put_bucket_policy(Bucket="logs", Policy=json.dumps(policy))
+    _fails_with_500(
+        s3.put_bucket_logging,
+        Bucket="data",
+        BucketLoggingStatus={"LoggingEnabled": {"TargetBucket": "logs", "TargetPrefix": "l/"}},
+    )
+
+
 PREFIX_LIST_RULE = """
 resource "aws_vpc" "this" {
   cidr_block = "10.0.0.0/16"
