@@ -35,18 +35,30 @@ CI_ROOTS = [
 
 #: Run only with CONVERGE_PUBLIC_CORPUS (see the module docstring). Sources:
 #: github.com/terraform-aws-modules/terraform-aws-<module> at the tag, Apache-2.0.
-#: Roots left out need another provider (random) or a registry module, both
-#: offline here: vpc vpc-flow-logs, security-group complete, cloudwatch
-#: cis-alarms/lambda-metric-alarm/..., iam iam-eks-role, s3-bucket, dynamodb-table.
+#: The IAM roots attach AWS-managed policies: until the emulator has them on its
+#: own, run with MOTO_IAM_LOAD_MANAGED_POLICIES=true.
+#: Left out, each for a reason of its own:
+#: - they need the random provider or a registry module (offline here): vpc
+#:   vpc-flow-logs, security-group complete, cloudwatch cis-alarms and the
+#:   lambda/metric-filter examples, iam iam-eks-role and the EKS example;
+#: - moto cannot serve a call they make (test_emulator_gaps.py): vpc outpost
+#:   (outposts), iam iam-read-only-policy (sso-admin ListTagsForResource),
+#:   s3-bucket v2.8.0 complete (PutBucketLogging);
+#: - iam iam-user fetches a PGP key from keybase.io (network);
+#: - iam iam-assumable-roles-with-saml creates roles admin/developer/readonly
+#:   twice in one account: it cannot apply on AWS either;
+#: - vpc network-acls gets a real permanent diff with provider 3.39, which never
+#:   sends the empty Name tag of aws_default_network_acl (not the emulator: see
+#:   test_moto_keeps_an_empty_name_tag_on_a_default_network_acl);
+#: - sns v3.3.0 reads aws_sns_topic.owner, which provider 3.39 lacks although the
+#:   module accepts it (sns v3.2.0 is used instead).
 MANUAL_ROOTS = [
     "vpc-v3.7.0/examples/complete-vpc",
     "vpc-v3.7.0/examples/simple-vpc",
     "vpc-v3.7.0/examples/issues",
     "vpc-v3.7.0/examples/manage-default-vpc",
-    "vpc-v3.7.0/examples/network-acls",
     "vpc-v3.7.0/examples/secondary-cidr-blocks",
     "vpc-v3.7.0/examples/vpc-separate-private-route-tables",
-    "vpc-v3.7.0/examples/outpost",
     "security-group-v4.17.2/examples/computed",
     "security-group-v4.17.2/examples/disabled",
     "security-group-v4.17.2/examples/dynamic",
@@ -59,12 +71,9 @@ MANUAL_ROOTS = [
     "iam-v4.24.1/examples/iam-assumable-roles",
     "iam-v4.24.1/examples/iam-assumable-role-with-oidc",
     "iam-v4.24.1/examples/iam-assumable-role-with-saml",
-    "iam-v4.24.1/examples/iam-assumable-roles-with-saml",
     "iam-v4.24.1/examples/iam-group-complete",
     "iam-v4.24.1/examples/iam-group-with-assumable-roles-policy",
     "iam-v4.24.1/examples/iam-group-with-policies",
-    "iam-v4.24.1/examples/iam-read-only-policy",
-    "iam-v4.24.1/examples/iam-user",
 ]
 
 #: The JSON fields this gate is written against come from the analysis of
