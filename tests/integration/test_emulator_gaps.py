@@ -243,6 +243,24 @@ def test_moto_put_bucket_logging_fails_on_a_string_principal(
     )
 
 
+def test_moto_ignores_dynamodb_replica_updates(moto_emulator: MotoEmulator) -> None:
+    """UpdateTable ReplicaUpdates (global tables 2019.11.21) is accepted and forgotten:
+    DescribeTable never lists the replica, so the provider waits for it until the
+    apply times out (terraform-aws-modules/dynamodb-table v1.2.2 examples/global-tables)."""
+    moto_emulator.reset()
+    dynamodb = moto_emulator.client("dynamodb", region="eu-west-1")
+    dynamodb.create_table(
+        TableName="t",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+    )
+    dynamodb.update_table(TableName="t", ReplicaUpdates=[{"Create": {"RegionName": "eu-west-2"}}])
+    table = dynamodb.describe_table(TableName="t")["Table"]
+    assert not table.get("Replicas"), FIXED.format(_moto())
+
+
 PREFIX_LIST_RULE = """
 resource "aws_vpc" "this" {
   cidr_block = "10.0.0.0/16"
