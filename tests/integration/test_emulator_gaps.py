@@ -305,3 +305,49 @@ def test_terraform_prefix_list_rule_description(converge: Any, tmp_path: Path) -
     assert (attribute.declared, attribute.observed) == ("from the office", ""), FIXED.format(
         _moto()
     )
+
+
+DEFAULT_NACL_EMPTY_NAME = """
+provider "aws" {
+  region = "us-east-1"
+}
+
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_default_network_acl" "this" {
+  default_network_acl_id = aws_vpc.this.default_network_acl_id
+  tags                   = { Name = "", Other = "x" }
+}
+"""
+
+
+@pytest.mark.slow
+def test_terraform_never_sends_an_empty_tag_of_a_default_network_acl(
+    converge: Any, converge_emulator: Any, tmp_path: Path
+) -> None:
+    """Provider 3.39 tags the adopted default NACL without its empty ``Name`` (on every
+    apply), while moto keeps an empty tag it is sent (the control above): the
+    permanent diff is the provider's, and real AWS shows it too. No catalogue
+    entry may mark it as the emulator's."""
+    (tmp_path / "main.tf").write_text(DEFAULT_NACL_EMPTY_NAME)
+    stack = converge(tmp_path)
+    for _ in range(2):
+        assert stack.apply().ok
+    ec2 = converge_emulator.client("ec2", region="us-east-1")
+    [acl] = ec2.describe_network_acls(
+        Filters=[{"Name": "default", "Values": ["true"]}, {"Name": "tag:Other", "Values": ["x"]}]
+    )["NetworkAcls"]
+    assert {t["Key"]: t["Value"] for t in acl["Tags"]} == {"Other": "x"}
+    [change] = stack.plan().changes
+    assert [(a.path, a.declared) for a in change.attributes if a.path == "tags.Name"] == [
+        ("tags.Name", "")
+    ]
+    covering = [
+        e
+        for e in _entries()
+        if e["resource_type"] == "aws_default_network_acl"
+        and ("tags.Name".startswith(e["attribute"]) or e["attribute"] in ("", "*"))
+    ]
+    assert not covering, "the empty default-NACL Name tag is the provider's, not moto's"
