@@ -43,11 +43,3 @@ resource "aws_security_group_rule" "office" {
   prefix_list_ids   = [aws_ec2_managed_prefix_list.office.id]
   description       = "office"
 }
-
-# AWS keeps a tag with an empty value; moto drops the default ACL's empty Name.
-resource "aws_default_network_acl" "default" {
-  default_network_acl_id = aws_vpc.main.default_network_acl_id
-  tags = {
-    Name = ""
-  }
-}

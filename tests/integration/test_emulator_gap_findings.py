@@ -1,0 +1,122 @@
+"""Known emulator gaps as findings: marked, with evidence, never dropped.
+
+``tests/modules/emulator_gaps`` declares values moto 5.2 keeps nothing of
+although AWS keeps them (each reproduced on its own in test_emulator_gaps.py).
+Every finding is still listed, marked ``emulator_suspected`` with the
+catalogue entry as evidence, and is a warning (an error with ``--converge-strict``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.analysis.gaps import load_catalogue
+
+MODULE = Path(__file__).resolve().parents[1] / "modules" / "emulator_gaps"
+
+#: (address, attribute) -> the catalogue entry (resource type, attribute) it reproduces.
+REPRODUCED = {
+    ("aws_customer_gateway.office", "device_name"): ("aws_customer_gateway", "device_name"),
+    ("aws_security_group_rule.office", "description"): ("aws_security_group_rule", "description"),
+}
+
+
+def test_catalogue_entries_reproduce_and_are_marked_not_dropped(converge):
+    stack = converge(MODULE)
+    stack.assert_converged()  # every finding is a suspected emulator gap: warnings only
+    found = {(d.address, d.attribute): d for d in stack.defects if d.kind == "permanent-diff"}
+    assert set(found) == set(REPRODUCED), found
+    catalogue = {(g.resource_type, g.attribute): g for g in load_catalogue()}
+    for key, entry in REPRODUCED.items():
+        defect = found[key]
+        assert defect.emulator_suspected, defect
+        assert defect.severity == "warning"
+        assert catalogue[entry].real_api.rstrip(".") in defect.evidence
+        assert "reproduced with moto" in defect.evidence
+    # Values the API keeps nothing of: `dropped` (the empty tag: the API keeps no empty value).
+    assert found[("aws_customer_gateway.office", "device_name")].classification == "dropped"
+    assert found[("aws_security_group_rule.office", "description")].classification == "dropped"
+    # One finding for the replaced gateway: not its id/arn "known after apply" as well.
+    assert [a for (addr, a) in found if addr == "aws_customer_gateway.office"] == ["device_name"]
+
+
+def test_zero_code_lists_suspected_gaps_and_strict_keeps_them_errors(pytester):
+    shutil.copytree(MODULE, pytester.path / "mods" / "gaps")
+    args = ["--converge", "mods", "--converge-faults=none", "-p", "no:cacheprovider"]
+    relaxed = pytester.runpytest_subprocess(*args, "--converge-report", "report.json")
+    relaxed.assert_outcomes(passed=1)
+    out = relaxed.stdout.str()
+    assert "suspected emulator gaps (3; not counted as module defects):" in out
+    assert "aws_customer_gateway.office . device_name: known moto" in out
+    report = json.loads((pytester.path / "report.json").read_text())
+    diffs = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
+    assert len(diffs) == 3
+    assert all(d["emulator_suspected"] and d["evidence"] for d in diffs)
+
+    strict = pytester.runpytest_subprocess(*args, "--converge-strict")
+    strict.assert_outcomes(failed=1)
+    assert "[suspected emulator gap]" in strict.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "entry", load_catalogue(), ids=lambda g: f"{g.resource_type}.{g.attribute}"
+)
+def test_every_catalogue_entry_says_what_aws_does_and_how_it_was_reproduced(entry):
+    assert entry.emulator in ("moto", "localstack")
+    assert len(entry.real_api) > 20
+    assert "reproduc" in entry.evidence or "http" in entry.evidence
+
+
+def test_an_operation_the_emulator_does_not_implement_is_named(converge):
+    stack = converge(MODULE.parent / "unimplemented_api")
+    result = stack.apply()
+    assert not result.ok
+    text = str(result.error)
+    assert (
+        text.splitlines()[1]
+        .strip()
+        .startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    )
+    assert "3c 21 64 6f" not in text  # no hex dump of moto's HTML page
+    assert [c.label for c in result.calls if c.unimplemented]
+
+
+def test_an_unimplemented_action_of_an_implemented_service_is_named(converge, tmp_path):
+    (tmp_path / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_ec2_capacity_reservation" "c" {\n'
+        '  instance_type     = "t3.micro"\n'
+        '  instance_platform = "Linux/UNIX"\n'
+        '  availability_zone = "us-east-1a"\n'
+        "  instance_count    = 1\n"
+        "}\n"
+    )
+    result = converge(tmp_path).apply()
+    assert not result.ok
+    assert "the moto emulator does not implement `ec2:CreateCapacityReservation`" in str(
+        result.error
+    )
+
+
+def test_junit_xml_carries_classification_emulator_suspected_and_evidence(pytester):
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile(
+        f"""
+        def test_gaps(converge):
+            converge({str(MODULE)!r}).assert_converged()
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=1)
+    case = ET.parse(pytester.path / "junit.xml").find(".//testcase")
+    assert case is not None
+    props = [(p.get("name"), p.get("value")) for p in case.iter("property")]
+    assert ("converge.classification", "dropped") in props
+    assert ("converge.emulator_suspected", "true") in props
+    evidence = [v for n, v in props if n == "converge.evidence"]
+    assert len(evidence) == 3 and all("reproduced with moto" in v for v in evidence)
