@@ -50,11 +50,11 @@ def test_zero_code_lists_suspected_gaps_and_strict_keeps_them_errors(pytester):
     relaxed = pytester.runpytest_subprocess(*args, "--converge-report", "report.json")
     relaxed.assert_outcomes(passed=1)
     out = relaxed.stdout.str()
-    assert "suspected emulator gaps (3; not counted as module defects):" in out
+    assert "suspected emulator gaps (2; not counted as module defects):" in out
     assert "aws_customer_gateway.office . device_name: known moto" in out
     report = json.loads((pytester.path / "report.json").read_text())
     diffs = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
-    assert len(diffs) == 3
+    assert len(diffs) == 2
     assert all(d["emulator_suspected"] and d["evidence"] for d in diffs)
 
     strict = pytester.runpytest_subprocess(*args, "--converge-strict")
@@ -119,4 +119,4 @@ def test_junit_xml_carries_classification_emulator_suspected_and_evidence(pytest
     assert ("converge.classification", "dropped") in props
     assert ("converge.emulator_suspected", "true") in props
     evidence = [v for n, v in props if n == "converge.evidence"]
-    assert len(evidence) == 3 and all("reproduced with moto" in v for v in evidence)
+    assert len(evidence) == 2 and all("reproduced with moto" in v for v in evidence)
