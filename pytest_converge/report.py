@@ -44,6 +44,13 @@ KIND_HELP: dict[str, str] = {
     "orphan": "an object exists that no state entry accounts for",
     "recovery-failed": "the clean re-run after a fault failed",
     "emulator-difference": "the module converges on one emulator and not on another",
+    "flapping": "under a loop, two writers set the same field: it changes back and forth "
+    "every cycle",
+    "unnoticed-drift": "an out-of-band change or deletion the loop's plan never sees: the "
+    "estate stays wrong",
+    "not-converging": "under a loop, the same change or error repeats cycle after cycle",
+    "destructive-correction": "reverting drift would replace or delete a stateful object "
+    "(its data is lost)",
 }
 
 #: Order of the per-kind columns in the summary.

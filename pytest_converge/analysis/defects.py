@@ -16,6 +16,11 @@ KINDS = (
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
+    # Under a continuous loop (pytest_converge.loop):
+    "flapping",  # two writers set one field: it changes every cycle
+    "unnoticed-drift",  # an out-of-band change or deletion the loop's plan never sees
+    "not-converging",  # the loop changes (or fails on) the same thing cycle after cycle
+    "destructive-correction",  # reverting drift plans a replace/delete of a stateful object
 )
 
 #: How a permanent diff's two values relate.

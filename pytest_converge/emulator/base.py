@@ -12,6 +12,26 @@ FAKE_SECRET_KEY = "converge-fake-secret-key-not-valid-anywhere"
 DEFAULT_REGION = "us-east-1"
 
 
+def access_key_for(principal: str) -> str:
+    """The fake access key id that signs ``principal``'s calls, e.g. ``"terraform"``.
+
+    Twenty characters starting ``AKIA``: moto and LocalStack map any such key
+    to their default account, so every principal sees the same objects, while
+    the proxy's record of each call's key tells who made it.
+
+    >>> access_key_for("autoscaler") == access_key_for("autoscaler") != access_key_for("oncall")
+    True
+    """
+    import hashlib
+
+    digest = hashlib.sha256(principal.encode()).hexdigest().upper()
+    return "AKIA" + "".join(c for c in digest if c.isalnum())[:16]
+
+
+#: The key the provider configuration of every workspace signs with: terraform's own.
+TERRAFORM_ACCESS_KEY = access_key_for("terraform")
+
+
 class Emulator(abc.ABC):
     """A running AWS emulator reachable on loopback.
 
