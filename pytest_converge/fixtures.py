@@ -75,6 +75,9 @@ def converge(
         stack = session.stack(
             path, variables=vars, on_defects=record, reproduce=f'pytest "{request.node.nodeid}"'
         )
+        stack.on_loop = lambda record: request.node.user_properties.append(
+            ("converge_loop", json.dumps(jsonable(record)))
+        )
         made.append(stack)
         session.track(stack)
         return stack

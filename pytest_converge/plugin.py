@@ -30,6 +30,16 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
     ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
     ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
+    (
+        "drift",
+        {"metavar": "KINDS"},
+        "out-of-band changes for --converge, per managed resource: delete,modify, 'none' or 'all'",
+    ),
+    (
+        "loop_alert",
+        {"metavar": "N"},
+        "cycles a reconciliation loop may go without converging before it is a defect (default 3)",
+    ),
 ]
 
 
@@ -102,12 +112,21 @@ def _validate(config: pytest.Config) -> None:
         if not ok:
             kind = "a whole number" if name == "parallelism" else "a number of seconds"
             raise pytest.UsageError(f"--converge-{name} {value!r}: expected {kind} greater than 0")
-    from .collect import fault_kinds
+    from .collect import drift_kinds, fault_kinds
 
     try:
         fault_kinds(session.option("faults"))
     except ValueError as exc:
         raise pytest.UsageError(f"--converge-faults: {exc}") from None
+    try:
+        drift_kinds(session.option("drift"))
+    except ValueError as exc:
+        raise pytest.UsageError(f"--converge-drift: {exc}") from None
+    alert = session.option("loop_alert")
+    if alert not in (None, "") and not (str(alert).isdigit() and int(alert) >= 1):
+        raise pytest.UsageError(
+            f"--converge-loop-alert {alert!r}: expected a whole number of cycles >= 1, e.g. 3"
+        )
     endpoint = session.option("endpoint")
     if endpoint:
         from .safety import is_loopback_url
@@ -183,6 +202,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             found.extend(Defect.from_dict(d) for d in json.loads(value))
         elif name == "converge_scenario":
             scenario = json.loads(value)
+        elif name == "converge_loop":
+            record = json.loads(value)
+            key = (report.nodeid, record.get("loop", 0))
+            session.loops[key] = {"test": report.nodeid, **record}
     if not report.failed:
         found = [d for d in found if not d.is_error]
     session.defects.extend(found)
@@ -225,7 +248,12 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
     if report_path:
         path = Path(report_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json_report(sorted(converge.modules), converge.scenarios, converge.defects)
+        data = json_report(
+            sorted(converge.modules),
+            converge.scenarios,
+            converge.defects,
+            loops=list(converge.loops.values()),
+        )
         path.write_text(json.dumps(data, indent=2))
     sarif_path = converge.option("sarif")
     if sarif_path:

@@ -198,18 +198,23 @@ def jsonable(value: Any) -> Any:
 
 
 def json_report(
-    modules: Iterable[Any], scenarios: Iterable[Any], defects: Iterable[Defect]
+    modules: Iterable[Any],
+    scenarios: Iterable[Any],
+    defects: Iterable[Defect],
+    loops: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The ``--converge-report`` document (validates against ``schemas/report.schema.json``).
 
     ``modules`` are names/paths (strings or Paths); ``scenarios`` are mappings
-    or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``.
+    or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``;
+    ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``).
     """
     return {
         "version": REPORT_VERSION,
         "modules": [str(m) for m in modules],
         "scenarios": [_scenario(s) for s in scenarios],
         "defects": [jsonable(d.to_dict()) for d in defects],
+        "loops": [jsonable(dict(loop)) for loop in loops],
     }
 
 

@@ -39,6 +39,8 @@ class ConvergeSession:
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
         self.modules: set[str] = set()
+        #: Loop records for the JSON report's ``loops`` section, keyed by (test, loop).
+        self.loops: dict[tuple[str, int], dict[str, Any]] = {}
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -60,6 +62,12 @@ class ConvergeSession:
             return {}
         seconds = float(value)
         return {"apply": seconds, "plan": seconds, "init": max(seconds, 300.0)}
+
+    @property
+    def loop_alert(self) -> int:
+        """``--converge-loop-alert``: cycles without converging before it is a defect."""
+        value = self.option("loop_alert")
+        return int(value) if value else 3
 
     @property
     def parallelism(self) -> int | None:
@@ -121,7 +129,7 @@ class ConvergeSession:
         factory = config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
-        return Stack(
+        stack = Stack(
             module,
             emulator=self.emulator(),
             templates=self.templates(base),
@@ -138,6 +146,8 @@ class ConvergeSession:
             on_defects=on_defects,
             reproduce=reproduce,
         )
+        stack.loop_alert = self.loop_alert
+        return stack
 
     def track(self, stack: Any) -> None:
         with self._lock:

@@ -43,3 +43,80 @@ def test_two_writers_on_one_field_flap(converge):
     assert [c.writes for c in report.cycles] == [1, 1, 1, 1]
     with pytest.raises(ConvergenceError, match="autoscaler"):
         report.raise_for_defects()
+
+
+def test_console_fix_survives_the_pause_and_is_reverted_after_resume(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    url = stack.outputs()["queue_url"]
+
+    def emergency_fix(cloud):
+        cloud.client("sqs").set_queue_attributes(
+            QueueUrl=url, Attributes={"VisibilityTimeout": "300"}
+        )
+
+    with loop.paused():
+        loop.console(emergency_fix, name="oncall")
+        paused = loop.run(cycles=3)
+        for _ in paused.cycles:
+            pass
+    assert [c.paused for c in paused.cycles] == [True, True, True]
+    assert [c.writes for c in paused.cycles] == [0, 0, 0]
+    assert all(c.changed == ["aws_sqs_queue.work"] for c in paused.cycles)
+    [event] = paused.drift
+    assert (event.by, event.detected_cycle, event.reverted_cycle) == ("oncall", 1, None)
+    assert event.expected == 60 and event.found == 300
+    assert not paused.defects  # a paused loop is not a loop that fails to converge
+
+    resumed = loop.run(cycles=1)
+    [event] = resumed.drift
+    assert (event.detected_cycle, event.reverted_cycle) == (1, 4)
+    assert event.lifetime_cycles == 4
+    assert event.lifetime_seconds > sum(c.seconds for c in paused.cycles)
+    assert resumed.cycles[0].writes == 1
+    assert _timeout(loop_cloud(loop), url) == "60"
+    assert "reverted in cycle 4" in resumed.text()
+
+
+def test_codified_fix_is_kept_after_resume(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    url = stack.outputs()["queue_url"]
+
+    def emergency_fix(cloud):
+        cloud.client("sqs").set_queue_attributes(
+            QueueUrl=url, Attributes={"VisibilityTimeout": "300"}
+        )
+
+    with loop.paused():
+        loop.console(emergency_fix)
+        loop.run(cycles=2)
+        stack.reconfigure({"visibility_timeout": 300})  # the fix lands in code
+    report = loop.run(cycles=2)
+    assert [c.writes for c in report.cycles] == [0, 0]
+    assert report.cycles[-1].converged
+    [event] = report.drift
+    assert event.by == "oncall" and event.reverted_cycle is None and event.outcome == "kept"
+    assert _timeout(loop_cloud(loop), url) == "300"
+    assert stack.plan().is_empty
+    report.raise_for_defects()
+
+
+def test_permanent_diff_is_not_converging_after_the_alert_threshold(converge, examples):
+    stack = converge(examples / "permanent_diffs")
+    loop = stack.loop(alert=3)
+    early = loop.run(cycles=2)
+    assert not early.defects and not any(c.converged for c in early.cycles)
+    report = loop.run(cycles=1)
+    [defect] = [d for d in report.defects if d.kind == "not-converging"]
+    assert "3 consecutive cycles" in defect.message
+    assert defect.address in report.cycles[0].changed
+    assert all(c.writes > 0 for c in report.cycles)
+    with pytest.raises(ConvergenceError, match="not-converging"):
+        report.raise_for_defects()
+
+
+def loop_cloud(loop):
+    from pytest_converge.loop import Cloud
+
+    return Cloud(loop, "test-reader")
