@@ -604,34 +604,25 @@ def unnoticed_console_changes(
     scenario: str,
 ) -> list[Finding]:
     """A console change that named a managed object, and no plan ever saw a difference."""
-    defects: list[Finding] = []
+    # (writer, address, cycle) -> the calls of that change
+    changes: dict[tuple[str, str, int], list[str]] = {}
     for o in observations:
         for call in o.out_of_band:
-            if not call.once:
-                continue
-            for address in call.targets:
-                seen = any(
-                    e.address == address and e.detected_cycle >= call.cycle for e in events
-                ) or any(
-                    address in {rc.address for rc in later.plan.changes}
-                    for later in observations
-                    if later.number >= call.cycle and later.plan is not None
-                )
-                if not seen:
-                    defects.append(
-                        unnoticed_drift(
-                            address,
-                            call.writer,
-                            [f"{call.operation} by {call.writer}"],
-                            [x.number for x in observations if x.number >= call.cycle],
-                            module,
-                            scenario,
-                        )
-                    )
-    unique: dict[tuple[Any, ...], Finding] = {}
-    for d, cycles in defects:
-        unique.setdefault((d.address, d.message), (d, cycles))
-    return list(unique.values())
+            if call.once:
+                for address in call.targets:
+                    key = (call.writer, address, call.cycle)
+                    changes.setdefault(key, []).append(f"{call.operation} by {call.writer}")
+    defects: list[Finding] = []
+    for (writer, address, cycle), calls in changes.items():
+        later = [o for o in observations if o.number >= cycle]
+        seen = any(e.address == address and e.detected_cycle >= cycle for e in events) or any(
+            o.plan is not None and address in {rc.address for rc in o.plan.changes} for o in later
+        )
+        if not seen:
+            defects.append(
+                unnoticed_drift(address, writer, calls, [o.number for o in later], module, scenario)
+            )
+    return defects
 
 
 def unnoticed_drift(
