@@ -120,3 +120,41 @@ def loop_cloud(loop):
     from pytest_converge.loop import Cloud
 
     return Cloud(loop, "test-reader")
+
+
+def test_steady_network_loop_makes_no_writes(converge, examples):
+    stack = converge(examples / "network")
+    loop = stack.loop()
+    report = loop.run(cycles=10)
+    assert [c.number for c in report.cycles] == list(range(1, 11))
+    assert [c.writes for c in report.cycles[1:]] == [0] * 9
+    assert all(c.converged and not c.applied for c in report.cycles)
+    assert report.drift == [] and report.defects == []
+    # The rate-limit budget: every read is terraform's refresh, the same each cycle.
+    assert report.cycles[0].resources == 7
+    assert len({c.reads for c in report.cycles}) == 1 and report.cycles[0].reads >= 7
+    assert report.cycles[0].read_operations["DescribeVpcs"] >= 1
+
+
+def test_writer_names_are_checked(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    with pytest.raises(ValueError, match="loop's own writer"):
+        loop.writer("terraform", lambda cloud: None)
+    loop.writer("autoscaler", lambda cloud: None)
+    with pytest.raises(ValueError, match="already registered"):
+        loop.writer("autoscaler", lambda cloud: None)
+
+
+def test_failing_writer_is_named(converge):
+    from pytest_converge.loop import WriterError
+
+    stack = converge(QUEUE)
+    loop = stack.loop()
+
+    def broken(cloud):
+        cloud.client("sqs").get_queue_url(QueueName="no-such-queue")
+
+    loop.console(broken, name="oncall")
+    with pytest.raises(WriterError, match="console change 'oncall' failed before cycle 1"):
+        loop.run(cycles=1)
