@@ -48,7 +48,7 @@ from .analysis.loop import (
 )
 from .analysis.plan import Plan, format_value, parse_plan
 from .analysis.state import state_resources
-from .emulator.base import FAKE_ACCESS_KEY, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY, access_key_for
+from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
 from .errors import ConvergeError, ConvergenceError, TerraformError
 from .faults import Call
 from .report import format_defects, jsonable
@@ -85,19 +85,10 @@ class Cloud:
         self.endpoint = loop.stack.proxy.endpoint
 
     def client(self, service: str, region: str | None = None) -> Any:
-        import boto3
         from botocore.config import Config
 
-        emulator = self._loop.stack.emulator
-        region = region or emulator.region
-        # The emulator's session is blind to the user's AWS config; only the key differs.
-        session = boto3.session.Session(
-            aws_access_key_id=self.access_key,
-            aws_secret_access_key=FAKE_SECRET_KEY,
-            region_name=region,
-            botocore_session=emulator.session()._session,
-        )
-        client = session.client(
+        region = region or self._loop.stack.emulator.region
+        client = blind_session(self.access_key, region).client(
             service,
             endpoint_url=self.endpoint,
             region_name=region,

@@ -32,6 +32,23 @@ def access_key_for(principal: str) -> str:
 TERRAFORM_ACCESS_KEY = access_key_for("terraform")
 
 
+def blind_session(access_key: str, region: str) -> Any:
+    """A boto3 Session signing with ``access_key``, blind to the user's AWS config."""
+    import boto3
+    import botocore.session
+
+    # No env var and no default for "profile": AWS_PROFILE is never looked at.
+    core = botocore.session.Session(session_vars={"profile": (None, None, None, None)})
+    core.set_config_variable("config_file", os.devnull)
+    core.set_config_variable("credentials_file", os.devnull)
+    return boto3.session.Session(
+        aws_access_key_id=access_key,
+        aws_secret_access_key=FAKE_SECRET_KEY,
+        region_name=region,
+        botocore_session=core,
+    )
+
+
 class Emulator(abc.ABC):
     """A running AWS emulator reachable on loopback.
 
@@ -69,19 +86,7 @@ class Emulator(abc.ABC):
         does not exist here would break the client, one that does might carry
         an endpoint or a role.
         """
-        import boto3
-        import botocore.session
-
-        # No env var and no default for "profile": AWS_PROFILE is never looked at.
-        core = botocore.session.Session(session_vars={"profile": (None, None, None, None)})
-        core.set_config_variable("config_file", os.devnull)
-        core.set_config_variable("credentials_file", os.devnull)
-        return boto3.session.Session(
-            aws_access_key_id=FAKE_ACCESS_KEY,
-            aws_secret_access_key=FAKE_SECRET_KEY,
-            region_name=self.region,
-            botocore_session=core,
-        )
+        return blind_session(FAKE_ACCESS_KEY, self.region)
 
     def client(self, service: str, region: str | None = None) -> Any:
         """A boto3 client for ``service`` pointed at this emulator."""

@@ -158,3 +158,27 @@ def test_failing_writer_is_named(converge):
     loop.console(broken, name="oncall")
     with pytest.raises(WriterError, match="console change 'oncall' failed before cycle 1"):
         loop.run(cycles=1)
+
+
+def test_revert_that_would_replace_a_bucket_is_destructive(converge):
+    stack = converge(MODULES / "loop_bucket")
+    loop = stack.loop()
+
+    def enable_object_lock(cloud):
+        cloud.client("s3").put_object_lock_configuration(
+            Bucket="loop-records", ObjectLockConfiguration={"ObjectLockEnabled": "Enabled"}
+        )
+
+    with loop.paused():  # look at what the loop would do before letting it
+        loop.console(enable_object_lock, name="oncall")
+        report = loop.run(cycles=1)
+    [cycle] = report.cycles
+    assert cycle.changed == ["aws_s3_bucket.records"] and cycle.writes == 0
+    [defect] = report.defects
+    assert defect.kind == "destructive-correction"
+    assert defect.address == "aws_s3_bucket.records"
+    assert defect.attribute.startswith("object_lock_configuration")
+    assert "would replace aws_s3_bucket.records" in defect.message
+    assert "prevent_destroy" in defect.fix
+    [event] = report.drift
+    assert event.by == "oncall" and event.address == "aws_s3_bucket.records"
