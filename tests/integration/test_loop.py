@@ -137,8 +137,11 @@ def test_steady_network_loop_makes_no_writes(converge, examples):
 
 
 def test_writer_names_are_checked(converge):
+    from pytest_converge.emulator.base import TERRAFORM_ACCESS_KEY
+
     stack = converge(QUEUE)
     loop = stack.loop()
+    assert {c.access_key for c in stack.last_apply.calls} == {TERRAFORM_ACCESS_KEY}
     with pytest.raises(ValueError, match="loop's own writer"):
         loop.writer("terraform", lambda cloud: None)
     loop.writer("autoscaler", lambda cloud: None)

@@ -221,3 +221,24 @@ def test_drift_with_no_out_of_band_call_is_kept_unattributed():
     cycles = [cycle(1, plan([timeout_revert(120, 60)], [timeout_drift(60, 120)]))]
     [event] = analyse(cycles).drift
     assert event.by is None and event.calls == []
+
+
+def test_terraform_and_each_writer_sign_with_their_own_key():
+    from pytest_converge.emulator.base import (
+        FAKE_ACCESS_KEY,
+        TERRAFORM_ACCESS_KEY,
+        access_key_for,
+    )
+    from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_override
+
+    keys = {TERRAFORM_ACCESS_KEY, FAKE_ACCESS_KEY, access_key_for("autoscaler")}
+    assert len(keys) == 3
+    # 20 characters, AKIA: moto and LocalStack map them all to their default account.
+    assert all(len(k) == 20 and k.startswith("AKIA") for k in keys)
+    schema = ProviderSchema("3.39.0", frozenset({"access_key"}), frozenset({"sqs"}))
+    ours, _ = provider_override("http://127.0.0.1:1", [ProviderConfig(None, True)], schema)
+    assert f'access_key = "{TERRAFORM_ACCESS_KEY}"' in ours
+    console, _ = provider_override(
+        "http://127.0.0.1:1", [ProviderConfig(None, True)], schema, access_key_for("console")
+    )
+    assert f'access_key = "{access_key_for("console")}"' in console
