@@ -455,7 +455,7 @@ def _record_targets(config: pytest.Config, module: Path) -> DriftTargets:
     except ConvergeError as exc:
         return DriftTargets(error=str(exc))
     try:
-        stack._fresh_start()
+        # A new Stack's state is empty; every recording empties the emulator after itself.
         stack.apply().raise_for_error()
         resources = state_resources(stack.state())
         stack._fresh_start()
