@@ -125,3 +125,28 @@ def test_drift_delete_matrix(pytester: pytest.Pytester):
         assert (event["detected_cycle"], event["reverted_cycle"]) == (1, 1)
         assert event["lifetime_cycles"] == 1 and event["lifetime_seconds"] > 0
     assert result.ret == 1
+
+
+def test_loop_alert_from_ini_and_the_loops_section_of_a_fixture_test(pytester: pytest.Pytester):
+    [module] = _copy(pytester, EXAMPLES / "permanent_diffs")
+    pytester.makeini("[pytest]\nconverge_loop_alert = 2\n")
+    pytester.makepyfile(
+        test_loop=f"""
+        def test_loop(converge):
+            stack = converge({module!r})
+            report = stack.loop().run(cycles=2)
+            report.raise_for_defects()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "test_loop.py", "--converge-report", "report.json"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*not-converging*", "*2 consecutive cycles (1-2)*"])
+    data = _report(pytester)
+    [loop] = data["loops"]
+    assert loop["test"] == "test_loop.py::test_loop" and loop["alert"] == 2
+    assert [c["number"] for c in loop["cycles"]] == [1, 2]
+    assert all(c["writes"] > 0 and not c["converged"] for c in loop["cycles"])
+    assert loop["defects"] == ["not-converging"]
+    assert "not-converging" in {d["kind"] for d in data["defects"]}
