@@ -309,6 +309,7 @@ def track_drift(observations: Sequence[Observation]) -> list[DriftEvent]:
     open_: dict[tuple[str, str | None], DriftEvent] = {}
     #: The last cycle after which each address was known to match terraform's state.
     clean: dict[str, int] = {}
+    previous: Observation | None = None
     for o in observations:
         seen = drifted(o.plan)
         seen_keys = {(d.address, d.attribute) for d in seen}
@@ -324,6 +325,10 @@ def track_drift(observations: Sequence[Observation]) -> list[DriftEvent]:
                 and (not c.targets or d.address in c.targets)
             ]
             writers = _unique(c.writer for c in window)
+            if not writers and previous is not None and previous.applied:
+                # Nobody else wrote: the read-back of terraform's own last apply (a
+                # queue's policy set by another resource), not an out-of-band change.
+                continue
             event = DriftEvent(
                 address=d.address,
                 attribute=d.attribute,
@@ -363,6 +368,7 @@ def track_drift(observations: Sequence[Observation]) -> list[DriftEvent]:
                 event.outcome = "kept"
                 event.kept_cycle = o.number
                 del open_[key]
+        previous = o
     end = observations[-1] if observations else None
     for e in events:
         last = e.reverted_cycle or e.kept_cycle or (end.number if end else e.detected_cycle)

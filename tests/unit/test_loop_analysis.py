@@ -242,3 +242,9 @@ def test_terraform_and_each_writer_sign_with_their_own_key():
         "http://127.0.0.1:1", [ProviderConfig(None, True)], schema, access_key_for("console")
     )
     assert f'access_key = "{access_key_for("console")}"' in console
+
+
+def test_read_back_after_our_own_apply_is_not_drift():
+    policy = rc("aws_sqs_queue.q", ["update"], {"policy": ""}, {"policy": "{}"})
+    cycles = [cycle(1, plan([timeout_revert(120, 60)]), applied=True), cycle(2, plan([], [policy]))]
+    assert analyse(cycles).drift == []
