@@ -46,6 +46,7 @@ import pytest
 
 from .errors import ConvergeError, ConvergenceError
 from .faults import FAULT_KINDS, parse_fault
+from .loop import DRIFT_KINDS
 from .workspace import (
     local_calls,
     local_module_root,
@@ -113,10 +114,6 @@ def fault_kinds(value: str | None) -> tuple[str, ...]:
     if not kinds:
         raise ValueError(f"{value!r} names no fault kind; use 'none' for two-run only")
     return tuple(kinds)
-
-
-#: ``--converge-drift`` kinds: an out-of-band deletion, an out-of-band tag change.
-DRIFT_KINDS = ("delete", "modify")
 
 
 def drift_kinds(value: str | None) -> tuple[str, ...]:

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 #: Default of ``--converge-loop-alert``: cycles without converging before it is a defect.
 DEFAULT_ALERT = 3
 PLAN_FILE = "converge-loop.tfplan"
+#: ``--converge-drift`` kinds: an out-of-band deletion, an out-of-band tag change.
 DRIFT_KINDS = ("delete", "modify")
 _loops = itertools.count(1)
 #: State attributes that identify an object in API calls (matched against a writer's parameters).
@@ -640,9 +641,7 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
         loop.run(cycles=1)
     report = loop.report
     first = report.cycles[0]
-    noticed = any(_same_instance(a, address) for a in first.changed) or any(
-        _same_instance(e.address, address) for e in report.drift
-    )
+    noticed = address in first.changed or any(e.address == address for e in report.drift)
     flagged = any(d.kind == "unnoticed-drift" and d.address == address for d in report.defects)
     if not noticed and not flagged:
         calls = report.out_of_band.get(first.number, [])
@@ -660,7 +659,3 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
     for d in report.defects:
         d.scenario = f"drift-{kind}@{address}"
     return report
-
-
-def _same_instance(found: str, address: str) -> bool:
-    return found == address
