@@ -47,6 +47,7 @@ import pytest
 from .errors import ConvergeError, ConvergenceError, UnsupportedServiceError
 from .faults import FAULT_KINDS, parse_fault
 from .hcl import HclError, local_source, module_blocks, parse_attributes
+from .loop import DRIFT_KINDS
 from .report import defect_json, junit_properties
 from .workspace import (
     local_calls,
@@ -109,6 +110,33 @@ def fault_kinds(value: str | None) -> tuple[str, ...]:
             kinds.append(part)
     if not kinds:
         raise ValueError(f"{value!r} names no fault kind; use 'none' for two-run only")
+    return tuple(kinds)
+
+
+def drift_kinds(value: str | None) -> tuple[str, ...]:
+    """Parse ``--converge-drift``: a comma list of ``delete``/``modify``, ``none`` or ``all``.
+
+    >>> drift_kinds("delete, modify")
+    ('delete', 'modify')
+    >>> drift_kinds(None)
+    ()
+
+    Raises ValueError naming the valid values.
+    """
+    text = (value or "").strip().lower()
+    if not text or text == "none":
+        return ()
+    if text == "all":
+        return DRIFT_KINDS
+    kinds: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part and part not in DRIFT_KINDS:
+            raise ValueError(
+                f"unknown drift kind {part!r} in {value!r}: expected a comma list of "
+                f"{', '.join(DRIFT_KINDS)}, or 'none' or 'all'"
+            )
+        if part and part not in kinds:
+            kinds.append(part)
     return tuple(kinds)
 
 
@@ -298,6 +326,71 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
     return FaultPoints(tuple(ordered), None, time.monotonic() - started)
 
 
+# -- drift targets -------------------------------------------------------
+@dataclass(frozen=True)
+class DriftTargets:
+    """The managed resources of one clean apply (address, type, taggable), or why not."""
+
+    targets: tuple[tuple[str, str, bool], ...] = ()
+    error: str | None = None
+
+
+_targets_key = pytest.StashKey[dict[str, DriftTargets]]()
+
+
+def drift_targets(config: pytest.Config, module: Path) -> DriftTargets:
+    """The module's managed resources after a clean apply: once per module content per session.
+
+    Shared between xdist workers through a file, as the fault points are.
+    """
+    cache = config.stash.setdefault(_targets_key, {})
+    key = module_digest(module)
+    if key in cache:
+        return cache[key]
+    shared = _shared_dir(config) / f"drift-targets-{key}.json"
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    with open(shared.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            data = json.loads(shared.read_text()) if shared.exists() else None
+            if data is None:
+                found = _record_targets(config, module)
+                data = {"targets": [list(t) for t in found.targets], "error": found.error}
+                tmp = shared.with_name(shared.name + f".{os.getpid()}")
+                tmp.write_text(json.dumps(data))
+                os.replace(tmp, shared)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    cache[key] = DriftTargets(tuple(tuple(t) for t in data["targets"]), data["error"])
+    return cache[key]
+
+
+def _record_targets(config: pytest.Config, module: Path) -> DriftTargets:
+    from .analysis.state import state_resources
+
+    try:
+        stack = make_stack(config, module, reproduce="")
+    except ConvergeError as exc:
+        return DriftTargets(error=str(exc))
+    try:
+        # A new Stack's state is empty; every recording empties the emulator after itself.
+        stack.apply().raise_for_error()
+        resources = state_resources(stack.state())
+        stack._fresh_start()
+    except ConvergeError as exc:
+        return DriftTargets(error=str(exc))
+    finally:
+        stack.close()
+    return DriftTargets(
+        tuple(
+            # A map of tags can be changed out of band on any resource that has one.
+            (r.address, r.type, isinstance(r.values.get("tags", []), dict | None))
+            for r in resources
+            if r.is_managed
+        )
+    )
+
+
 # -- stacks --------------------------------------------------------------
 def make_stack(config: pytest.Config, module: Path, reproduce: str, name: str | None = None) -> Any:
     """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
@@ -356,6 +449,9 @@ class ConvergeDirectory(pytest.Directory):
             raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
         get_session(self.config).modules.add(mid)
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
+        drift = drift_kinds(get_session(self.config).option("drift"))
+        if drift:
+            yield from self._drift_items(drift)
         kinds = fault_kinds(get_session(self.config).option("faults"))
         if not kinds:
             return
@@ -368,6 +464,20 @@ class ConvergeDirectory(pytest.Directory):
         for kind in kinds:
             for point in found.points:
                 label = f"{kind}@{point}"
+                yield ConvergeItem.from_parent(self, name=label, scenario=label)
+
+    def _drift_items(self, kinds: Sequence[str]) -> Iterator[ConvergeItem]:
+        found = drift_targets(self.config, self.path)
+        if found.error is not None:
+            yield ConvergeItem.from_parent(
+                self, name="drift-targets", scenario="drift-targets", error=found.error
+            )
+            return
+        for kind in kinds:
+            for address, _type, taggable in found.targets:
+                if kind == "modify" and not taggable:
+                    continue  # nothing this plugin can change out of band in general
+                label = f"drift-{kind}@{address}"
                 yield ConvergeItem.from_parent(self, name=label, scenario=label)
 
     def _rel(self) -> str:
@@ -396,8 +506,9 @@ class ConvergeItem(pytest.Item):
 
     def runtest(self) -> None:
         if self.error is not None:
+            what = "resources" if self.scenario == "drift-targets" else "fault points"
             raise FaultPointsError(
-                f"could not record the fault points of {self.parent.nodeid} "  # type: ignore[union-attr]
+                f"could not record the {what} of {self.parent.nodeid} "  # type: ignore[union-attr]
                 f"(one clean apply):\n{self.error}"
             )
         from .session import get_session
@@ -425,6 +536,8 @@ class ConvergeItem(pytest.Item):
                         raise _reconfirmed(stack) from None
                 finally:
                     defects = list(stack.defects)
+            elif self.scenario.startswith("drift-"):
+                defects = self._run_drift(stack)
             else:
                 try:
                     report = stack.recover(parse_fault(self.scenario))
@@ -443,6 +556,25 @@ class ConvergeItem(pytest.Item):
             session.untrack(stack)
             stack.close(keep=bool(session.option("keep")))
             self._record(defects, outcome, time.monotonic() - started)
+
+    def _run_drift(self, stack: Any) -> list[Any]:
+        """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
+        from .loop import drift_scenario
+        from .report import jsonable
+
+        stack.on_loop = lambda record: self.user_properties.append(
+            ("converge_loop", json.dumps(jsonable(record)))
+        )
+        kind, _, address = self.scenario.partition("@")
+        report = drift_scenario(stack, kind.removeprefix("drift-"), address)
+        # The drift's lifetime and the loop's calls: shown with -rA, and on failure.
+        self.add_report_section("call", "loop", report.text())
+        try:
+            report.raise_for_defects()
+        except ConvergenceError as exc:
+            exc.defects = list(report.defects)
+            raise
+        return list(report.defects)
 
     def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
         # The same properties the fixture writes: plugin.py gathers them from
@@ -475,7 +607,8 @@ class ConvergeItem(pytest.Item):
         """The one command line that runs exactly this scenario again."""
         from .session import get_session
 
-        faults = "none" if self.scenario == "two-run" else self.scenario.partition("@")[0]
+        drift = self.scenario.startswith("drift-")
+        faults = "none" if self.scenario == "two-run" or drift else self.scenario.partition("@")[0]
         root = _converge_root(self)
         base = self.config.invocation_params.dir
         where = os.path.relpath(root, base) if root else "."

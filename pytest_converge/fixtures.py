@@ -12,7 +12,7 @@ import pytest
 
 from .analysis.defects import Defect
 from .emulator.base import Emulator
-from .report import defect_json, format_defects, junit_properties
+from .report import defect_json, format_defects, jsonable, junit_properties
 from .session import get_session
 from .stack import ConvergeFactory, Stack
 from .toolchain import Toolchain
@@ -87,6 +87,9 @@ def converge(
             on_defects=record,
             on_raise=mark_raised,
             reproduce=reproduce_line(request.config, request.node),
+        )
+        stack.on_loop = lambda record: request.node.user_properties.append(
+            ("converge_loop", json.dumps(jsonable(record)))
         )
         made.append(stack)
         session.track(stack)

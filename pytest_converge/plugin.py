@@ -41,6 +41,16 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
         "re-run each module with error-level findings on this second backend (moto or "
         "localstack) and mark what only one backend shows as a suspected emulator gap",
     ),
+    (
+        "drift",
+        {"metavar": "KINDS"},
+        "out-of-band changes for --converge, per managed resource: delete,modify, 'none' or 'all'",
+    ),
+    (
+        "loop_alert",
+        {"metavar": "N"},
+        "cycles a reconciliation loop may go without converging before it is a defect (default 3)",
+    ),
 ]
 
 
@@ -150,12 +160,21 @@ def _validate(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--converge-unsupported {unsupported!r}: expected 'fail' (the default) or 'skip'"
         )
-    from .collect import fault_kinds
+    from .collect import drift_kinds, fault_kinds
 
     try:
         fault_kinds(session.option("faults"))
     except ValueError as exc:
         raise pytest.UsageError(f"--converge-faults: {exc}") from None
+    try:
+        drift_kinds(session.option("drift"))
+    except ValueError as exc:
+        raise pytest.UsageError(f"--converge-drift: {exc}") from None
+    alert = session.option("loop_alert")
+    if alert not in (None, "") and not (str(alert).isdigit() and int(alert) >= 1):
+        raise pytest.UsageError(
+            f"--converge-loop-alert {alert!r}: expected a whole number of cycles >= 1, e.g. 3"
+        )
     endpoint = session.option("endpoint")
     if endpoint:
         from .safety import is_loopback_url
@@ -229,7 +248,12 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
     if report_path:
         path = Path(report_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json_report(sorted(converge.modules), converge.scenarios, converge.defects)
+        data = json_report(
+            sorted(converge.modules),
+            converge.scenarios,
+            converge.defects,
+            loops=list(converge.loops.values()),
+        )
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
         path.write_text(json.dumps(data, indent=2))

@@ -55,6 +55,13 @@ KIND_HELP: dict[str, str] = {
     "unverified": "the scenario created types no inventory lister covers: their duplicates "
     "and orphans were not looked for",
     "egress": "a run tried to reach a host beyond the emulator (refused: runs stay offline)",
+    "flapping": "under a loop, two writers set the same field: it changes back and forth "
+    "every cycle",
+    "unnoticed-drift": "an out-of-band change or deletion the loop's plan never sees: the "
+    "estate stays wrong",
+    "not-converging": "under a loop, the same change or error repeats cycle after cycle",
+    "destructive-correction": "reverting drift would replace or delete a stateful object "
+    "(its data is lost)",
 }
 
 #: Order of the per-kind columns in the summary.
@@ -261,12 +268,16 @@ def defect_json(defect: Defect) -> dict[str, Any]:
 
 
 def json_report(
-    modules: Iterable[Any], scenarios: Iterable[Any], defects: Iterable[Defect]
+    modules: Iterable[Any],
+    scenarios: Iterable[Any],
+    defects: Iterable[Defect],
+    loops: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The ``--converge-report`` document (validates against ``schemas/report.schema.json``).
 
     ``modules`` are names/paths (strings or Paths); ``scenarios`` are mappings
-    or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``.
+    or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``;
+    ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``).
     """
     entries = [_scenario(s) for s in scenarios]
     defects = list(defects)
@@ -283,6 +294,7 @@ def json_report(
         "scenarios": entries,
         "defects": [defect_json(d) for d in defects],
         "unverified_types": sorted(unverified),
+        "loops": [jsonable(dict(loop)) for loop in loops],
     }
 
 

@@ -75,6 +75,8 @@ class ConvergeSession:
         self.modules: set[str] = set()
         #: Nodeids whose call phase failed (their defects are counted already).
         self.failed_calls: set[str] = set()
+        #: Loop records for the JSON report's ``loops`` section, keyed by (test, loop).
+        self.loops: dict[tuple[str, int], dict[str, Any]] = {}
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -96,6 +98,12 @@ class ConvergeSession:
             return {}
         seconds = float(value)
         return {"apply": seconds, "plan": seconds, "init": max(seconds, 300.0)}
+
+    @property
+    def loop_alert(self) -> int:
+        """``--converge-loop-alert``: cycles without converging before it is a defect."""
+        value = self.option("loop_alert")
+        return int(value) if value else 3
 
     @property
     def parallelism(self) -> int | None:
@@ -161,7 +169,7 @@ class ConvergeSession:
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
         self.check_served(Path(module))
-        return Stack(
+        stack = Stack(
             module,
             emulator=self.emulator(),
             templates=self.templates(base),
@@ -189,6 +197,8 @@ class ConvergeSession:
             name=name or module_id(config, module),
             strict=self.strict,
         )
+        stack.loop_alert = self.loop_alert
+        return stack
 
     def check_served(self, module: Path) -> None:
         """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service
@@ -311,6 +321,7 @@ class ConvergeSession:
         only their warnings are kept. Defects a test never raised come in its
         teardown report (``converge_unraised``) and fail it there.
         """
+        self._gather_loops(report)
         if report.when == "teardown":
             self._gather_unraised(report)
             return
@@ -339,6 +350,14 @@ class ConvergeSession:
             scenario.setdefault("outcome", report.outcome)
             self.scenarios.append(scenario)
             self.modules.add(scenario["module"])
+
+    def _gather_loops(self, report: pytest.TestReport) -> None:
+        # A loop may finish in a fixture's teardown: its record can come in any phase.
+        for name, value in report.user_properties:
+            if name == "converge_loop":
+                record = json.loads(str(value))
+                key = (report.nodeid, record.get("loop", 0))
+                self.loops[key] = {"test": report.nodeid, **record}
 
     def _gather_unraised(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:

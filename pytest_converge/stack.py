@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .analysis.defects import Defect
 from .analysis.diffs import plan_defects
@@ -37,6 +37,9 @@ from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates, aws_addresses
+
+if TYPE_CHECKING:
+    from .loop import Loop
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -137,6 +140,11 @@ class RecoveryReport:
 
 class Stack:
     """A module under test. Made by the ``converge`` fixture; see its docs."""
+
+    #: Cycles a loop may go without converging before it is a defect (``--converge-loop-alert``).
+    loop_alert: int = 3
+    #: Called with each loop's JSON record (the fixture and zero-code items report it).
+    on_loop: Callable[[dict[str, Any]], None] | None = None
 
     def __init__(
         self,
@@ -469,6 +477,24 @@ class Stack:
             name=self.name,
             strict=self.strict,
         )
+
+    # -- continuous reconciliation --------------------------------------
+    def loop(self, alert: int | None = None) -> Loop:
+        """A simulated continuous agent over this Stack (applies first if needed).
+
+        See :class:`pytest_converge.loop.Loop`: ``writer()``, ``console()``,
+        ``run(cycles=N)``, ``paused()``.
+        """
+        from .loop import Loop
+
+        return Loop(self, alert=self.loop_alert if alert is None else alert)
+
+    def reconfigure(self, vars: dict[str, Any]) -> None:
+        """Set variable values for the runs that follow: a change landing in the code."""
+        from .workspace import VARS_FILE
+
+        self.variables.update(vars)
+        (self.workdir / VARS_FILE).write_text(json.dumps(self.variables, indent=2))
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
+from .emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
 from .hcl import blocks_of, local_source, module_blocks
 from .safety import ensure_loopback, terraform_env
@@ -199,17 +199,22 @@ class ProviderSchema:
 
 
 def provider_override(
-    endpoint: str, configs: list[ProviderConfig], schema: ProviderSchema
+    endpoint: str,
+    configs: list[ProviderConfig],
+    schema: ProviderSchema,
+    access_key: str = TERRAFORM_ACCESS_KEY,
 ) -> tuple[str, str]:
     """Text of (override file, extra provider file) pointing aws at ``endpoint``.
 
     Only attributes the installed provider version knows are written (3.x
-    and 5.x differ); credentials-related ones are nulled out.
+    and 5.x differ); credentials-related ones are nulled out. Calls are signed
+    with ``access_key``: terraform's own, unless another principal (a
+    simulated console user) runs terraform in a scratch copy.
     """
     ensure_loopback(endpoint)
     attrs = schema.attributes
     settings: list[tuple[str, str]] = [
-        ("access_key", json.dumps(FAKE_ACCESS_KEY)),
+        ("access_key", json.dumps(access_key)),
         ("secret_key", json.dumps(FAKE_SECRET_KEY)),
         ("skip_credentials_validation", "true"),
         ("skip_metadata_api_check", "true"),
@@ -369,16 +374,22 @@ class Template:
         """Copy into ``dest`` and point it at ``endpoint``; return the working dir."""
         shutil.copytree(self.root, dest, symlinks=True)
         workdir = dest / self.subdir
-        if self.schema is not None:
-            override, extra = provider_override(endpoint, self.configs, self.schema)
-            (workdir / OVERRIDE_FILE).write_text(override)
-            if extra:
-                (workdir / PROVIDER_FILE).write_text(extra)
-            elif (workdir / PROVIDER_FILE).exists():
-                (workdir / PROVIDER_FILE).unlink()
+        self.point(workdir, endpoint)
         if variables:
             (workdir / VARS_FILE).write_text(json.dumps(variables, indent=2))
         return workdir
+
+    def point(self, workdir: Path, endpoint: str, access_key: str = TERRAFORM_ACCESS_KEY) -> None:
+        """(Re)write the provider override of a copy in ``workdir``: ``endpoint``, signed
+        with ``access_key``."""
+        if self.schema is None:
+            return
+        override, extra = provider_override(endpoint, self.configs, self.schema, access_key)
+        (workdir / OVERRIDE_FILE).write_text(override)
+        if extra:
+            (workdir / PROVIDER_FILE).write_text(extra)
+        elif (workdir / PROVIDER_FILE).exists():
+            (workdir / PROVIDER_FILE).unlink()
 
 
 @contextlib.contextmanager

@@ -19,6 +19,11 @@ KINDS = (
     "emulator-difference",  # converges on one emulator, not on another
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
     "egress",  # a run tried to reach a host beyond the emulator (refused)
+    # Under a continuous loop (pytest_converge.loop):
+    "flapping",  # two writers set one field: it changes every cycle
+    "unnoticed-drift",  # an out-of-band change or deletion the loop's plan never sees
+    "not-converging",  # the loop changes (or fails on) the same thing cycle after cycle
+    "destructive-correction",  # reverting drift plans a replace/delete of a stateful object
 )
 
 #: How a permanent diff's two values relate: the built-in classes, ``unknown`` last.

@@ -34,6 +34,43 @@ def resource_service(type_: str) -> str:
     return parts[1] if len(parts) > 1 and parts[0] == "aws" else type_
 
 
+def access_key_for(principal: str) -> str:
+    """The fake access key id that signs ``principal``'s calls, e.g. ``"terraform"``.
+
+    Twenty characters starting ``AKIA``: moto and LocalStack map any such key
+    to their default account, so every principal sees the same objects, while
+    the proxy's record of each call's key tells who made it.
+
+    >>> access_key_for("autoscaler") == access_key_for("autoscaler") != access_key_for("oncall")
+    True
+    """
+    import hashlib
+
+    digest = hashlib.sha256(principal.encode()).hexdigest().upper()
+    return "AKIA" + "".join(c for c in digest if c.isalnum())[:16]
+
+
+#: The key the provider configuration of every workspace signs with: terraform's own.
+TERRAFORM_ACCESS_KEY = access_key_for("terraform")
+
+
+def blind_session(access_key: str, region: str) -> Any:
+    """A boto3 Session signing with ``access_key``, blind to the user's AWS config."""
+    import boto3
+    import botocore.session
+
+    # No env var and no default for "profile": AWS_PROFILE is never looked at.
+    core = botocore.session.Session(session_vars={"profile": (None, None, None, None)})
+    core.set_config_variable("config_file", os.devnull)
+    core.set_config_variable("credentials_file", os.devnull)
+    return boto3.session.Session(
+        aws_access_key_id=access_key,
+        aws_secret_access_key=FAKE_SECRET_KEY,
+        region_name=region,
+        botocore_session=core,
+    )
+
+
 class Emulator(abc.ABC):
     """A running AWS emulator reachable on loopback.
 
@@ -100,19 +137,7 @@ class Emulator(abc.ABC):
         does not exist here would break the client, one that does might carry
         an endpoint or a role.
         """
-        import boto3
-        import botocore.session
-
-        # No env var and no default for "profile": AWS_PROFILE is never looked at.
-        core = botocore.session.Session(session_vars={"profile": (None, None, None, None)})
-        core.set_config_variable("config_file", os.devnull)
-        core.set_config_variable("credentials_file", os.devnull)
-        return boto3.session.Session(
-            aws_access_key_id=FAKE_ACCESS_KEY,
-            aws_secret_access_key=FAKE_SECRET_KEY,
-            region_name=self.region,
-            botocore_session=core,
-        )
+        return blind_session(FAKE_ACCESS_KEY, self.region)
 
     def client_options(self, region: str | None = None) -> dict[str, Any]:
         """Keyword arguments for ``session.client(service, **options)`` aimed at this emulator.

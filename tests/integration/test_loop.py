@@ -1,0 +1,187 @@
+"""Continuous reconciliation, for real: terraform + moto, writers signed with their own keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_converge import ConvergenceError
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+QUEUE = str(MODULES / "loop_queue")
+
+
+def _timeout(cloud, url: str) -> str:
+    attrs = cloud.client("sqs").get_queue_attributes(
+        QueueUrl=url, AttributeNames=["VisibilityTimeout"]
+    )
+    return attrs["Attributes"]["VisibilityTimeout"]
+
+
+def test_two_writers_on_one_field_flap(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    url = stack.outputs()["queue_url"]
+
+    def autoscaler(cloud):
+        cloud.client("sqs").set_queue_attributes(
+            QueueUrl=url, Attributes={"VisibilityTimeout": "120"}
+        )
+
+    loop.writer("autoscaler", autoscaler)
+    report = loop.run(cycles=4)
+    print(report.text())
+    assert [f.attribute for f in report.flapping] == ["visibility_timeout_seconds"]
+    flap = report.flapping[0]
+    assert flap.address == "aws_sqs_queue.work"
+    assert flap.values == [60, 120]
+    assert flap.writers == ["terraform", "autoscaler"]
+    assert flap.cycles == [1, 2, 3, 4]
+    assert [d.kind for d in report.defects] == ["flapping"]
+    assert all(e.by == "autoscaler" for e in report.drift)
+    assert [c.writes for c in report.cycles] == [1, 1, 1, 1]
+    with pytest.raises(ConvergenceError, match="autoscaler"):
+        report.raise_for_defects()
+
+
+def test_console_fix_survives_the_pause_and_is_reverted_after_resume(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    url = stack.outputs()["queue_url"]
+
+    def emergency_fix(cloud):
+        cloud.client("sqs").set_queue_attributes(
+            QueueUrl=url, Attributes={"VisibilityTimeout": "300"}
+        )
+
+    with loop.paused():
+        loop.console(emergency_fix, name="oncall")
+        paused = loop.run(cycles=3)
+        for _ in paused.cycles:
+            pass
+    assert [c.paused for c in paused.cycles] == [True, True, True]
+    assert [c.writes for c in paused.cycles] == [0, 0, 0]
+    assert all(c.changed == ["aws_sqs_queue.work"] for c in paused.cycles)
+    [event] = paused.drift
+    assert (event.by, event.detected_cycle, event.reverted_cycle) == ("oncall", 1, None)
+    assert event.expected == 60 and event.found == 300
+    assert not paused.defects  # a paused loop is not a loop that fails to converge
+
+    resumed = loop.run(cycles=1)
+    [event] = resumed.drift
+    assert (event.detected_cycle, event.reverted_cycle) == (1, 4)
+    assert event.lifetime_cycles == 4
+    assert event.lifetime_seconds > sum(c.seconds for c in paused.cycles)
+    assert resumed.cycles[0].writes == 1
+    assert _timeout(loop_cloud(loop), url) == "60"
+    assert "reverted in cycle 4" in resumed.text()
+
+
+def test_codified_fix_is_kept_after_resume(converge):
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    url = stack.outputs()["queue_url"]
+
+    def emergency_fix(cloud):
+        cloud.client("sqs").set_queue_attributes(
+            QueueUrl=url, Attributes={"VisibilityTimeout": "300"}
+        )
+
+    with loop.paused():
+        loop.console(emergency_fix)
+        loop.run(cycles=2)
+        stack.reconfigure({"visibility_timeout": 300})  # the fix lands in code
+    report = loop.run(cycles=2)
+    assert [c.writes for c in report.cycles] == [0, 0]
+    assert report.cycles[-1].converged
+    [event] = report.drift
+    assert event.by == "oncall" and event.reverted_cycle is None and event.outcome == "kept"
+    assert _timeout(loop_cloud(loop), url) == "300"
+    assert stack.plan().is_empty
+    report.raise_for_defects()
+
+
+def test_permanent_diff_is_not_converging_after_the_alert_threshold(converge, examples):
+    stack = converge(examples / "permanent_diffs")
+    loop = stack.loop(alert=3)
+    early = loop.run(cycles=2)
+    assert not early.defects and not any(c.converged for c in early.cycles)
+    report = loop.run(cycles=1)
+    [defect] = [d for d in report.defects if d.kind == "not-converging"]
+    assert "3 consecutive cycles" in defect.message
+    assert defect.address in report.cycles[0].changed
+    assert all(c.writes > 0 for c in report.cycles)
+    with pytest.raises(ConvergenceError, match="not-converging"):
+        report.raise_for_defects()
+
+
+def loop_cloud(loop):
+    from pytest_converge.loop import Cloud
+
+    return Cloud(loop, "test-reader")
+
+
+def test_steady_network_loop_makes_no_writes(converge, examples):
+    stack = converge(examples / "network")
+    loop = stack.loop()
+    report = loop.run(cycles=10)
+    assert [c.number for c in report.cycles] == list(range(1, 11))
+    assert [c.writes for c in report.cycles[1:]] == [0] * 9
+    assert all(c.converged and not c.applied for c in report.cycles)
+    assert report.drift == [] and report.defects == []
+    # The rate-limit budget: every read is terraform's refresh, the same each cycle.
+    assert report.cycles[0].resources == 7
+    assert len({c.reads for c in report.cycles}) == 1 and report.cycles[0].reads >= 7
+    assert report.cycles[0].read_operations["DescribeVpcs"] >= 1
+
+
+def test_writer_names_are_checked(converge):
+    from pytest_converge.emulator.base import TERRAFORM_ACCESS_KEY
+
+    stack = converge(QUEUE)
+    loop = stack.loop()
+    assert {c.access_key for c in stack.last_apply.calls} == {TERRAFORM_ACCESS_KEY}
+    with pytest.raises(ValueError, match="loop's own writer"):
+        loop.writer("terraform", lambda cloud: None)
+    loop.writer("autoscaler", lambda cloud: None)
+    with pytest.raises(ValueError, match="already registered"):
+        loop.writer("autoscaler", lambda cloud: None)
+
+
+def test_failing_writer_is_named(converge):
+    from pytest_converge.loop import WriterError
+
+    stack = converge(QUEUE)
+    loop = stack.loop()
+
+    def broken(cloud):
+        cloud.client("sqs").get_queue_url(QueueName="no-such-queue")
+
+    loop.console(broken, name="oncall")
+    with pytest.raises(WriterError, match="console change 'oncall' failed before cycle 1"):
+        loop.run(cycles=1)
+
+
+def test_revert_that_would_replace_a_bucket_is_destructive(converge):
+    stack = converge(MODULES / "loop_bucket")
+    loop = stack.loop()
+
+    def enable_object_lock(cloud):
+        cloud.client("s3").put_object_lock_configuration(
+            Bucket="loop-records", ObjectLockConfiguration={"ObjectLockEnabled": "Enabled"}
+        )
+
+    with loop.paused():  # look at what the loop would do before letting it
+        loop.console(enable_object_lock, name="oncall")
+        report = loop.run(cycles=1)
+    [cycle] = report.cycles
+    assert cycle.changed == ["aws_s3_bucket.records"] and cycle.writes == 0
+    [defect] = report.defects
+    assert defect.kind == "destructive-correction"
+    assert defect.address == "aws_s3_bucket.records"
+    assert defect.attribute.startswith("object_lock_configuration")
+    assert "would replace aws_s3_bucket.records" in defect.message
+    assert "prevent_destroy" in defect.fix
+    [event] = report.drift
+    assert event.by == "oncall" and event.address == "aws_s3_bucket.records"
