@@ -44,6 +44,9 @@ KIND_HELP: dict[str, str] = {
     "orphan": "an object exists that no state entry accounts for",
     "recovery-failed": "the clean re-run after a fault failed",
     "emulator-difference": "the module converges on one emulator and not on another",
+    "destructive-upgrade": "upgrading from the released revision replaces or deletes an object "
+    "that holds data, or renames one without a `moved` block",
+    "upgrade-failed": "applying this revision over the released one failed",
 }
 
 #: Order of the per-kind columns in the summary.

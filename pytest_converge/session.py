@@ -35,6 +35,7 @@ class ConvergeSession:
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
+        self._stateful: frozenset[str] | None = None
         #: Results gathered for the terminal summary and the reports.
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
@@ -121,7 +122,7 @@ class ConvergeSession:
         factory = config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
-        return Stack(
+        stack = Stack(
             module,
             emulator=self.emulator(),
             templates=self.templates(base),
@@ -138,6 +139,19 @@ class ConvergeSession:
             on_defects=on_defects,
             reproduce=reproduce,
         )
+        stack.stateful_types = self.stateful_types()
+        return stack
+
+    def stateful_types(self) -> frozenset[str]:
+        """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
+        with self._lock:
+            if self._stateful is None:
+                from .analysis.upgrade import STATEFUL_TYPES
+
+                types = set(STATEFUL_TYPES)
+                self.config.hook.pytest_converge_stateful_types(config=self.config, types=types)
+                self._stateful = frozenset(types)
+            return self._stateful
 
     def track(self, stack: Any) -> None:
         with self._lock:

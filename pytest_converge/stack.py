@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis.defects import Defect
 from .analysis.diffs import plan_defects
@@ -34,6 +34,9 @@ from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates
+
+if TYPE_CHECKING:
+    from .upgrade import UpgradeReport
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -100,6 +103,10 @@ class RecoveryReport:
 
 class Stack:
     """A module under test. Made by the ``converge`` fixture; see its docs."""
+
+    #: Resource types whose replacement loses data (None: the built-in list);
+    #: the session sets it from the ``pytest_converge_stateful_types`` hook.
+    stateful_types: frozenset[str] | None = None
 
     def __init__(
         self,
@@ -435,6 +442,43 @@ class Stack:
                 else "make the resource's create idempotent, or document the manual recovery"
             ),
         )
+
+    # -- upgrades ------------------------------------------------------
+    def upgrade_from(
+        self,
+        old_module_dir: str | Path,
+        vars: dict[str, Any] | None = None,
+        *,
+        allow_replace: Sequence[str] = (),
+        fault: Fault | str | None = None,
+        replay: bool | None = None,
+    ) -> UpgradeReport:
+        """Apply the old revision, then this module over the same state, and check the upgrade.
+
+        ``old_module_dir`` is the released revision of this module (a checkout
+        of the last tag, for example); ``vars`` its variables (default: this
+        Stack's). Defects: ``destructive-upgrade`` (the upgrade plan replaces
+        or deletes an object of a stateful type, or renames an object without
+        a ``moved`` block: the fix is that block), the second-plan defects
+        after the upgrade, and leftovers. ``allow_replace`` accepts addresses
+        (or globs). With ``fault`` the upgrade apply runs through it and is
+        re-run clean, as in :meth:`recover` (``replay`` as there).
+
+        >>> stack.upgrade_from("../v1/modules/app").raise_for_defects()  # doctest: +SKIP
+        """
+        from .upgrade import upgrade_from
+
+        return upgrade_from(
+            self, old_module_dir, vars, allow_replace=allow_replace, fault=fault, replay=replay
+        )
+
+    def upgrade_fault_points(
+        self, old_module_dir: str | Path, vars: dict[str, Any] | None = None
+    ) -> list[str]:
+        """The mutating API calls of a clean upgrade apply from ``old_module_dir``."""
+        from .upgrade import upgrade_fault_points
+
+        return upgrade_fault_points(self, old_module_dir, vars)
 
     # -- plumbing ------------------------------------------------------
     def _fresh_start(self) -> None:

@@ -16,6 +16,8 @@ KINDS = (
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
     "emulator-difference",  # converges on one emulator, not on another
+    "destructive-upgrade",  # the upgrade from the released revision destroys an object
+    "upgrade-failed",  # the apply of this revision over the released one failed
 )
 
 #: How a permanent diff's two values relate.
