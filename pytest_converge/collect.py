@@ -430,6 +430,9 @@ class ConvergeDirectory(pytest.Directory):
 
         get_session(self.config).modules.add(self._rel())
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
+        from .collect_upgrade import upgrade_items
+
+        yield from upgrade_items(self)
         kinds = fault_kinds(get_session(self.config).option("faults"))
         if not kinds:
             return

@@ -30,6 +30,21 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
     ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
     ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
+    (
+        "upgrade_from",
+        {"metavar": "REF"},
+        "with --converge: also test each module as an upgrade from git revision REF",
+    ),
+    (
+        "stages",
+        {"metavar": "NAMES"},
+        "with --converge: promote each module through these stages in order, e.g. dev,prod",
+    ),
+    (
+        "allow_replace",
+        {"metavar": "ADDRS"},
+        "upgrade items accept replacing/deleting these addresses or globs (comma list)",
+    ),
 ]
 
 
@@ -74,6 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
         ("pytest_converge.inventory", "converge-inventory"),
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.collect", "converge-collect"),
+        ("pytest_converge.collect_upgrade", "converge-collect-upgrade"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):

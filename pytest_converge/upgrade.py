@@ -15,6 +15,7 @@ again, and the cloud is checked for objects no state accounts for.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Collection, Iterable, Sequence
@@ -97,15 +98,21 @@ def upgrade_from(
     replay: bool | None = None,
     old_label: str = "",
     fresh: bool = True,
+    scenario: str = "",
 ) -> UpgradeReport:
-    """The body of :meth:`Stack.upgrade_from` (see there)."""
+    """The body of :meth:`Stack.upgrade_from` (see there).
+
+    ``old_label`` names the old revision in messages, ``scenario`` overrides
+    the scenario label, and ``fresh=False`` keeps what the emulator holds
+    (a later stage of a promotion shares it with the earlier ones).
+    """
     from .faults import parse_fault
 
     if isinstance(fault, str):
         fault = parse_fault(fault)
     allowed = list(allow_replace)
     started = time.monotonic()
-    scenario = f"upgrade-{fault.label}" if fault is not None else "upgrade"
+    scenario = scenario or (f"upgrade-{fault.label}" if fault is not None else "upgrade")
     run = _Upgrade(stack, Path(old_module_dir), vars, allowed, scenario, old_label, fresh)
     first = run.once(fault)
     flaky, replayed = False, []
@@ -129,7 +136,7 @@ def upgrade_fault_points(stack: Stack, old_module_dir: str | Path, vars: Any = N
     The old revision's own calls are not fault points: only what the upgrade does.
     """
     run = _Upgrade(stack, Path(old_module_dir), vars, [], "upgrade", "", True)
-    run.install_old()
+    run.install_old(fresh=True)
     result = stack.apply()
     calls = result.calls
     stack._fresh_start()
@@ -159,12 +166,12 @@ class _Upgrade:
         self.old_label = old_label or f"the old revision ({old})"
         self.fresh = fresh
 
-    def install_old(self) -> ApplyResult:
-        """Empty emulator and state, apply the old revision, adopt its state."""
+    def install_old(self, fresh: bool) -> ApplyResult:
+        """Apply the old revision (on an empty emulator and state if ``fresh``), adopt its state."""
         from .stack import ApplyResult
 
         stack = self.stack
-        if self.fresh:
+        if fresh:
             stack._fresh_start()
         template = stack._templates.get(self.old)
         root = stack._root.with_name(stack._root.name + "-old")
@@ -215,7 +222,7 @@ class _Upgrade:
         if self.fresh:
             stack._fresh_start()
         baseline = take_inventory(stack.emulator, stack._inventory)
-        old = self.install_old()
+        old = self.install_old(fresh=False)
         stack._progress(f"{stack.name}: upgrade plan")
         plan = stack.plan()
         defects = upgrade_defects(
@@ -277,9 +284,10 @@ class _Upgrade:
         text = "; ".join(diags) or str(err)
         from .stack import _address_in
 
+        named = re.search(r"changes to ((?:module\.[\w-]+\.)*[a-z0-9_]+\.[\w-]+)", text)
         return Defect(
             kind="upgrade-failed",
-            address=_address_in(diags),
+            address=_address_in(diags) or (named.group(1) if named else None),
             module=self.stack.name,
             scenario=self.scenario,
             observed=text,
