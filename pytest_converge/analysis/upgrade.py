@@ -167,31 +167,34 @@ def moved_hints(plan: Plan) -> list[MovedHint]:
 
 
 def _equivalent(before: Any, after: Any) -> tuple[str, ...]:
-    """The attributes both sides set and agree on; () when any set attribute differs."""
+    """The attributes showing ``before`` (state) and ``after`` (config) are one object; () if not.
+
+    A name (``name``, ``bucket``, ...) both sides know decides alone: equal
+    names are one object (other attributes may change with the move), a
+    different name is another object. Without one, every top-level scalar
+    the configuration sets must be equal. Nested blocks are not compared:
+    the provider fills them with defaults the configuration does not state.
+    """
     if not isinstance(before, dict) or not isinstance(after, dict):
         return ()
-    same: list[str] = []
-    for key, wanted in sorted(after.items()):
-        if key in _IGNORED or wanted is UNKNOWN or _empty(wanted) or key not in before:
-            continue
-        if _normal(before[key]) != _normal(wanted):
-            return ()
-        same.append(key)
-    # Identifying attributes first: they are what a reader checks.
-    return tuple(sorted(same, key=lambda k: (k not in _NAMES, k)))
+    scalars = [
+        key
+        for key, wanted in sorted(after.items())
+        if key not in _IGNORED
+        and key in before
+        and not _empty(wanted)
+        and wanted is not UNKNOWN
+        and not isinstance(wanted, (dict, list))
+    ]
+    same = [key for key in scalars if before[key] == after[key]]
+    named = [key for key in _NAMES if key in scalars]
+    if named:
+        return tuple(named + [k for k in same if k not in named]) if named[0] in same else ()
+    return tuple(same) if same and len(same) == len(scalars) else ()
 
 
 def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
-
-
-def _normal(value: Any) -> Any:
-    """Empty values dropped from maps, so ``{"a": null}`` equals ``{}``."""
-    if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items() if not _empty(v)}
-    if isinstance(value, list):
-        return [_normal(v) for v in value]
-    return value
 
 
 def is_allowed(address: str, allow: Iterable[str]) -> bool:
@@ -264,7 +267,7 @@ def _rename_defect(hint: MovedHint, stateful: bool, module: str, scenario: str, 
             "terraform tracks objects by address; a new address without a `moved` block "
             f"means destroy the old object and create a new one, so {loss}"
         ),
-        fix=f"add this block to the module (terraform >= 1.1):\n{hint.block}",
+        fix=_moved_fix(hint),
     )
 
 
@@ -279,9 +282,12 @@ def _loss_defect(rc: ResourceChange, module: str, scenario: str, old: str) -> De
             observed=_identity(rc.before),
             message=(
                 f"the upgrade from {old} deletes {rc.address} ({rc.type}), a stateful object: "
-                "its data is lost" + (f" ({_reason(rc.action_reason)})" if rc.action_reason else "")
+                "its data is lost"
             ),
-            why="the resource is no longer in the configuration, so terraform destroys it",
+            why=_DELETE_REASONS.get(
+                rc.action_reason or "",
+                "the resource is no longer in the configuration, so terraform destroys it",
+            ),
             fix=(
                 "if it was renamed or moved into a module, add a `moved` block; to keep the "
                 "object out of terraform's hands, add (terraform >= 1.7)\n"
@@ -327,8 +333,26 @@ def _identity(before: Any) -> Any:
     return None
 
 
-def _reason(reason: str) -> str:
-    return reason.replace("_", " ").lower()
+def _moved_fix(hint: MovedHint) -> str:
+    text = f"add this block to the configuration (terraform >= 1.1):\n{hint.block}"
+    prefix = re.match(r"(module\.[^.]+(?:\[[^\]]*\])?\.)", hint.old)
+    if prefix and hint.new.startswith(prefix.group(1)):
+        inner = MovedHint(hint.type, hint.old[prefix.end() :], hint.new[prefix.end() :])
+        text += f"\nor, inside the called module itself:\n{inner.block}"
+    return text
+
+
+#: Terraform's ``action_reason`` of a delete, in words.
+_DELETE_REASONS = {
+    "delete_because_count_index": "its `count` no longer includes this index (a condition "
+    "or count changed), so terraform destroys it",
+    "delete_because_each_key": "its `for_each` no longer has this key, so terraform destroys it",
+    "delete_because_wrong_repetition": "it switched between `count`, `for_each` and neither, "
+    "so the old instance address is gone",
+    "delete_because_no_module": "the module call holding it is gone or no longer has this instance",
+    "delete_because_no_resource_config": "the resource is no longer in the configuration, so "
+    "terraform destroys it",
+}
 
 
 def _bare(address: str) -> str:

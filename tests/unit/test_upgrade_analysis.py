@@ -204,3 +204,51 @@ def test_the_builtin_list_covers_the_common_data_stores():
         "aws_elasticache_replication_group",
     ):
         assert t in STATEFUL_TYPES
+
+
+def test_a_name_decides_even_when_nested_blocks_differ():
+    # The state has the provider's defaults in nested blocks; the config does not.
+    before = {"name": "orders", "hash_key": "id", "ttl": [{"enabled": False, "attribute_name": ""}]}
+    after = {"name": "orders", "hash_key": "id", "ttl": [{"enabled": False}], "read_capacity": 5}
+    found = plan(
+        change(
+            "module.t.aws_dynamodb_table.this[0]",
+            ["delete"],
+            before={**before, "read_capacity": 1},
+            after=None,
+        ),
+        change("module.t.aws_dynamodb_table.autoscaled[0]", ["create"], after=after),
+    )
+    [hint] = moved_hints(found)
+    assert hint.same[0] == "name"
+    assert hint.block == (
+        "moved {\n  from = module.t.aws_dynamodb_table.this[0]\n"
+        "  to   = module.t.aws_dynamodb_table.autoscaled[0]\n}"
+    )
+    # Inside the module the same block has module-relative addresses.
+    [defect] = upgrade_defects(found)
+    assert hint.block in defect.fix
+    assert (
+        "inside the called module itself:\nmoved {\n  from = aws_dynamodb_table.this[0]\n"
+        "  to   = aws_dynamodb_table.autoscaled[0]\n}"
+    ) in defect.fix
+
+
+def test_without_a_name_every_declared_scalar_must_match():
+    found = plan(
+        change("aws_ebs_volume.a", ["delete"], {"size": 10, "type": "gp2", "id": "vol-1"}),
+        change("aws_ebs_volume.b", ["create"], after={"size": 10, "type": "gp3"}),
+    )
+    assert moved_hints(found) == []
+    found = plan(
+        change("aws_ebs_volume.a", ["delete"], {"size": 10, "type": "gp2", "id": "vol-1"}),
+        change("aws_ebs_volume.b", ["create"], after={"size": 10, "type": "gp2"}),
+    )
+    assert [h.same for h in moved_hints(found)] == [("size", "type")]
+
+
+def test_a_delete_says_why_in_terraforms_words():
+    entry = change("aws_s3_bucket.b[0]", ["delete"], {"bucket": "b"})
+    entry["action_reason"] = "delete_because_count_index"
+    [defect] = upgrade_defects(plan(entry))
+    assert "`count` no longer includes this index" in defect.why
