@@ -73,6 +73,7 @@ def repo(pytester: pytest.Pytester) -> Path:
         {
             "mods/app/main.tf": queue("jobs", "upg-jobs"),
             "mods/tagged/main.tf": queue("events", "upg-events"),
+            "mods/rekey/main.tf": TABLE,
         },
         "v1",
     )
@@ -85,6 +86,8 @@ def repo(pytester: pytest.Pytester) -> Path:
                 "events", "upg-events", '  tags = {\n    team = "a"\n  }\n'
             ),
             "mods/fresh/main.tf": queue("new", "upg-new"),
+            # a new hash key replaces the table: accepted with --converge-allow-replace
+            "mods/rekey/main.tf": TABLE.replace('"id"', '"order_id"'),
         },
         "v2",
     )
@@ -102,11 +105,12 @@ def test_upgrade_from_head_1_in_a_fresh_clone(pytester: pytest.Pytester, repo: P
         "mods",
         "--converge-upgrade-from=HEAD~1",
         "--converge-faults=none",
+        "--converge-allow-replace=aws_dynamodb_table.orders",
         "--converge-report=report.json",
         "-p",
         "no:cacheprovider",
     )
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*_ mods/app::upgrade-from@HEAD~1 _*",
@@ -122,6 +126,7 @@ def test_upgrade_from_head_1_in_a_fresh_clone(pytester: pytest.Pytester, repo: P
             "*convergence upgrades*",
             "mods/app::upgrade-from@HEAD~1  from HEAD~1 (*): failed (1 to create, 1 to delete)",
             "mods/fresh::upgrade-from@HEAD~1  from HEAD~1 (*): passed (new module*",
+            "mods/rekey::upgrade-from@HEAD~1  from HEAD~1 (*): passed (1 to replace)",
             "mods/tagged::upgrade-from@HEAD~1  from HEAD~1 (*): passed (1 to update)",
         ]
     )
