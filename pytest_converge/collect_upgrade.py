@@ -101,12 +101,17 @@ class RevisionError(ConvergeError):
     """REF cannot be read from the module's repository."""
 
 
+#: Variables that would point git at another repository than the module's.
+_GIT_REDIRECTS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
+_GIT_ENV = {k: v for k, v in os.environ.items() if k not in _GIT_REDIRECTS}
+
+
 def _git(repo: Path, *args: str, binary: bool = False) -> Any:
     done = subprocess.run(
         ["git", "-C", str(repo), *args],
         capture_output=True,
         check=False,
-        env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        env={**_GIT_ENV, "GIT_TERMINAL_PROMPT": "0"},
     )
     if done.returncode != 0:
         error = done.stderr.decode(errors="replace").strip()
@@ -367,7 +372,7 @@ class StagesItem(UpgradeItem):
                         found = self.run_on(stack, fresh=False)
                     else:
                         found = stack.converged_defects(f"stage-{stage}")
-                except ConvergeError:
+                except Exception:
                     results[i]["outcome"], stopped = "error", stage
                     raise
                 finally:

@@ -324,7 +324,12 @@ def _make_client(emulator: Emulator, service: str) -> Any:
         service,
         endpoint_url=emulator.endpoint,
         region_name=emulator.region,
-        config=Config(retries={"max_attempts": 2}, s3={"addressing_style": "path"}),
+        config=Config(
+            retries={"max_attempts": 2},
+            s3={"addressing_style": "path"},
+            # HTTP(S)_PROXY from a CI environment must never see emulator traffic.
+            proxies={"http": "", "https": ""},
+        ),
     )
 
 

@@ -183,6 +183,8 @@ def test_stages_stop_before_the_later_stage(pytester: pytest.Pytester):
         "-p",
         "no:cacheprovider",
     )
+    # Both stages create the table "orders": prod would collide with dev's unless
+    # each stage has its own account.
     result.assert_outcomes(passed=1, failed=1, deselected=2)
     result.stdout.fnmatch_lines(
         [
@@ -220,3 +222,18 @@ def test_the_stateful_types_hook_adds_and_removes_types(pytester: pytest.Pyteste
         """
     )
     pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_option_values_parse():
+    from pytest_converge.collect_upgrade import allow_list, stage_names
+
+    assert stage_names("dev, prod,eu-prod") == ("dev", "prod", "eu-prod")
+    assert stage_names("") == ()
+    for bad in ("dev", "dev,dev", "dev,pr od"):
+        with pytest.raises(ValueError, match="two or more distinct stage names"):
+            stage_names(bad)
+    assert allow_list("aws_s3_bucket.a, module.x.*\naws_kms_key.k") == [
+        "aws_s3_bucket.a",
+        "module.x.*",
+        "aws_kms_key.k",
+    ]
