@@ -24,6 +24,7 @@ from .errors import (
 )
 from .faults import Crash, Error, Fault, Interrupt, LostResponse, Throttle
 from .stack import ApplyResult, RecoveryReport, Stack
+from .upgrade import UpgradeReport
 
 
 def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
@@ -72,6 +73,7 @@ __all__ = [
     "Throttle",
     "ToolchainError",
     "UnsafeTargetError",
+    "UpgradeReport",
     "__version__",
     "fault_points",
 ]

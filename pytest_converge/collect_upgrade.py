@@ -45,6 +45,7 @@ from .collect import (
 )
 from .errors import ConvergeError, ConvergenceError
 from .faults import parse_fault
+from .workspace import local_module_root, tree_digest
 
 _STAGE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -178,7 +179,8 @@ _points_key = pytest.StashKey[dict[str, tuple[list[str], str | None]]]()
 def upgrade_points(config: pytest.Config, module: Path, old: Path) -> tuple[list[str], str | None]:
     """The mutating calls of a clean upgrade apply: once per session, shared by xdist workers."""
     cache = config.stash.setdefault(_points_key, {})
-    key = f"{module_digest(module)}-{module_digest(old)}"
+    # The old tree's content, not its path: every xdist worker extracts its own copy.
+    key = f"{module_digest(module)}-{tree_digest(local_module_root(old))}"
     if key in cache:
         return cache[key]
     shared = _shared_dir(config) / f"upgrade-points-{key}.json"
