@@ -140,7 +140,8 @@ class MotoEmulator(Emulator):
 
     def reset(self) -> None:
         try:
-            self._request("POST", "/moto-api/reset")
+            # Under load a reset waits for the background warm-up to build backends.
+            self._request("POST", "/moto-api/reset", timeout=30.0)
         except (OSError, urllib.error.URLError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not accept a reset: {exc}") from exc
 
