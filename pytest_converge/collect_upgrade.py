@@ -454,6 +454,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.section("convergence upgrades")
         for s in upgrades:
             what = "new module (not in that revision): two-run" if s.get("new_module") else ""
+            if "actions" not in s and not what:
+                what = "did not finish: see its error above"
             if not what:
                 counts = Counter((s.get("actions") or {}).values())
                 what = ", ".join(f"{n} to {a}" for a, n in sorted(counts.items())) or "no changes"
