@@ -456,13 +456,16 @@ class Stack:
         """Apply the old revision, then this module over the same state, and check the upgrade.
 
         ``old_module_dir`` is the released revision of this module (a checkout
-        of the last tag, for example); ``vars`` its variables (default: this
-        Stack's). Defects: ``destructive-upgrade`` (the upgrade plan replaces
-        or deletes an object of a stateful type, or renames an object without
-        a ``moved`` block: the fix is that block), the second-plan defects
-        after the upgrade, and leftovers. ``allow_replace`` accepts addresses
-        (or globs). With ``fault`` the upgrade apply runs through it and is
-        re-run clean, as in :meth:`recover` (``replay`` as there).
+        of the last tag, for example; a relative path is from the current
+        directory); ``vars`` its variables (default: this Stack's).
+
+        Defects: ``destructive-upgrade`` (the upgrade plan replaces or deletes
+        an object of a stateful type, or renames an object without a
+        ``moved`` block: the fix is that block), ``upgrade-failed``, the
+        second-plan defects after the upgrade, and leftovers.
+        ``allow_replace`` accepts addresses (or globs). With ``fault`` the
+        upgrade apply runs through it and is re-run clean, as in
+        :meth:`recover` (``replay`` as there).
 
         >>> stack.upgrade_from("../v1/modules/app").raise_for_defects()  # doctest: +SKIP
         """

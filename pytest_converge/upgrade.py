@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -123,6 +123,8 @@ def upgrade_from(
     ):
         stack._progress(f"{stack.name}: {scenario} found defects; replaying it once")
         replayed = run.once(fault).defects
+        from .stack import _outcome
+
         flaky = _outcome(replayed) != _outcome(first.defects)
     first.defects = stack._finish(first.defects)
     first.flaky, first.replayed = flaky, replayed
@@ -324,6 +326,3 @@ def _copy_test_vars(old: Path, new_workdir: Path, old_workdir: Path) -> None:
         if (new_workdir / name).is_file():
             shutil.copyfile(new_workdir / name, old_workdir / name)
 
-
-def _outcome(defects: Sequence[Defect]) -> str:
-    return ", ".join(sorted({f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}))
