@@ -325,4 +325,3 @@ def _copy_test_vars(old: Path, new_workdir: Path, old_workdir: Path) -> None:
     for name in _AUTO_COPY.values():
         if (new_workdir / name).is_file():
             shutil.copyfile(new_workdir / name, old_workdir / name)
-
