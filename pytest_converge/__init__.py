@@ -39,6 +39,7 @@ from .faults import (
 )
 from .inventory import CloudObject
 from .stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
+from .upgrade import UpgradeReport
 
 
 def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
@@ -97,6 +98,7 @@ __all__ = [
     "Throttle",
     "ToolchainError",
     "UnsafeTargetError",
+    "UpgradeReport",
     "__version__",
     "fault_points",
     "parse_fault",

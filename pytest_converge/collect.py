@@ -452,6 +452,10 @@ class ConvergeDirectory(pytest.Directory):
         drift = drift_kinds(get_session(self.config).option("drift"))
         if drift:
             yield from self._drift_items(drift)
+
+        from .collect_upgrade import upgrade_items
+
+        yield from upgrade_items(self)
         kinds = fault_kinds(get_session(self.config).option("faults"))
         if not kinds:
             return

@@ -86,3 +86,18 @@ def pytest_converge_report(config: pytest.Config, report: dict[str, Any]) -> Non
     entries; it is written as it is when every implementation has returned.
     Called on the xdist controller only, once per run.
     """
+
+
+@pytest.hookspec
+def pytest_converge_stateful_types(config: pytest.Config, types: set[str]) -> None:
+    """Add or discard resource types in ``types``: those whose replacement loses data.
+
+    Called once per session with the built-in set (DynamoDB tables, S3
+    buckets, RDS instances and clusters, EBS volumes, EFS, KMS keys, SQS
+    queues, ...). An upgrade that replaces or deletes an object of one of
+    these types is a ``destructive-upgrade`` error.
+
+    >>> def pytest_converge_stateful_types(config, types):          # doctest: +SKIP
+    ...     types.add("aws_ssm_parameter")
+    ...     types.discard("aws_sqs_queue")
+    """

@@ -48,6 +48,7 @@ from .analysis.loop import (
 )
 from .analysis.plan import Plan, format_value, parse_plan
 from .analysis.state import state_resources
+from .analysis.stateful import STATEFUL_TYPES
 from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
 from .errors import ConvergeError, ConvergenceError, TerraformError
 from .faults import Call
@@ -461,7 +462,12 @@ class Loop:
     def _report(self, since: int) -> LoopReport:
         stack = self.stack
         analysis = analyse(
-            self._observations, alert=self.alert, module=stack.name, scenario="loop", since=since
+            self._observations,
+            alert=self.alert,
+            module=stack.name,
+            scenario="loop",
+            since=since,
+            stateful=stack.stateful_types or STATEFUL_TYPES,
         )
         new = [d for d in analysis.defects if d.key() not in self._reported]
         for d in new:
@@ -490,7 +496,12 @@ class Loop:
         return report
 
     def report_dict(self) -> dict[str, Any]:
-        analysis = analyse(self._observations, alert=self.alert, module=self.stack.name)
+        analysis = analyse(
+            self._observations,
+            alert=self.alert,
+            module=self.stack.name,
+            stateful=self.stack.stateful_types or STATEFUL_TYPES,
+        )
         return LoopReport(
             self.stack.name,
             analysis.cycles,

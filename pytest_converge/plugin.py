@@ -51,6 +51,21 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
         {"metavar": "N"},
         "cycles a reconciliation loop may go without converging before it is a defect (default 3)",
     ),
+    (
+        "upgrade_from",
+        {"metavar": "REF"},
+        "with --converge: also test each module as an upgrade from git revision REF",
+    ),
+    (
+        "stages",
+        {"metavar": "NAMES"},
+        "with --converge: promote each module through these stages in order, e.g. dev,prod",
+    ),
+    (
+        "allow_replace",
+        {"metavar": "ADDRS"},
+        "upgrade items accept replacing/deleting these addresses or globs (comma list)",
+    ),
 ]
 
 
@@ -111,6 +126,7 @@ def pytest_configure(config: pytest.Config) -> None:
         ("pytest_converge.inventory", "converge-inventory"),
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.collect", "converge-collect"),
+        ("pytest_converge.collect_upgrade", "converge-collect-upgrade"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):

@@ -62,6 +62,9 @@ KIND_HELP: dict[str, str] = {
     "not-converging": "under a loop, the same change or error repeats cycle after cycle",
     "destructive-correction": "reverting drift would replace or delete a stateful object "
     "(its data is lost)",
+    "destructive-upgrade": "upgrading from the released revision replaces or deletes an object "
+    "that holds data, or renames one without a `moved` block",
+    "upgrade-failed": "applying this revision over the released one failed",
 }
 
 #: Order of the per-kind columns in the summary.

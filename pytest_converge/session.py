@@ -69,6 +69,7 @@ class ConvergeSession:
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
+        self._stateful: frozenset[str] | None = None
         #: Results gathered for the terminal summary and the reports.
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
@@ -198,6 +199,7 @@ class ConvergeSession:
             strict=self.strict,
         )
         stack.loop_alert = self.loop_alert
+        stack.stateful_types = self.stateful_types()
         return stack
 
     def check_served(self, module: Path) -> None:
@@ -263,6 +265,17 @@ class ConvergeSession:
         other.reset()
         stack.confirm_with(other)
         return True
+
+    def stateful_types(self) -> frozenset[str]:
+        """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
+        with self._lock:
+            if self._stateful is None:
+                from .analysis.upgrade import STATEFUL_TYPES
+
+                types = set(STATEFUL_TYPES)
+                self.config.hook.pytest_converge_stateful_types(config=self.config, types=types)
+                self._stateful = frozenset(types)
+            return self._stateful
 
     def track(self, stack: Any) -> None:
         with self._lock:

@@ -41,6 +41,9 @@ from .workspace import Template, Templates, aws_addresses
 if TYPE_CHECKING:
     from .loop import Loop
 
+if TYPE_CHECKING:
+    from .upgrade import UpgradeReport
+
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
 
@@ -145,6 +148,9 @@ class Stack:
     loop_alert: int = 3
     #: Called with each loop's JSON record (the fixture and zero-code items report it).
     on_loop: Callable[[dict[str, Any]], None] | None = None
+    #: Resource types whose replacement loses data (None: the built-in list);
+    #: the session sets it from the ``pytest_converge_stateful_types`` hook.
+    stateful_types: frozenset[str] | None = None
 
     def __init__(
         self,
@@ -627,6 +633,46 @@ class Stack:
                 else "make the resource's create idempotent, or document the manual recovery"
             ),
         )
+
+    # -- upgrades ------------------------------------------------------
+    def upgrade_from(
+        self,
+        old_module_dir: str | Path,
+        vars: dict[str, Any] | None = None,
+        *,
+        allow_replace: Sequence[str] = (),
+        fault: Fault | str | None = None,
+        replay: bool | None = None,
+    ) -> UpgradeReport:
+        """Apply the old revision, then this module over the same state, and check the upgrade.
+
+        ``old_module_dir`` is the released revision of this module (a checkout
+        of the last tag, for example; a relative path is from the current
+        directory); ``vars`` its variables (default: this Stack's).
+
+        Defects: ``destructive-upgrade`` (the upgrade plan replaces or deletes
+        an object of a stateful type, or renames an object without a
+        ``moved`` block: the fix is that block), ``upgrade-failed``, the
+        second-plan defects after the upgrade, and leftovers.
+        ``allow_replace`` accepts addresses (or globs). With ``fault`` the
+        upgrade apply runs through it and is re-run clean, as in
+        :meth:`recover` (``replay`` as there).
+
+        >>> stack.upgrade_from("../v1/modules/app").raise_for_defects()  # doctest: +SKIP
+        """
+        from .upgrade import upgrade_from
+
+        return upgrade_from(
+            self, old_module_dir, vars, allow_replace=allow_replace, fault=fault, replay=replay
+        )
+
+    def upgrade_fault_points(
+        self, old_module_dir: str | Path, vars: dict[str, Any] | None = None
+    ) -> list[str]:
+        """The mutating API calls of a clean upgrade apply from ``old_module_dir``."""
+        from .upgrade import upgrade_fault_points
+
+        return upgrade_fault_points(self, old_module_dir, vars)
 
     # -- plumbing ------------------------------------------------------
     def _egress_of(self, timeline: list[tuple[float, dict[str, Any]]]) -> list[Defect]:

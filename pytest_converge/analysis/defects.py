@@ -24,6 +24,8 @@ KINDS = (
     "unnoticed-drift",  # an out-of-band change or deletion the loop's plan never sees
     "not-converging",  # the loop changes (or fails on) the same thing cycle after cycle
     "destructive-correction",  # reverting drift plans a replace/delete of a stateful object
+    "destructive-upgrade",  # the upgrade from the released revision destroys an object
+    "upgrade-failed",  # the apply of this revision over the released one failed
 )
 
 #: How a permanent diff's two values relate: the built-in classes, ``unknown`` last.

@@ -13,54 +13,16 @@ the first unpaused cycle after that.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .defects import Defect
 from .plan import Plan, ResourceChange, diff_values, format_value
+from .stateful import STATEFUL_TYPES
 
 #: The loop's own principal: every call signed with terraform's key.
 TERRAFORM = "terraform"
-
-#: Resource types whose replacement or deletion loses data.
-STATEFUL_TYPES = frozenset(
-    {
-        "aws_db_instance",
-        "aws_rds_cluster",
-        "aws_rds_cluster_instance",
-        "aws_docdb_cluster",
-        "aws_neptune_cluster",
-        "aws_redshift_cluster",
-        "aws_dynamodb_table",
-        "aws_dynamodb_global_table",
-        "aws_s3_bucket",
-        "aws_s3_bucket_object",
-        "aws_ebs_volume",
-        "aws_ebs_snapshot",
-        "aws_efs_file_system",
-        "aws_fsx_lustre_file_system",
-        "aws_fsx_windows_file_system",
-        "aws_elasticache_cluster",
-        "aws_elasticache_replication_group",
-        "aws_elasticsearch_domain",
-        "aws_kinesis_stream",
-        "aws_kinesis_firehose_delivery_stream",
-        "aws_msk_cluster",
-        "aws_sqs_queue",
-        "aws_sns_topic",
-        "aws_kms_key",
-        "aws_secretsmanager_secret",
-        "aws_ssm_parameter",
-        "aws_ecr_repository",
-        "aws_cloudwatch_log_group",
-        "aws_backup_vault",
-        "aws_glacier_vault",
-        "aws_timestreamwrite_table",
-        "aws_qldb_ledger",
-        "aws_keyspaces_table",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -260,6 +222,7 @@ def analyse(
     module: str = "",
     scenario: str = "loop",
     since: int = 1,
+    stateful: Collection[str] = STATEFUL_TYPES,
 ) -> Analysis:
     """Cycles, drift events, flapping fields and defects of a loop's life.
 
@@ -271,7 +234,7 @@ def analyse(
     findings: list[Finding] = [
         *flapping_defects(flapping, module, scenario),
         *not_converging(observations, events, alert, module, scenario),
-        *destructive_corrections(observations, events, module, scenario),
+        *destructive_corrections(observations, events, module, scenario, stateful),
         *unnoticed_console_changes(observations, events, module, scenario),
     ]
     last = observations[-1].number if observations else 0
@@ -552,15 +515,16 @@ def destructive_corrections(
     events: Sequence[DriftEvent],
     module: str,
     scenario: str,
+    stateful: Collection[str] = STATEFUL_TYPES,
 ) -> list[Finding]:
-    """A plan that reverts drift by replacing or deleting a stateful object."""
+    """A plan that reverts drift by replacing or deleting a ``stateful`` object."""
     defects: list[Finding] = []
     reported: set[str] = set()
     for o in observations:
         if o.plan is None:
             continue
         for rc in o.plan.changes:
-            if rc.action not in ("replace", "delete") or rc.type not in STATEFUL_TYPES:
+            if rc.action not in ("replace", "delete") or rc.type not in stateful:
                 continue
             cause = next(
                 (

@@ -115,6 +115,8 @@ class Proxy:
         self._fired: list[Fault] = []
         self._fired_ids: set[int] = set()
         self._signal: Signal | None = None
+        #: Headers added to every forwarded request (e.g. moto's ``x-moto-account-id``).
+        self.extra_headers: list[tuple[str, str]] = []
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -300,6 +302,7 @@ class Proxy:
             for k, v in headers
             if k.lower() not in _HOP_BY_HOP and k.lower() not in connection_tokens
         ]
+        out.extend(self.extra_headers)
         if body or had_length:
             out.append(("Content-Length", str(len(body))))
         return self._pool.request(method, target, out, body)

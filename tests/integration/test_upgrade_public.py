@@ -1,0 +1,34 @@
+"""A public module's real breaking release, caught as a destructive upgrade.
+
+terraform-aws-modules/terraform-aws-dynamodb-table v1.2.0 moved an autoscaled
+table from ``aws_dynamodb_table.this`` to ``aws_dynamodb_table.autoscaled``
+without a ``moved`` block (its changelog: "may cause unexpected changes").
+Upgrading from v1.1.1 deletes the table and creates an empty one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PUBLIC = Path(__file__).resolve().parents[1] / "modules" / "public" / "dynamodb-table"
+OLD = "module.dynamodb_table.aws_dynamodb_table.this[0]"
+NEW = "module.dynamodb_table.aws_dynamodb_table.autoscaled[0]"
+
+
+def test_dynamodb_table_v1_2_0_replaces_an_autoscaled_table(converge):
+    report = converge(PUBLIC / "v1.2.0" / "root").upgrade_from(PUBLIC / "v1.1.1" / "root")
+    assert (report.action(OLD), report.action(NEW)) == ("delete", "create")
+    [hint] = report.moved
+    assert (hint.old, hint.new) == (OLD, NEW)
+    [found] = [d for d in report.errors if d.kind == "destructive-upgrade"]
+    assert f"moved {{\n  from = {OLD}\n  to   = {NEW}\n}}" in found.fix
+    # Inside the module, the block its authors could have shipped:
+    assert (
+        "from = aws_dynamodb_table.this[0]\n  to   = aws_dynamodb_table.autoscaled[0]" in found.fix
+    )
+
+
+def test_the_suggested_moved_block_makes_the_upgrade_clean(converge):
+    report = converge(PUBLIC / "v1.2.0" / "root_moved").upgrade_from(PUBLIC / "v1.1.1" / "root")
+    assert report.action(NEW) == "move"
+    assert report.errors == [], report.defects

@@ -1,0 +1,25 @@
+# A tag added to both: an in-place update.
+provider "aws" {
+  region = "us-east-1"
+}
+
+resource "aws_dynamodb_table" "orders" {
+  name         = "orders"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+  tags = {
+    team = "orders"
+  }
+}
+
+resource "aws_sqs_queue" "jobs" {
+  name                      = "jobs"
+  message_retention_seconds = 86400
+  tags = {
+    team = "orders"
+  }
+}
