@@ -66,10 +66,12 @@ class UpgradeReport:
 
     @property
     def errors(self) -> list[Defect]:
+        """The error-level defects (warnings such as a rename hint excluded)."""
         return [d for d in self.defects if d.is_error]
 
     @property
     def ok(self) -> bool:
+        """True when the upgrade has no error-level defect."""
         return not self.errors
 
     def action(self, address: str) -> str:
@@ -77,6 +79,7 @@ class UpgradeReport:
         return next((a.action for a in self.actions if a.address == address), "no-op")
 
     def raise_for_defects(self) -> UpgradeReport:
+        """Raise :class:`ConvergenceError` listing the defects unless :attr:`ok`; else ``self``."""
         if self.errors:
             header = f"{self.module} does not upgrade cleanly ({self.scenario}):"
             if self.flaky:
