@@ -66,6 +66,13 @@ class ConvergeSession:
         value = self.option("parallelism")
         return int(value) if value else None
 
+    @property
+    def reattach(self) -> bool:
+        """One reattached aws provider per Stack, unless --converge-no-reattach / ini false."""
+        if self.config.getoption("converge_no_reattach", None):
+            return False
+        return bool(self.config.getini("converge_reattach"))
+
     # -- shared pieces -------------------------------------------------
     def toolchain(self) -> Toolchain:
         with self._lock:
@@ -137,6 +144,7 @@ class ConvergeSession:
             ),
             on_defects=on_defects,
             reproduce=reproduce,
+            reattach=self.reattach,
         )
 
     def track(self, stack: Any) -> None:

@@ -30,6 +30,7 @@ from .analysis.plan import Plan, parse_plan
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
+from .provider import ReattachedProvider
 from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
@@ -117,6 +118,7 @@ class Stack:
         reproduce: str = "",
         progress: Callable[[str], None] | None = None,
         replay: bool = True,
+        reattach: bool = True,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -139,8 +141,13 @@ class Stack:
             base = workdir / f"stack-{next(_counter)}-{self.name}"
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
             self._root = base
+            env = templates.env(base)
             self.runner = Runner(
-                templates.toolchain.command, self.workdir, templates.env(base), timeouts
+                templates.toolchain.command,
+                self.workdir,
+                env,
+                timeouts,
+                provider=_reattached_provider(self.template, self.workdir, env, reattach),
             )
         except BaseException:
             self.proxy.stop()
@@ -467,7 +474,8 @@ class Stack:
         return defects
 
     def close(self, keep: bool = False) -> None:
-        """Stop the proxy and (unless ``keep``) delete the workspace."""
+        """Stop the proxy and the provider, and (unless ``keep``) delete the workspace."""
+        self.runner.close()
         self.proxy.stop()
         if not keep:
             shutil.rmtree(self._root, ignore_errors=True)
@@ -480,6 +488,17 @@ class Stack:
 
     def __repr__(self) -> str:
         return f"<Stack {self.name} at {self.workdir}>"
+
+
+def _reattached_provider(
+    template: Template, workdir: Path, env: dict[str, str], reattach: bool
+) -> ReattachedProvider | None:
+    """The Stack's own aws provider process, started now (it is ready by the first run)."""
+    if not reattach or template.provider is None:
+        return None
+    provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
+    provider.start()
+    return provider
 
 
 def _signal_note(done: Completed) -> list[str]:

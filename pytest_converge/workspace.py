@@ -23,6 +23,7 @@ from typing import Any
 
 from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
+from .provider import provider_binary
 from .safety import ensure_loopback, terraform_env
 from .terraform import IsFlagged, Runner
 from .toolchain import Toolchain
@@ -278,7 +279,10 @@ class Templates:
         runner = Runner(self.toolchain.command, workdir, self.env(dest_root))
         self._init(runner)
         schema = self._schema(runner, workdir) if aws else None
-        return Template(module, dest_root, workdir.relative_to(dest_root), configs, schema)
+        provider = provider_binary(workdir) if aws else None
+        return Template(
+            module, dest_root, workdir.relative_to(dest_root), configs, schema, provider
+        )
 
     def env(self, scratch: Path) -> dict[str, str]:
         return terraform_env(self.toolchain.cli_config, scratch)
@@ -356,6 +360,8 @@ class Template:
     subdir: Path
     configs: list[ProviderConfig]
     schema: ProviderSchema | None
+    #: The aws provider executable init installed (what a reattached provider runs).
+    provider: Path | None = None
 
     def instantiate(self, dest: Path, endpoint: str, variables: dict[str, Any] | None) -> Path:
         """Copy into ``dest`` and point it at ``endpoint``; return the working dir."""
