@@ -31,7 +31,6 @@ from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
 from .provider import ReattachedProvider
-from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates
@@ -95,6 +94,8 @@ class RecoveryReport:
                     f"{_outcome(self.replayed) or 'no defects'} instead of "
                     f"{_outcome(self.defects)}. First run:"
                 )
+            from .report import format_defects  # lazily: `python -m pytest_converge.report`
+
             raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
         return self
 
@@ -293,6 +294,8 @@ class Stack:
         self.defects.extend(defects)
         errors = [d for d in defects if d.is_error]
         if errors:
+            from .report import format_defects
+
             raise ConvergenceError(
                 format_defects(defects, header=f"{self.name} does not converge:"), defects
             )
