@@ -35,6 +35,8 @@ class ConvergeSession:
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
+        #: The emulator was just started and nothing has run against it yet.
+        self._pristine = False
         #: Results gathered for the terminal summary and the reports.
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
@@ -87,6 +89,13 @@ class ConvergeSession:
             return self._templates
 
     def emulator(self) -> Emulator:
+        """The session's emulator, started on first use; whoever gets it may use it."""
+        with self._lock:
+            emulator = self._started_emulator()
+            self._pristine = False
+            return emulator
+
+    def _started_emulator(self) -> Emulator:
         with self._lock:
             if self._failed_start is not None:
                 raise self._failed_start
@@ -108,7 +117,31 @@ class ConvergeSession:
                     self._failed_start = exc
                     raise
                 self._emulator = emulator
+                self._pristine = True
             return self._emulator
+
+    def emptied_emulator(self) -> Emulator:
+        """The emulator, emptied; an emulator nothing has used since it started is
+        not reset (a reset would throw away the backends its warm-up built)."""
+        with self._lock:
+            emulator = self._started_emulator()
+            pristine, self._pristine = self._pristine, False
+        if not pristine:
+            emulator.reset()
+        return emulator
+
+    def prestart(self) -> None:
+        """Start the emulator in the background now: its start and warm-up overlap
+        collection instead of delaying the first apply. A failure is raised
+        again to the first caller of :meth:`emulator`."""
+
+        def start() -> None:
+            try:
+                self._started_emulator()
+            except Exception:  # reported again by the next emulator() call
+                pass
+
+        threading.Thread(target=start, name="converge-prestart", daemon=True).start()
 
     def stack(
         self,
