@@ -34,6 +34,7 @@ import datetime
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -41,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +99,8 @@ class Bench:
         self.emulator = MotoEmulator()
         self.emulator.start()
         self.runs = 0
+        #: CPU seconds of each run, in order (see pairs()).
+        self.cpu: list[float] = []
         self._schemas: dict[Path, Any] = {}
 
     def close(self) -> None:
@@ -128,6 +132,7 @@ class Bench:
         tf = list(self.toolchain.command)
         self.emulator.reset()
         quiet = {"cwd": work, "env": env, "stdout": subprocess.DEVNULL, "check": True}
+        cpu = _cpu_seconds()
         started = time.perf_counter()
         subprocess.run([*tf, "init", "-input=false"], **quiet)
         for _ in range(applies):
@@ -139,6 +144,8 @@ class Bench:
             stdout=subprocess.DEVNULL,
         )
         seconds = time.perf_counter() - started
+        # terraform and its providers, and the emulator (in this process).
+        self.cpu.append(_cpu_seconds() - cpu)
         shutil.rmtree(work, ignore_errors=True)
         if plan.returncode != 0:
             raise SystemExit(f"bare plan of {module} is not empty (exit {plan.returncode})")
@@ -167,9 +174,12 @@ class Bench:
         }
         command = [sys.executable, "-m", "pytest", *args, "-p", "converge_bench_probe"]
         command += ["-p", "no:cacheprovider", "-o", "addopts=", "-q"]
+        cpu = _cpu_seconds()
         started = time.perf_counter()
         done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - started
+        # pytest, its emulator, terraform and the provider (all waited for).
+        self.cpu.append(_cpu_seconds() - cpu)
         if done.returncode not in (0, 1):  # 1: defects found, which fault matrices do find
             raise SystemExit(
                 f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
@@ -179,17 +189,41 @@ class Bench:
         return seconds, tail, records
 
 
+@dataclass
+class Pair:
+    """Wall and CPU seconds of interleaved runs of two sides."""
+
+    wall: tuple[list[float], list[float]]
+    cpu: tuple[list[float], list[float]]
+
+    def ratio(self, of: str = "wall") -> float:
+        a, b = getattr(self, of)
+        return statistics.median(a) / statistics.median(b)
+
+    def medians(self, of: str = "wall") -> str:
+        a, b = getattr(self, of)
+        return f"{statistics.median(a):.1f} s / {statistics.median(b):.1f} s"
+
+
 def pairs(
-    repeats: int, plugin: Callable[[], float], bare: Callable[[], float]
-) -> tuple[list[float], list[float]]:
+    bench: Bench, repeats: int, plugin: Callable[[], float], bare: Callable[[], float]
+) -> Pair:
     """Interleaved runs, alternating which goes first, so both see the same load."""
-    a: list[float] = []
-    b: list[float] = []
+    wall: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
     for i in range(repeats):
-        order = ((plugin, a), (bare, b)) if i % 2 == 0 else ((bare, b), (plugin, a))
-        for run, out in order:
-            out.append(run())
-    return a, b
+        order = ((plugin, 0), (bare, 1)) if i % 2 == 0 else ((bare, 1), (plugin, 0))
+        for run, side in order:
+            wall[side].append(run())
+            cpu[side].append(bench.cpu[-1])
+    return Pair(wall, cpu)
+
+
+def _cpu_seconds() -> float:
+    """User + system seconds of this process and of its waited-for children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> None:
@@ -210,48 +244,48 @@ def main() -> None:
     try:
         base = ["--converge", rel]
 
-        def plugin_two_run() -> float:
-            seconds, _, records = bench.pytest([*base, "--converge-faults=none"])
-            first_apply.extend(r["first_apply"] for r in records if r["first_apply"])
-            rss.extend(records)
+        def plugin_two_run(*extra: str) -> float:
+            seconds, _, records = bench.pytest([*base, "--converge-faults=none", *extra])
+            if not extra:
+                first_apply.extend(r["first_apply"] for r in records if r["first_apply"])
+                rss.extend(records)
             return seconds
 
         # Warm-up, not measured: fills the caches a second CI run would have.
         plugin_two_run()
         bench.bare(module, 1)
         first_apply.clear()
-        plugin, bare = pairs(repeats, plugin_two_run, lambda: bench.bare(module, 1))
-        ratio = statistics.median(plugin) / statistics.median(bare)
+        two_run = pairs(bench, repeats, plugin_two_run, lambda: bench.bare(module, 1))
+        target = "" if options.smoke else f"; target <= 1.0 {_met(two_run.ratio() <= 1.0)}"
         rows.append(
             (
                 "(1) pytest --converge MODULE --converge-faults=none / bare init+apply+plan",
-                f"{ratio:.2f}",
-                f"{statistics.median(plugin):.1f} s / {statistics.median(bare):.1f} s"
-                + ("" if options.smoke else f"; target <= 1.0 {_met(ratio <= 1.0)}"),
+                f"{two_run.ratio():.2f}",
+                two_run.medians() + target,
             )
+        )
+        rows.append(
+            ("    CPU seconds, same runs", f"{two_run.ratio('cpu'):.2f}", two_run.medians("cpu"))
         )
         rows.append(
             (
                 "(4) start-up: process start to first terraform apply (median)",
                 f"{statistics.median(first_apply):.1f} s" if first_apply else "n/a",
-                "imports, moto start, cached init, proxy, provider start",
+                "interpreter, imports, emulator start, cached init, proxy, provider start",
             )
         )
         if not options.smoke:
-            no_reattach, bare_again = pairs(
+            plain = pairs(
+                bench,
                 repeats,
-                lambda: bench.pytest([*base, "--converge-faults=none", "--converge-no-reattach"])[
-                    0
-                ],
+                lambda: plugin_two_run("--converge-no-reattach"),
                 lambda: bench.bare(module, 1),
             )
-            r = statistics.median(no_reattach) / statistics.median(bare_again)
             rows.append(
                 (
-                    "    same with --converge-no-reattach (a provider per command)",
-                    f"{r:.2f}",
-                    f"{statistics.median(no_reattach):.1f} s / "
-                    f"{statistics.median(bare_again):.1f} s",
+                    "    (1) with --converge-no-reattach (a provider per command)",
+                    f"{plain.ratio():.2f}",
+                    plain.medians() + f"; CPU {plain.ratio('cpu'):.2f}",
                 )
             )
             rows.extend(fault_and_matrix(bench, base, rel, module, repeats, rss))
@@ -262,13 +296,14 @@ def main() -> None:
         what = record["process"]
         peak[what] = max(peak.get(what, 0), record["maxrss_kb"])
     for what, kb in sorted(peak.items()):
-        label = "pytest -n 0 (with its moto)" if what == "controller" else f"xdist {what}"
-        rows.append((f"(4) peak RSS, {label}", f"{kb / 1024:.0f} MB", ""))
+        label = "pytest -n 0 / xdist controller" if what == "controller" else f"xdist worker {what}"
+        rows.append((f"(4) peak RSS, {label}", f"{kb / 1024:.0f} MB", "its moto included"))
 
     print(
         f"pytest-converge bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
         f"UTC, {platform.machine()} {os.cpu_count()} CPUs, load average {load_before:.1f} "
-        f"before / {os.getloadavg()[0]:.1f} after, {bench.toolchain.description}, module {rel}"
+        f"before / {os.getloadavg()[0]:.1f} after, {bench.toolchain.description}, module {rel}, "
+        f"medians of {repeats}"
     )
     width = max(len(r[0]) for r in rows)
     print(f"{'figure'.ljust(width)}  {'value':>8}  note")
@@ -280,19 +315,19 @@ def main() -> None:
 def fault_and_matrix(
     bench: Bench, base: list[str], rel: str, module: Path, repeats: int, rss: list[dict]
 ) -> list[tuple[str, str, str]]:
+    """Figures (2) and (3)."""
     rows = []
     one = [*base, "--converge-faults=lost-response", f"{rel}::{FAULT}"]
     bench.pytest(one)  # warm-up: records the fault points once
-    plugin, bare = pairs(repeats, lambda: bench.pytest(one)[0], lambda: bench.bare(module, 2))
-    ratio = statistics.median(plugin) / statistics.median(bare)
+    fault = pairs(bench, repeats, lambda: bench.pytest(one)[0], lambda: bench.bare(module, 2))
     rows.append(
         (
             f"(2) one fault scenario ({FAULT}) / bare init+apply+apply+plan",
-            f"{ratio:.2f}",
-            f"{statistics.median(plugin):.1f} s / {statistics.median(bare):.1f} s; "
-            f"target <= 1.0 {_met(ratio <= 1.0)}",
+            f"{fault.ratio():.2f}",
+            fault.medians() + f"; target <= 1.0 {_met(fault.ratio() <= 1.0)}",
         )
     )
+    rows.append(("    CPU seconds, same runs", f"{fault.ratio('cpu'):.2f}", fault.medians("cpu")))
     matrix = [*base, "--converge-faults=crash,lost-response"]
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", *matrix, "--collect-only", "-q", "-p", "no:cacheprovider"],
@@ -307,7 +342,8 @@ def fault_and_matrix(
         rows.append(("(3) -n 2 speed-up", "n/a", f"{rel} has only {len(scenarios)} scenarios"))
         return rows
     selected = [*matrix, *scenarios]
-    serial, xdist = [], []
+    serial: list[float] = []
+    xdist: list[float] = []
     for i in range(max(1, repeats - 1)):
         order = [(serial, []), (xdist, ["-n", "2"])]
         for out, extra in order if i % 2 == 0 else reversed(order):

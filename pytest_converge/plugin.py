@@ -219,15 +219,6 @@ _current: list[Any] = []
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     _current[:] = [get_session(session.config)]
-    config = session.config
-    from .collect import converge_paths
-
-    xdist_controller = bool(config.getoption("numprocesses", None)) and not hasattr(
-        config, "workerinput"
-    )
-    if converge_paths(config) and not config.option.collectonly and not xdist_controller:
-        # Zero-code runs need the emulator: start it while collection runs.
-        get_session(config).prestart()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -130,19 +130,6 @@ class ConvergeSession:
             emulator.reset()
         return emulator
 
-    def prestart(self) -> None:
-        """Start the emulator in the background now: its start and warm-up overlap
-        collection instead of delaying the first apply. A failure is raised
-        again to the first caller of :meth:`emulator`."""
-
-        def start() -> None:
-            try:
-                self._started_emulator()
-            except Exception:  # reported again by the next emulator() call
-                pass
-
-        threading.Thread(target=start, name="converge-prestart", daemon=True).start()
-
     def stack(
         self,
         module: Path,

@@ -27,6 +27,7 @@ class MotoEmulator(Emulator):
         self._port = port
         self._server: Any = None
         self._thread: threading.Thread | None = None
+        self._warmer: threading.Thread | None = None
 
     @property
     def endpoint(self) -> str:
@@ -70,7 +71,10 @@ class MotoEmulator(Emulator):
             raise EmulatorError("moto did not answer its health check within 10s")
         # moto builds each service backend on first use (EC2 takes ~3 s); do it
         # now, in the background, while terraform init runs.
-        threading.Thread(target=self._warm_up, name="converge-moto-warmup", daemon=True).start()
+        self._warmer = threading.Thread(
+            target=self._warm_up, name="converge-moto-warmup", daemon=True
+        )
+        self._warmer.start()
 
     def _warm_up(self) -> None:
         calls = (
@@ -139,6 +143,10 @@ class MotoEmulator(Emulator):
         return True
 
     def reset(self) -> None:
+        if self._warmer is not None:
+            # A reset waits for the backends being built; on a loaded machine
+            # that outlasts the request timeout below.
+            self._warmer.join(timeout=120)
         try:
             self._request("POST", "/moto-api/reset")
         except (OSError, urllib.error.URLError) as exc:
