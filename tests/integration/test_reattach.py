@@ -154,3 +154,46 @@ def test_the_provider_runs_in_the_stacks_workdir_with_its_environment(make_stack
     assert not any(e.startswith((b"AWS_PROFILE=", b"HTTPS_PROXY=")) for e in environ)
     stack.apply().raise_for_error()
     assert stack.plan().is_empty
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_a_killed_pytest_leaves_no_provider_behind(tmp_path, sig):
+    """Killed without any cleanup (a cancelled CI job), pytest still takes its
+    providers down: the kernel kills them when their parent dies."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "provider.pid"
+    (tmp_path / "test_hang.py").write_text(
+        "import time\n"
+        "def test_hang(converge):\n"
+        f"    stack = converge(r'{MODULES / 'two_queues'}')\n"
+        "    stack.runner.provider.reattach_env()\n"
+        f"    open(r'{pid_file}', 'w').write(str(stack.runner.provider.pid))\n"
+        "    time.sleep(600)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while not pid_file.exists() or not pid_file.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, "pytest never got there"
+            time.sleep(0.2)
+        provider = int(pid_file.read_text())
+        assert pid_alive(provider)
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while pid_alive(provider) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not pid_alive(provider)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

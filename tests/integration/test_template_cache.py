@@ -1,4 +1,5 @@
-"""An initialised module copy is reused across sessions until the module, lock file or engine change."""
+"""Initialised module copies are reused across sessions until the module, lock file or
+engine change."""
 
 from __future__ import annotations
 
