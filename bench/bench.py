@@ -1,30 +1,40 @@
-"""Scale figures of zero-code mode, in one run.
+"""End-to-end figures of pytest-converge against the bare terraform commands, in one run.
 
-(a) Per-scenario overhead: a two-run scenario on ``examples/network`` as the
-    plugin runs it (a fresh Stack: workspace copy, recording proxy, ``apply``
-    and ``plan`` with JSON streaming, cleanup) against the bare commands it
-    stands for (``terraform apply -auto-approve`` + ``terraform plan
-    -detailed-exitcode``) in a copy of the same initialised workspace pointed
-    straight at the same moto, with the same environment. Interleaved
-    repeats, median of each; target ratio <= 1.10.
-(b) Speed-up of ``-n 2`` over ``-n 0`` for ``pytest --converge examples/network``
-    with a matrix of >= 16 scenarios, both as subprocesses; target >= 1.7 on
-    2 cores. Also the ``--collect-only`` time (it records the fault points).
-(c) Peak RSS: of this process while (a) runs (moto runs in it), of each
-    pytest process in (b) (controller and workers; moto runs in each one that
-    runs scenarios), and ``ru_maxrss`` of all children (terraform and the
-    provider plugin included).
+Every figure is a ratio of runs measured side by side (interleaved, same
+machine, same moment), so the load of the machine cancels out as far as it can:
 
-    PYTHONPATH=. /tmp/venv/bin/python bench/bench.py
-    PYTHONPATH=. /tmp/venv/bin/python bench/bench.py --repeats 7 --faults all -k CreateVpc
+(1) two-run: the whole ``pytest --converge MODULE --converge-faults=none``
+    process (interpreter start, imports, its own moto, init or its cached
+    copy, apply, plan) / bare ``terraform init`` + ``apply`` +
+    ``plan -detailed-exitcode`` in a fresh copy of the module pointed at an
+    emulator that is already running and warm (the bare side pays no
+    emulator start: the harder comparison). Target <= 1.0.
+(2) one fault scenario: the whole ``pytest --converge MODULE "MODULE::lost-response@CreateQueue#1"``
+    process (reset, inventory, apply through the fault, clean re-apply,
+    plan, inventory) / bare init + apply + apply + plan. The scenario finds
+    no defect (one that does is replayed once). Target <= 1.0.
+(3) ``-n 2`` speed-up over ``-n 0`` on a 12-scenario fault matrix of the
+    module (both whole pytest processes). Target >= 1.7 on 2 cores.
+(4) peak RSS of each pytest process (controller, workers: each with its
+    moto) and the start-up time from process start to the first
+    ``terraform apply``.
+
+Caches are warm for the plugin (a second run of a module reuses its
+initialised copy and its recorded fault points); the bare side uses the same
+provider plugin cache, so its init costs what it costs a user with a cache.
+
+    python bench/bench.py                 # all figures, 3 interleaved pairs each
+    python bench/bench.py --repeats 5
+    python bench/bench.py --smoke         # CI: one pair of (1), no targets checked
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
-import re
+import platform
 import resource
 import shutil
 import statistics
@@ -32,222 +42,344 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = REPO / "examples" / "network"
+#: A scenario without defects: one that finds some is replayed once, doubling its cost.
+FAULT = "lost-response@CreateQueue#1"
 
-#: A pytest plugin each measured pytest process loads: it writes its own
-#: peak RSS (moto included: it runs in-process) when it ends.
+#: A pytest plugin each measured pytest process loads: it records its peak
+#: RSS and when its first ``terraform apply`` started (seconds since the
+#: process started, from /proc).
 PROBE = """
-import json, os, resource
+import json, os, resource, time
+
+_first_apply = []
+
+def _since_start():
+    with open("/proc/self/stat") as f:
+        ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/stat") as f:
+        boot = next(int(l.split()[1]) for l in f if l.startswith("btime"))
+    return time.time() - (boot + ticks / os.sysconf("SC_CLK_TCK"))
+
+def pytest_configure(config):
+    from pytest_converge import terraform
+    original = terraform.Runner.run
+    def run(self, cmd, *args, **kwargs):
+        if cmd == "apply" and not _first_apply:
+            _first_apply.append(_since_start())
+        return original(self, cmd, *args, **kwargs)
+    terraform.Runner.run = run
 
 def pytest_unconfigure(config):
     worker = getattr(config, "workerinput", {}).get("workerid", "controller")
-    out = os.environ["CONVERGE_BENCH_RSS"]
+    out = os.environ["CONVERGE_BENCH_PROBE"]
     with open(os.path.join(out, f"{worker}-{os.getpid()}.json"), "w") as f:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        json.dump({"process": worker, "maxrss_kb": peak}, f)
+        json.dump({"process": worker, "maxrss_kb": peak,
+                   "first_apply": _first_apply[0] if _first_apply else None}, f)
 """
 
 
-def overhead(repeats: int) -> dict[str, float]:
-    """(a): median seconds of the plugin's two-run and of the bare commands."""
-    from pytest_converge.emulator.moto import MotoEmulator
-    from pytest_converge.stack import Stack
-    from pytest_converge.terraform import IsFlagged
-    from pytest_converge.toolchain import resolve_toolchain
-    from pytest_converge.workspace import Templates
+class Bench:
+    """The bare side's emulator and scratch space, and the probe for pytest runs."""
 
-    scratch = Path(tempfile.mkdtemp(prefix="converge-bench-"))
-    emulator = MotoEmulator()
-    emulator.start()
-    try:
-        templates = Templates(resolve_toolchain(None), scratch / "templates")
-        (scratch / "templates").mkdir()
-        template = templates.get(MODULE)
-        # The bare side: the same initialised copy, its override pointing
-        # straight at moto (no proxy), the same environment and engine.
-        bare_dir = template.instantiate(scratch / "bare", emulator.endpoint, None)
-        env = templates.env(scratch / "bare")
-        command = list(templates.toolchain.command)
+    def __init__(self) -> None:
+        from pytest_converge.emulator.moto import MotoEmulator
+        from pytest_converge.toolchain import resolve_toolchain
 
-        show: list[float] = []
+        self.scratch = Path(tempfile.mkdtemp(prefix="converge-bench-"))
+        self.probe = self.scratch / "probe"
+        self.probe.mkdir()
+        (self.probe / "converge_bench_probe.py").write_text(PROBE)
+        self.toolchain = resolve_toolchain(None)
+        self.emulator = MotoEmulator()
+        self.emulator.start()
+        self.runs = 0
+        #: CPU seconds of each run, in order (see pairs()).
+        self.cpu: list[float] = []
+        self._schemas: dict[Path, Any] = {}
 
-        def plugin_run() -> float:
-            started = time.perf_counter()
-            emulator.reset()
-            stack = Stack(MODULE, emulator=emulator, templates=templates, workdir=scratch)
-            try:
-                stack.assert_converged()
-                seconds = time.perf_counter() - started
-                # Where the time goes: when refresh reports drift, Stack.plan also
-                # runs `terraform show -json` on the plan (attribute detail for the
-                # drift analysis); time one such show, outside the measurement.
-                if (stack.workdir / "converge.tfplan").exists():
-                    before = time.perf_counter()
-                    stack.runner.run("show", "converge.tfplan", json=IsFlagged, check=True)
-                    show.append(time.perf_counter() - before)
-            finally:
-                stack.close()
-            return seconds
+    def close(self) -> None:
+        self.emulator.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
-        def bare_run() -> float:
-            started = time.perf_counter()
-            emulator.reset()
-            for name in ("terraform.tfstate", "terraform.tfstate.backup"):
-                (bare_dir / name).unlink(missing_ok=True)
-            quiet = {"cwd": bare_dir, "env": env, "stdout": subprocess.DEVNULL}
-            subprocess.run(
-                [*command, "apply", "-auto-approve", "-input=false"], check=True, **quiet
-            )
-            plan = subprocess.run([*command, "plan", "-detailed-exitcode", "-input=false"], **quiet)
-            if plan.returncode != 0:
-                raise SystemExit(f"bare plan is not empty (exit {plan.returncode})")
-            return time.perf_counter() - started
-
-        plugin_run(), bare_run()  # warm-up: moto's lazy imports, page cache
-        plugin: list[float] = []
-        bare: list[float] = []
-        for i in range(repeats):
-            # Interleaved, alternating which goes first, so both see the same load.
-            order = (plugin_run, bare_run) if i % 2 == 0 else (bare_run, plugin_run)
-            for run in order:
-                (plugin if run is plugin_run else bare).append(run())
-        return {
-            "plugin": statistics.median(plugin),
-            "bare": statistics.median(bare),
-            "show": statistics.median(show) if show else 0.0,
-            "plugin_all": plugin,  # type: ignore[dict-item]
-            "bare_all": bare,  # type: ignore[dict-item]
-            "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-        }
-    finally:
-        emulator.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def pytest_run(args: list[str], probe_dir: Path) -> tuple[float, str, list[dict]]:
-    """Run pytest in a subprocess; return (seconds, output tail, per-process peak RSS)."""
-    for old in probe_dir.glob("*.json"):
-        old.unlink()
-    env = {
-        **os.environ,
-        "CONVERGE_BENCH_RSS": str(probe_dir),
-        "PYTHONPATH": os.pathsep.join(
-            [str(probe_dir), str(REPO), os.environ.get("PYTHONPATH", "")]
-        ),
-    }
-    command = [sys.executable, "-m", "pytest", *args, "-p", "converge_bench_probe"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # CPU seconds of pytest, moto, terraform and the provider, all together.
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    if done.returncode not in (0, 1):  # 1: defects found, which the matrix does find
-        raise SystemExit(
-            f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+    # -- the bare commands ---------------------------------------------
+    def bare(self, module: Path, applies: int) -> float:
+        """Fresh copy, override, init, ``applies`` x apply, plan -detailed-exitcode."""
+        from pytest_converge.safety import terraform_env
+        from pytest_converge.workspace import (
+            OVERRIDE_FILE,
+            PROVIDER_FILE,
+            aws_provider_configs,
+            provider_override,
         )
-    rss = [json.loads(p.read_text()) for p in sorted(probe_dir.glob("*.json"))]
-    tail = done.stdout.strip().splitlines()[-1].strip("= ")
-    return seconds, f"{tail}; {cpu / seconds:.2f} CPUs busy", rss
+
+        self.runs += 1
+        work = self.scratch / f"bare-{self.runs}"
+        shutil.copytree(module, work, ignore=shutil.ignore_patterns(".terraform*", "*.tfstate*"))
+        schema = self._schema(module)
+        override, extra = provider_override(
+            self.emulator.endpoint, aws_provider_configs(work), schema
+        )
+        (work / OVERRIDE_FILE).write_text(override)
+        if extra:
+            (work / PROVIDER_FILE).write_text(extra)
+        env = terraform_env(self.toolchain.cli_config, work)
+        tf = list(self.toolchain.command)
+        self.emulator.reset()
+        quiet = {"cwd": work, "env": env, "stdout": subprocess.DEVNULL, "check": True}
+        cpu = _cpu_seconds()
+        started = time.perf_counter()
+        subprocess.run([*tf, "init", "-input=false"], **quiet)
+        for _ in range(applies):
+            subprocess.run([*tf, "apply", "-auto-approve", "-input=false"], **quiet)
+        plan = subprocess.run(
+            [*tf, "plan", "-detailed-exitcode", "-input=false"],
+            cwd=work,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        seconds = time.perf_counter() - started
+        # terraform and its providers, and the emulator (in this process).
+        self.cpu.append(_cpu_seconds() - cpu)
+        shutil.rmtree(work, ignore_errors=True)
+        if plan.returncode != 0:
+            raise SystemExit(f"bare plan of {module} is not empty (exit {plan.returncode})")
+        return seconds
+
+    def _schema(self, module: Path) -> Any:
+        """The provider's schema (the override names only attributes it knows)."""
+        if module not in self._schemas:
+            from pytest_converge.workspace import Templates
+
+            templates = Templates(self.toolchain, self.scratch / "templates")
+            self._schemas[module] = templates.get(module).schema
+        return self._schemas[module]
+
+    # -- pytest processes ----------------------------------------------
+    def pytest(self, args: list[str]) -> tuple[float, str, list[dict]]:
+        """Run pytest in a subprocess: (seconds, summary line, per-process probe records)."""
+        for old in self.probe.glob("*.json"):
+            old.unlink()
+        env = {
+            **os.environ,
+            "CONVERGE_BENCH_PROBE": str(self.probe),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(self.probe), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        }
+        command = [sys.executable, "-m", "pytest", *args, "-p", "converge_bench_probe"]
+        command += ["-p", "no:cacheprovider", "-o", "addopts=", "-q"]
+        cpu = _cpu_seconds()
+        started = time.perf_counter()
+        done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        # pytest, its emulator, terraform and the provider (all waited for).
+        self.cpu.append(_cpu_seconds() - cpu)
+        if done.returncode not in (0, 1):  # 1: defects found, which fault matrices do find
+            raise SystemExit(
+                f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+            )
+        records = [json.loads(p.read_text()) for p in sorted(self.probe.glob("*.json"))]
+        tail = done.stdout.strip().splitlines()[-1].strip("= ") if done.stdout.strip() else ""
+        return seconds, tail, records
+
+
+@dataclass
+class Pair:
+    """Wall and CPU seconds of interleaved runs of two sides."""
+
+    wall: tuple[list[float], list[float]]
+    cpu: tuple[list[float], list[float]]
+
+    def ratio(self, of: str = "wall") -> float:
+        a, b = getattr(self, of)
+        return statistics.median(a) / statistics.median(b)
+
+    def medians(self, of: str = "wall") -> str:
+        a, b = getattr(self, of)
+        return f"{statistics.median(a):.1f} s / {statistics.median(b):.1f} s"
+
+
+def pairs(
+    bench: Bench, repeats: int, plugin: Callable[[], float], bare: Callable[[], float]
+) -> Pair:
+    """Interleaved runs, alternating which goes first, so both see the same load."""
+    wall: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
+    for i in range(repeats):
+        order = ((plugin, 0), (bare, 1)) if i % 2 == 0 else ((bare, 1), (plugin, 0))
+        for run, side in order:
+            wall[side].append(run())
+            cpu[side].append(bench.cpu[-1])
+    return Pair(wall, cpu)
+
+
+def _cpu_seconds() -> float:
+    """User + system seconds of this process and of its waited-for children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats for (a)")
-    parser.add_argument("--faults", default="lost-response,crash", help="--converge-faults for (b)")
-    parser.add_argument("-k", default="", help="-k expression for (b)")
-    options = parser.parse_args()
-
-    print(
-        f"pytest-converge scale bench on {os.cpu_count()} CPUs, module {MODULE.relative_to(REPO)}"
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved pairs per ratio")
+    parser.add_argument("--smoke", action="store_true", help="one pair of (1) only (CI)")
+    parser.add_argument("--module", type=Path, default=MODULE, help="module to measure")
+    parser.add_argument(
+        "--skip-matrix", action="store_true", help="leave out (3), the longest figure"
     )
-    a = overhead(options.repeats)
-    ratio = a["plugin"] / a["bare"]
+    options = parser.parse_args()
+    module = options.module.resolve()
+    rel = os.path.relpath(module, REPO)
+    repeats = 1 if options.smoke else options.repeats
 
-    probe_dir = Path(tempfile.mkdtemp(prefix="converge-probe-"))
-    (probe_dir / "converge_bench_probe.py").write_text(PROBE)
-    base = ["--converge", str(MODULE.relative_to(REPO)), f"--converge-faults={options.faults}"]
-    base += ["-p", "no:cacheprovider", "-o", "addopts="]
-    if options.k:
-        base += ["-k", options.k]
-    load = os.getloadavg()[0]
-    collect_s, collect_tail, _ = pytest_run([*base, "--collect-only", "-q"], probe_dir)
-    counted = re.search(r"(\d+) (?:tests?|items?) (?:collected|selected)", collect_tail)
-    scenarios = int(counted.group(1)) if counted else -1
-    serial_s, serial_tail, serial_rss = pytest_run([*base, "-q"], probe_dir)
-    xdist_s, xdist_tail, xdist_rss = pytest_run([*base, "-q", "-n", "2"], probe_dir)
-    children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    shutil.rmtree(probe_dir, ignore_errors=True)
-    speedup = serial_s / xdist_s
+    bench = Bench()
+    rows: list[tuple[str, str, str]] = []
+    first_apply: list[float] = []
+    rss: list[dict] = []
+    load_before = os.getloadavg()[0]
+    try:
+        base = ["--converge", rel]
 
-    def mb(kb: float) -> str:
-        return f"{kb / 1024:.0f} MB"
+        def plugin_two_run(*extra: str) -> float:
+            seconds, _, records = bench.pytest([*base, "--converge-faults=none", *extra])
+            if not extra:
+                first_apply.extend(r["first_apply"] for r in records if r["first_apply"])
+                rss.extend(records)
+            return seconds
 
-    rows = [
-        ("(a) two-run, plugin (Stack: copy, proxy, apply+plan, close)", f"{a['plugin']:.2f} s", ""),
-        ("(a) two-run, bare terraform apply + plan, same moto/env", f"{a['bare']:.2f} s", ""),
-        (
-            "(a) overhead ratio plugin / bare (median)",
-            f"{ratio:.3f}",
-            "<= 1.10 " + ("met" if ratio <= 1.10 else "MISSED"),
-        ),
-        (
-            "(a) of which: one `terraform show -json` (drift detail)",
-            f"{a['show']:.2f} s",
-            f"ratio without it {(a['plugin'] - a['show']) / a['bare']:.3f}" if a["show"] else "",
-        ),
-        (
-            f"(b) --collect-only ({scenarios} scenarios; records fault points)",
-            f"{collect_s:.1f} s",
-            "",
-        ),
-        ("(b) -n 0 wall time", f"{serial_s:.1f} s", serial_tail),
-        (
-            "(b) load average (1 min) before the runs",
-            f"{load:.2f}",
-            "other processes share the CPUs",
-        ),
-        ("(b) -n 2 wall time", f"{xdist_s:.1f} s", xdist_tail),
-        (
-            "(b) speed-up -n 2 over -n 0",
-            f"{speedup:.2f}x",
-            ">= 1.7 " + ("met" if speedup >= 1.7 else "MISSED"),
-        ),
-        ("(c) peak RSS, bench process during (a) (moto in-process)", mb(a["rss_kb"]), ""),
-    ]
-    for rss in serial_rss:
+        # Warm-up, not measured: fills the caches a second CI run would have.
+        plugin_two_run()
+        bench.bare(module, 1)
+        first_apply.clear()
+        two_run = pairs(bench, repeats, plugin_two_run, lambda: bench.bare(module, 1))
+        target = "" if options.smoke else f"; target <= 1.0 {_met(two_run.ratio() <= 1.0)}"
         rows.append(
             (
-                f"(c) peak RSS, -n 0 pytest {rss['process']} (with its moto)",
-                mb(rss["maxrss_kb"]),
-                "",
+                "(1) pytest --converge MODULE --converge-faults=none / bare init+apply+plan",
+                f"{two_run.ratio():.2f}",
+                two_run.medians() + target,
             )
         )
-    for rss in xdist_rss:
-        what = "(no moto)" if rss["process"] == "controller" else "(with its moto)"
-        rows.append((f"(c) peak RSS, -n 2 {rss['process']} {what}", mb(rss["maxrss_kb"]), ""))
-    rows.append(
-        ("(c) ru_maxrss of children (largest: terraform/provider/pytest)", mb(children_kb), "")
-    )
+        rows.append(
+            ("    CPU seconds, same runs", f"{two_run.ratio('cpu'):.2f}", two_run.medians("cpu"))
+        )
+        rows.append(
+            (
+                "(4) start-up: process start to first terraform apply (median)",
+                f"{statistics.median(first_apply):.1f} s" if first_apply else "n/a",
+                "interpreter, imports, emulator start, cached init, proxy, provider start",
+            )
+        )
+        if not options.smoke:
+            plain = pairs(
+                bench,
+                repeats,
+                lambda: plugin_two_run("--converge-no-reattach"),
+                lambda: bench.bare(module, 1),
+            )
+            rows.append(
+                (
+                    "    (1) with --converge-no-reattach (a provider per command)",
+                    f"{plain.ratio():.2f}",
+                    plain.medians() + f"; CPU {plain.ratio('cpu'):.2f}",
+                )
+            )
+            rows.extend(
+                fault_and_matrix(bench, base, rel, module, repeats, rss, options.skip_matrix)
+            )
+    finally:
+        bench.close()
+    peak: dict[str, int] = {}
+    for record in rss:
+        what = record["process"]
+        peak[what] = max(peak.get(what, 0), record["maxrss_kb"])
+    for what, kb in sorted(peak.items()):
+        label = "pytest -n 0 / xdist controller" if what == "controller" else f"xdist worker {what}"
+        rows.append((f"(4) peak RSS, {label}", f"{kb / 1024:.0f} MB", "its moto included"))
 
-    width = max(len(r[0]) for r in rows)
-    print()
-    print(f"{'figure'.ljust(width)}  {'value':>10}  note")
-    print("-" * (width + 40))
-    for name, value, note in rows:
-        print(f"{name.ljust(width)}  {value:>10}  {note}")
-    print()
     print(
-        "(a) runs, plugin:",
-        ", ".join(f"{s:.2f}" for s in a["plugin_all"]),
-        "| bare:",
-        ", ".join(f"{s:.2f}" for s in a["bare_all"]),
+        f"pytest-converge bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
+        f"UTC, {platform.machine()} {os.cpu_count()} CPUs, load average {load_before:.1f} "
+        f"before / {os.getloadavg()[0]:.1f} after, {bench.toolchain.description}, module {rel}, "
+        f"medians of {repeats}"
     )
-    print("(b) command:", "pytest", " ".join(base), "-q [-n 2]")
+    width = max(len(r[0]) for r in rows)
+    print(f"{'figure'.ljust(width)}  {'value':>8}  note")
+    print("-" * (width + 60))
+    for name, value, note in rows:
+        print(f"{name.ljust(width)}  {value:>8}  {note}")
+
+
+def fault_and_matrix(
+    bench: Bench,
+    base: list[str],
+    rel: str,
+    module: Path,
+    repeats: int,
+    rss: list[dict],
+    skip_matrix: bool = False,
+) -> list[tuple[str, str, str]]:
+    """Figures (2) and (3)."""
+    rows = []
+    one = [*base, "--converge-faults=lost-response", f"{rel}::{FAULT}"]
+    bench.pytest(one)  # warm-up: records the fault points once
+    fault = pairs(bench, repeats, lambda: bench.pytest(one)[0], lambda: bench.bare(module, 2))
+    rows.append(
+        (
+            f"(2) one fault scenario ({FAULT}) / bare init+apply+apply+plan",
+            f"{fault.ratio():.2f}",
+            fault.medians() + f"; target <= 1.0 {_met(fault.ratio() <= 1.0)}",
+        )
+    )
+    rows.append(("    CPU seconds, same runs", f"{fault.ratio('cpu'):.2f}", fault.medians("cpu")))
+    if skip_matrix:
+        return rows
+    matrix = [*base, "--converge-faults=crash,lost-response"]
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", *matrix, "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    ).stdout
+    scenarios = [
+        line.strip() for line in collected.splitlines() if "::" in line and "two-run" not in line
+    ][:12]
+    if len(scenarios) < 12:
+        rows.append(("(3) -n 2 speed-up", "n/a", f"{rel} has only {len(scenarios)} scenarios"))
+        return rows
+    selected = [*matrix, *scenarios]
+    serial: list[float] = []
+    xdist: list[float] = []
+    for i in range(max(1, repeats - 1)):
+        order = [(serial, []), (xdist, ["-n", "2"])]
+        for out, extra in order if i % 2 == 0 else reversed(order):
+            seconds, _, records = bench.pytest([*selected, *extra])
+            out.append(seconds)
+            if extra:
+                rss.extend(records)
+    speedup = statistics.median(serial) / statistics.median(xdist)
+    rows.append(
+        (
+            "(3) -n 2 speed-up over -n 0, 12 fault scenarios",
+            f"{speedup:.2f}x",
+            f"{statistics.median(serial):.0f} s / {statistics.median(xdist):.0f} s; "
+            f"target >= 1.7 {_met(speedup >= 1.7)}",
+        )
+    )
+    return rows
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "MISSED"
 
 
 if __name__ == "__main__":

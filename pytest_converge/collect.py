@@ -29,6 +29,7 @@ variable with no default and no value is a collection error naming it.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -268,9 +269,11 @@ def module_digest(module: Path) -> str:
 
 
 def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
-    """The module's fault points: recorded once per module content per session.
+    """The module's fault points: recorded once per module content, engine and backend.
 
-    Under xdist every worker collects; the first to get here records, the
+    A recorded list is kept in the cache dir, so later sessions skip the clean
+    apply until the module (or the toolchain) changes. Under xdist every
+    worker collects; the first to get here records, the
     others read its file (same result, so all workers collect the same items).
     """
     cache = config.stash.setdefault(_points_key, {})
@@ -287,12 +290,17 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
         try:
             data = json.loads(shared.read_text()) if shared.exists() else None
             if data is None:
+                data = _remembered_points(config, key)
+            if data is None:
                 found = _record(config, module)
                 data = {
                     "points": list(found.points),
                     "error": found.error,
                     "seconds": found.seconds,
                 }
+                if found.error is None:
+                    _remember_points(config, key, data)
+            if not shared.exists():
                 tmp = shared.with_name(shared.name + f".{os.getpid()}")
                 tmp.write_text(json.dumps(data))
                 os.replace(tmp, shared)
@@ -300,6 +308,53 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
             fcntl.flock(lock, fcntl.LOCK_UN)
     cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
     return cache[key]
+
+
+def _points_file(config: pytest.Config, key: str) -> Path:
+    """Where the fault points of this module content are kept across sessions.
+
+    Keyed like the initialised templates (module files, engine, version, CLI
+    config) plus the backend and parallelism: the same inputs make the same
+    clean apply. A stale list cannot pass silently: a fault that never fires
+    is an error.
+    """
+    from .session import get_session
+
+    session = get_session(config)
+    tc = session.toolchain()
+    ident = json.dumps(
+        [
+            key,
+            tc.flavor,
+            tc.version,
+            tc.command,
+            tc.cli_config.read_text() if tc.cli_config.exists() else "",
+            session.backend,
+            session.option("endpoint") or "",
+            session.parallelism,
+        ]
+    )
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:16]
+    return tc.plugin_cache.parent / "points" / f"{digest}.json"
+
+
+def _remembered_points(config: pytest.Config, key: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_points_file(config, key).read_text())
+    except (OSError, ValueError, ConvergeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("points"), list):
+        return None
+    return {"points": data["points"], "error": None, "seconds": 0.0}
+
+
+def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError, ConvergeError):
+        path = _points_file(config, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}")
+        tmp.write_text(json.dumps({"points": data["points"]}))
+        os.replace(tmp, path)
 
 
 def _shared_dir(config: pytest.Config) -> Path:
@@ -522,13 +577,14 @@ class ConvergeItem(pytest.Item):
         outcome = "error"
         flaky = False
         defects: list[Any] = []
+        if self.scenario == "two-run":
+            session.emptied_emulator()  # before any Stack: may skip the reset
         stack = make_stack(
             self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
         )
         session.track(stack)
         try:
             if self.scenario == "two-run":
-                session.emulator().reset()
                 try:
                     stack.assert_converged()
                 except ConvergenceError:

@@ -110,6 +110,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
+    group.addoption(
+        "--converge-no-reattach",
+        action="store_true",
+        dest="converge_no_reattach",
+        default=None,
+        help="let terraform start its own aws provider for every command "
+        "(default: one provider process per Stack, reattached)",
+    )
+    parser.addini(
+        "converge_reattach",
+        "one reattached aws provider process per Stack (true/false)",
+        type="bool",
+        default=True,
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -483,3 +483,112 @@ def junit_properties(defect: Defect) -> list[tuple[str, str]]:
     if defect.file:
         pairs.append(("converge.location", f"{defect.file}:{defect.line or 1}"))
     return [(name, value) for name, value in pairs if value]
+
+
+# -- merging shards -------------------------------------------------------------------------
+
+
+class ReportError(ValueError):
+    """A report file cannot be merged: unreadable, not JSON, or another format version."""
+
+
+def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One ``--converge-report`` document from those of several shards (or runs).
+
+    Modules are united; scenarios and defects are concatenated in the order
+    given. Each document must be a version-1 report (:func:`json_report`).
+    """
+    modules: list[str] = []
+    scenarios: list[Any] = []
+    defects: list[Any] = []
+    for i, doc in enumerate(documents):
+        if not isinstance(doc, Mapping) or doc.get("version") != REPORT_VERSION:
+            found = doc.get("version") if isinstance(doc, Mapping) else type(doc).__name__
+            raise ReportError(
+                f"document {i + 1} is not a version {REPORT_VERSION} pytest-converge report "
+                f"(version: {found!r}); write it with --converge-report"
+            )
+        for module in doc.get("modules", []):
+            if module not in modules:
+                modules.append(module)
+        scenarios.extend(doc.get("scenarios", []))
+        defects.extend(doc.get("defects", []))
+    return {
+        "version": REPORT_VERSION,
+        "modules": sorted(modules),
+        "scenarios": [_scenario(s) for s in scenarios],
+        "defects": defects,
+    }
+
+
+def _read_report(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ReportError(
+            f"{path}: not JSON ({exc}); pass files written by --converge-report"
+        ) from None
+    try:
+        return merge_reports([data])
+    except ReportError as exc:
+        raise ReportError(f"{path}: {str(exc).removeprefix('document 1 ')}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m pytest_converge.report merge a.json b.json -o all.json --sarif all.sarif``."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_converge.report",
+        description="Work with pytest-converge JSON reports.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    merge = commands.add_parser(
+        "merge",
+        help="merge the --converge-report files of CI shards into one",
+        description="Merge --converge-report files (e.g. of CI shards) into one report, "
+        "and optionally write SARIF for all their defects.",
+    )
+    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT.json")
+    merge.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="merged JSON report (default: stdout)"
+    )
+    merge.add_argument("--sarif", type=Path, metavar="FILE", help="also write SARIF 2.1.0 here")
+    merge.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        metavar="DIR",
+        help="repository root the SARIF locations are relative to (default: current directory)",
+    )
+    options = parser.parse_args(argv)
+    try:
+        merged = merge_reports([_read_report(p) for p in options.reports])
+    except ReportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    text = json.dumps(merged, indent=2)
+    if options.output is None:
+        print(text)
+    else:
+        options.output.parent.mkdir(parents=True, exist_ok=True)
+        options.output.write_text(text + "\n")
+    if options.sarif is not None:
+        defects = [Defect.from_dict(d) for d in merged["defects"]]
+        options.sarif.parent.mkdir(parents=True, exist_ok=True)
+        options.sarif.write_text(json.dumps(sarif_report(defects, options.root), indent=2) + "\n")
+    errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
+    print(
+        f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "
+        f"{len(merged['scenarios'])} scenarios, {len(merged['defects'])} defects "
+        f"({errors} errors)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -70,6 +70,8 @@ class ConvergeSession:
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
         self._stateful: frozenset[str] | None = None
+        #: The emulator was just started and nothing has run against it yet.
+        self._pristine = False
         #: Results gathered for the terminal summary and the reports.
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
@@ -111,6 +113,13 @@ class ConvergeSession:
         value = self.option("parallelism")
         return int(value) if value else None
 
+    @property
+    def reattach(self) -> bool:
+        """One reattached aws provider per Stack, unless --converge-no-reattach / ini false."""
+        if self.config.getoption("converge_no_reattach", None):
+            return False
+        return bool(self.config.getini("converge_reattach"))
+
     # -- shared pieces -------------------------------------------------
     def toolchain(self) -> Toolchain:
         with self._lock:
@@ -125,6 +134,13 @@ class ConvergeSession:
             return self._templates
 
     def emulator(self) -> Emulator:
+        """The session's emulator, started on first use; whoever gets it may use it."""
+        with self._lock:
+            emulator = self._started_emulator()
+            self._pristine = False
+            return emulator
+
+    def _started_emulator(self) -> Emulator:
         with self._lock:
             if self._failed_start is not None:
                 raise self._failed_start
@@ -146,7 +162,18 @@ class ConvergeSession:
                     self._failed_start = exc
                     raise
                 self._emulator = emulator
+                self._pristine = True
             return self._emulator
+
+    def emptied_emulator(self) -> Emulator:
+        """The emulator, emptied; an emulator nothing has used since it started is
+        not reset (a reset would throw away the backends its warm-up built)."""
+        with self._lock:
+            emulator = self._started_emulator()
+            pristine, self._pristine = self._pristine, False
+        if not pristine:
+            emulator.reset()
+        return emulator
 
     def stack(
         self,
@@ -197,6 +224,7 @@ class ConvergeSession:
             reproduce=reproduce,
             name=name or module_id(config, module),
             strict=self.strict,
+            reattach=self.reattach,
         )
         stack.loop_alert = self.loop_alert
         stack.stateful_types = self.stateful_types()

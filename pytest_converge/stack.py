@@ -33,7 +33,7 @@ from .egress import EgressGuard
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
-from .report import format_defects
+from .provider import ReattachedProvider
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates, aws_addresses
@@ -80,6 +80,8 @@ class ApplyResult:
         """
         if self.error is not None:
             if self.egress:
+                from .report import format_defects  # lazily: `python -m pytest_converge.report`
+
                 raise ConvergenceError(
                     format_defects(self.egress, header="the apply tried to leave this machine:"),
                     self.egress,
@@ -137,6 +139,8 @@ class RecoveryReport:
                     f"{_outcome(self.replayed) or 'no defects'} instead of "
                     f"{_outcome(self.defects)}. First run:"
                 )
+            from .report import format_defects  # lazily: `python -m pytest_converge.report`
+
             raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
         return self
 
@@ -171,6 +175,7 @@ class Stack:
         on_raise: Callable[[Stack, list[Defect]], None] | None = None,
         name: str | None = None,
         strict: bool = False,
+        reattach: bool = True,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -204,7 +209,13 @@ class Stack:
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
             self._root = base
             env = {**templates.env(base), **self.egress_guard.proxy_env()}
-            self.runner = Runner(templates.toolchain.command, self.workdir, env, timeouts)
+            self.runner = Runner(
+                templates.toolchain.command,
+                self.workdir,
+                env,
+                timeouts,
+                provider=_reattached_provider(self.template, self.workdir, env, reattach),
+            )
         except BaseException:
             self.proxy.stop()
             self.egress_guard.stop()
@@ -414,6 +425,8 @@ class Stack:
         if errors:
             if self._on_raise is not None:
                 self._on_raise(self, defects)
+            from .report import format_defects
+
             raise ConvergenceError(
                 format_defects(defects, header=f"{self.name} does not converge:"), defects
             )
@@ -728,7 +741,8 @@ class Stack:
         return defects
 
     def close(self, keep: bool = False) -> None:
-        """Stop the proxies and (unless ``keep``) delete the workspace."""
+        """Stop the proxies and the provider, and (unless ``keep``) delete the workspace."""
+        self.runner.close()
         self.proxy.stop()
         self.egress_guard.stop()
         if not keep:
@@ -762,6 +776,17 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _reattached_provider(
+    template: Template, workdir: Path, env: dict[str, str], reattach: bool
+) -> ReattachedProvider | None:
+    """The Stack's own aws provider process, started now (it is ready by the first run)."""
+    if not reattach or template.provider is None:
+        return None
+    provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
+    provider.start()
+    return provider
 
 
 def _signal_note(done: Completed) -> list[str]:

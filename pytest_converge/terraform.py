@@ -11,6 +11,7 @@ subclasses it and replaces ``cmd`` with a runner that does all of these.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import selectors
 import signal
@@ -26,8 +27,14 @@ import python_terraform
 
 from . import cancel
 from .errors import TerraformError, TerraformTimeout
+from .provider import ProviderStartError, ReattachedProvider
+
+_log = logging.getLogger("pytest_converge")
 
 IsFlagged = python_terraform.IsFlagged
+
+#: Commands that load providers, and so use a reattached one (init installs them).
+REATTACH_COMMANDS = frozenset({"plan", "apply", "show", "refresh", "destroy", "import", "state"})
 
 #: Default seconds each command may take before it is killed.
 DEFAULT_TIMEOUTS = {"init": 300.0, "plan": 300.0, "apply": 600.0, "show": 120.0, "other": 120.0}
@@ -46,6 +53,8 @@ class Completed:
     events: list[dict[str, Any]] = field(default_factory=list)
     #: The signal our own code sent to terraform (Crash/Interrupt), if any.
     signalled: int | None = None
+    #: Pid of the reattached aws provider this command used (None: terraform started its own).
+    provider_pid: int | None = None
 
     @property
     def command(self) -> str:
@@ -119,6 +128,12 @@ class Runner(python_terraform.Terraform):
     new process group so the provider plugins it starts die with it, and has a
     timeout. ``signal(sig)`` delivers a signal to the running command's whole
     group (used by the Crash and Interrupt faults).
+
+    With a ``provider`` (:class:`~pytest_converge.provider.ReattachedProvider`)
+    commands that load providers use that running aws provider instead of
+    starting their own. SIGKILL (a crash) kills it too, and a signalled or
+    timed-out command retires it, so the next command starts a fresh one,
+    as it would without reattaching.
     """
 
     def __init__(
@@ -127,10 +142,12 @@ class Runner(python_terraform.Terraform):
         working_dir: str | os.PathLike[str],
         env: dict[str, str],
         timeouts: dict[str, float] | None = None,
+        provider: ReattachedProvider | None = None,
     ) -> None:
         super().__init__(working_dir=str(working_dir), is_env_vars_included=False)
         self.engine = list(command)
         self.env = env
+        self.provider = provider
         self.timeouts = {**DEFAULT_TIMEOUTS, **(timeouts or {})}
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
@@ -155,7 +172,29 @@ class Runner(python_terraform.Terraform):
                 os.killpg(proc.pid, sig)
             except ProcessLookupError:
                 return False
+            if sig == signal.SIGKILL and self.provider is not None:
+                # Without reattaching, the provider is in terraform's group and
+                # dies with it: a crash must take this one down too.
+                self.provider.kill()
             return True
+
+    def close(self) -> None:
+        """Stop the reattached provider, if any (commands may still run: they start a new one)."""
+        if self.provider is not None:
+            self.provider.stop()
+
+    def _provider_env(self, name: str) -> tuple[dict[str, str], int | None]:
+        provider = self.provider
+        if provider is None or name not in REATTACH_COMMANDS:
+            return self.env, None
+        try:
+            extra = provider.reattach_env()
+        except ProviderStartError as exc:
+            _log.warning("not reattaching the aws provider (terraform starts its own): %s", exc)
+            provider.stop()
+            self.provider = None
+            return self.env, None
+        return {**self.env, **extra}, provider.pid
 
     def cmd(self, cmd: str, *args: Any, **kwargs: Any) -> tuple[int | None, str, str]:
         """python-terraform's entry point, routed through :meth:`run`."""
@@ -185,13 +224,14 @@ class Runner(python_terraform.Terraform):
         events: list[dict[str, Any]] = []
         out_chunks: list[bytes] = []
         err_chunks: list[bytes] = []
+        env, provider_pid = self._provider_env(name)
         started = time.monotonic()
         with self._lock:
             self._signalled = None
             self._proc = subprocess.Popen(
                 argv,
                 cwd=self.working_dir,
-                env=self.env,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -210,6 +250,9 @@ class Runner(python_terraform.Terraform):
             cancel.untrack(proc.pid)
             with self._lock:
                 self._proc = None
+            if provider_pid is not None and (timed_out or self._signalled is not None):
+                # terraform would have taken its provider down with it.
+                self.provider.stop()  # type: ignore[union-attr]
         stdout = b"".join(out_chunks).decode(errors="replace")
         stderr = b"".join(err_chunks).decode(errors="replace")
         done = Completed(
@@ -220,6 +263,7 @@ class Runner(python_terraform.Terraform):
             time.monotonic() - started,
             events,
             self._signalled,
+            provider_pid,
         )
         if timed_out:
             raise TerraformTimeout(

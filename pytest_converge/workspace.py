@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 from .emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
 from .hcl import blocks_of, local_source, module_blocks
+from .provider import provider_binary
 from .safety import ensure_loopback, terraform_env
 from .terraform import IsFlagged, Runner
 from .toolchain import Toolchain
@@ -34,6 +36,12 @@ BACKEND_FILE = "converge_backend_override.tf"
 VARS_FILE = "converge.auto.tfvars.json"
 _SKIP_DIRS = {".terraform", ".git", "__pycache__", ".pytest_cache"}
 _SKIP_SUFFIXES = (".tfstate", ".tfstate.backup", ".tfplan")
+#: Marks a finished template in the cross-session cache (written last).
+TEMPLATE_META = "converge-template.json"
+#: Bump when what a template holds changes: old cache entries are then ignored.
+TEMPLATE_FORMAT = 1
+#: Cached templates unused for this long are removed.
+TEMPLATE_TTL_DAYS = 14
 #: Retries the SDK makes per call: enough to ride out Throttle(times=3),
 #: few enough that an API the emulator lacks fails in seconds, not minutes.
 MAX_RETRIES = 5
@@ -89,16 +97,16 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
     return {n for n in names if n in _SKIP_DIRS or n.endswith(_SKIP_SUFFIXES)}
 
 
-def _ignore_beneath(base: Path):
-    """The usual ignores, plus our own scratch dir when it lies inside the module
+def _ignore_beneath(*bases: Path):
+    """The usual ignores, plus our own scratch dirs when they lie inside the module
     (pytest's basetemp under a module dir would otherwise be copied into itself)."""
-    base = base.resolve()
+    resolved = [base.resolve() for base in bases]
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         skipped = _ignore(directory, names)
         for name in names:
             path = (Path(directory) / name).resolve()
-            if path == base or path in base.parents:
+            if any(path == base or path in base.parents for base in resolved):
                 skipped.add(name)
         return skipped
 
@@ -257,27 +265,67 @@ def provider_override(
 
 
 class Templates:
-    """Initialised module copies, one per module content, shared by a session's Stacks."""
+    """Initialised module copies, one per module content, shared by a session's Stacks.
 
-    def __init__(self, toolchain: Toolchain, base: Path) -> None:
+    Initialised copies are also kept across sessions in the cache directory
+    (``templates/`` beside the plugin cache), keyed by the module's files
+    (its lock file included), the engine and its version, and the CLI config
+    (the provider set): a second ``pytest`` run of an unchanged module skips
+    ``terraform init``. Entries unused for :data:`TEMPLATE_TTL_DAYS` are pruned.
+    ``cache=False`` builds in ``base`` only, for this object's lifetime.
+    """
+
+    def __init__(self, toolchain: Toolchain, base: Path, cache: bool = True) -> None:
         self.toolchain = toolchain
         self.base = base
+        self.cache: Path | None = toolchain.plugin_cache.parent / "templates" if cache else None
         self._made: dict[str, Template] = {}
         self._schemas: dict[str, ProviderSchema] = {}
+        #: How many templates this object took from the cross-session cache / built.
+        self.reused = 0
+        self.built = 0
 
     def get(self, module_dir: str | os.PathLike[str]) -> Template:
         module = check_module(module_dir)
         root = local_module_root(module)
         key = tree_digest(root) + "-" + hashlib.sha256(str(module).encode()).hexdigest()[:8]
         if key not in self._made:
-            self._made[key] = self._build(module, root, key)
+            if self.cache is None:
+                dest = self.base / f"template-{module.name}-{key}"
+                self._made[key] = self._build(module, root, key, dest)
+            else:
+                self._made[key] = self._cached(module, root, key)
         return self._made[key]
 
-    def _build(self, module: Path, root: Path, key: str) -> Template:
-        dest_root = self.base / f"template-{module.name}-{key}"
+    def _cached(self, module: Path, root: Path, key: str) -> Template:
+        assert self.cache is not None
+        tc = self.toolchain
+        engine = hashlib.sha256(
+            json.dumps(
+                [TEMPLATE_FORMAT, key, tc.flavor, tc.version, tc.command, _text(tc.cli_config)]
+            ).encode()
+        ).hexdigest()[:12]
+        name = f"{module.name}-{engine}"
+        dest = self.cache / name
+        with _locked(self.cache / f"{name}.lock"):
+            template = _load_template(dest, module)
+            if template is not None:
+                os.utime(dest / TEMPLATE_META)  # recently used: not pruned
+                self.reused += 1
+                return template
+            if dest.exists():
+                shutil.rmtree(dest)  # an interrupted build
+            template = self._build(module, root, key, dest)
+            _save_template(template)
+        _prune(self.cache)
+        return template
+
+    def _build(self, module: Path, root: Path, key: str, dest_root: Path) -> Template:
+        self.built += 1
         if dest_root.exists():
             shutil.rmtree(dest_root)
-        shutil.copytree(root, dest_root, ignore=_ignore_beneath(self.base), symlinks=True)
+        skip = [self.base] if self.cache is None else [self.base, self.cache]
+        shutil.copytree(root, dest_root, ignore=_ignore_beneath(*skip), symlinks=True)
         workdir = dest_root / module.relative_to(root)
         (workdir / BACKEND_FILE).write_text(
             "# Written by pytest-converge: state stays local; a module's remote backend\n"
@@ -291,7 +339,10 @@ class Templates:
         runner = Runner(self.toolchain.command, workdir, self.env(dest_root))
         self._init(runner)
         schema = self._schema(runner, workdir) if aws else None
-        return Template(module, dest_root, workdir.relative_to(dest_root), configs, schema)
+        provider = provider_binary(workdir) if aws else None
+        return Template(
+            module, dest_root, workdir.relative_to(dest_root), configs, schema, provider
+        )
 
     def env(self, scratch: Path) -> dict[str, str]:
         return terraform_env(self.toolchain.cli_config, scratch)
@@ -369,6 +420,8 @@ class Template:
     subdir: Path
     configs: list[ProviderConfig]
     schema: ProviderSchema | None
+    #: The aws provider executable init installed (what a reattached provider runs).
+    provider: Path | None = None
 
     def instantiate(self, dest: Path, endpoint: str, variables: dict[str, Any] | None) -> Path:
         """Copy into ``dest`` and point it at ``endpoint``; return the working dir."""
@@ -390,6 +443,83 @@ class Template:
             (workdir / PROVIDER_FILE).write_text(extra)
         elif (workdir / PROVIDER_FILE).exists():
             (workdir / PROVIDER_FILE).unlink()
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _save_template(template: Template) -> None:
+    """Write the template's description last: its presence means the build finished."""
+    schema = template.schema
+    data = {
+        "module": str(template.module),
+        "subdir": str(template.subdir),
+        "configs": [[c.alias, c.has_region] for c in template.configs],
+        "schema": None
+        if schema is None
+        else {
+            "version": schema.version,
+            "attributes": sorted(schema.attributes),
+            "endpoints": sorted(schema.endpoints),
+        },
+        "provider": str(template.provider) if template.provider else None,
+    }
+    meta = template.root / TEMPLATE_META
+    tmp = meta.with_name(meta.name + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, meta)
+
+
+def _load_template(root: Path, module: Path) -> Template | None:
+    """A finished template in the cache, or None (absent, partial, or its provider is gone)."""
+    try:
+        data = json.loads((root / TEMPLATE_META).read_text())
+        if data["module"] != str(module):
+            return None
+        provider = Path(data["provider"]) if data["provider"] else None
+        if provider is not None and not provider.is_file():
+            return None  # the plugin cache was emptied: init again
+        subdir = Path(data["subdir"])
+        workdir = root / subdir
+        if provider is not None and provider_binary(workdir) != provider:
+            return None
+        schema = data["schema"]
+        return Template(
+            module,
+            root,
+            subdir,
+            [ProviderConfig(alias, has_region) for alias, has_region in data["configs"]],
+            None
+            if schema is None
+            else ProviderSchema(
+                schema["version"],
+                frozenset(schema["attributes"]),
+                frozenset(schema["endpoints"]),
+            ),
+            provider,
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _prune(cache: Path) -> None:
+    """Remove cached templates unused for TEMPLATE_TTL_DAYS (best effort, never blocks)."""
+    limit = time.time() - TEMPLATE_TTL_DAYS * 86400
+    for meta in cache.glob(f"*/{TEMPLATE_META}"):
+        with contextlib.suppress(OSError):
+            if meta.stat().st_mtime < limit:
+                lock = meta.parent.with_name(meta.parent.name + ".lock")
+                with open(lock, "a") as handle:
+                    try:
+                        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError:
+                        continue  # in use right now
+                    shutil.rmtree(meta.parent, ignore_errors=True)
+                lock.unlink()
 
 
 @contextlib.contextmanager

@@ -17,10 +17,11 @@ MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
 def processes_under(path: Path) -> list[str]:
-    """Processes whose working directory is inside ``path`` (terraform and its providers)."""
+    """Processes whose working directory is inside ``path`` (terraform and its providers),
+    except the Stack's own reattached provider, which lives until the Stack is closed."""
     found = []
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
+        if not pid.isdigit() or _is_stack_provider(pid):
             continue
         try:
             cwd = os.readlink(f"/proc/{pid}/cwd")
@@ -30,6 +31,14 @@ def processes_under(path: Path) -> list[str]:
         if cwd.startswith(str(path)):
             found.append(f"{pid}: {cmd}")
     return found
+
+
+def _is_stack_provider(pid: str) -> bool:
+    try:
+        cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError:
+        return False
+    return len(cmd) > 1 and b"terraform-provider-aws" in cmd[0] and cmd[1] == b"-debug"
 
 
 def test_fault_points_are_the_mutating_calls(converge):

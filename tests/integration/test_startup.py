@@ -1,0 +1,70 @@
+"""What a zero-code run pays before its first apply: no reset of a fresh emulator,
+fault points remembered across sessions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+COUNTING_BACKEND = """
+import json, os
+import pytest
+from pytest_converge.emulator.moto import MotoEmulator
+
+class Counting(MotoEmulator):
+    resets = 0
+    def reset(self):
+        Counting.resets += 1
+        super().reset()
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_converge_make_emulator(config, backend):
+    return Counting()
+
+def pytest_sessionfinish(session):
+    with open(os.environ["RESETS_FILE"], "a") as f:
+        f.write(json.dumps(Counting.resets) + "\\n")
+"""
+
+
+@pytest.fixture
+def two_modules(pytester: pytest.Pytester, monkeypatch, tmp_path) -> pytest.Pytester:
+    for name in ("a", "b"):
+        shutil.copytree(MODULES / "two_queues", pytester.path / "mods" / name)
+    pytester.makeconftest(COUNTING_BACKEND)
+    monkeypatch.setenv("RESETS_FILE", str(tmp_path / "resets"))
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    return pytester
+
+
+def test_a_fresh_emulator_is_not_reset_before_the_first_scenario(two_modules, tmp_path):
+    ran = two_modules.runpytest_subprocess("--converge", "mods", "--converge-faults=none", "-v")
+    ran.stdout.fnmatch_lines(["*mods/a::two-run PASSED*", "*mods/b::two-run PASSED*"])
+    # The first two-run starts on the just-started (empty) emulator; the second needs a reset.
+    assert (tmp_path / "resets").read_text().split() == ["1"]
+
+
+def test_fault_points_are_remembered_across_sessions(two_modules, tmp_path):
+    args = ["--converge", "mods/a", "--converge-faults=crash", "--collect-only", "-q"]
+    first = two_modules.runpytest_subprocess(*args)
+    first.stdout.fnmatch_lines(["mods/a::crash@CreateQueue#1", "mods/a::crash@CreateQueue#2"])
+    # Recording them took a clean apply, with a reset before and after it.
+    assert (tmp_path / "resets").read_text().split() == ["2"]
+    remembered = list((tmp_path / "cache" / "points").glob("*.json"))
+    assert len(remembered) == 1
+    assert json.loads(remembered[0].read_text())["points"] == ["CreateQueue#1", "CreateQueue#2"]
+
+    second = two_modules.runpytest_subprocess(*args)
+    assert second.stdout.lines[:2] == first.stdout.lines[:2]
+    # No clean apply this time: the emulator was never even started.
+    assert (tmp_path / "resets").read_text().split() == ["2", "0"]
+
+    # A changed module is recorded again.
+    (two_modules.path / "mods" / "a" / "extra.tf").write_text('output "x" {\n  value = 1\n}\n')
+    two_modules.runpytest_subprocess(*args)
+    assert len(list((tmp_path / "cache" / "points").glob("*.json"))) == 2

@@ -1,0 +1,143 @@
+"""CI sharding: pytest-split runs a share of the scenarios per shard, and the shards'
+reports merge into one (``python -m pytest_converge.report merge``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema")
+pytest.importorskip("pytest_split")
+
+REPO = Path(__file__).resolve().parents[1]
+SARIF_SCHEMA = REPO.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=900
+    )
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    out = tmp_path_factory.mktemp("shards")
+    # Recorded durations (what `--store-durations` writes): the slow module gets a shard alone.
+    durations = out / "durations.json"
+    durations.write_text(
+        json.dumps(
+            {
+                "examples/permanent_diffs::two-run": 30.0,
+                "examples/escape_hatch::two-run": 10.0,
+                "examples/network::two-run": 10.0,
+                "examples/fault_matrix::two-run": 10.0,
+            }
+        )
+    )
+    procs = []
+    for group in (1, 2):
+        procs.append(
+            run(
+                [
+                    "-m",
+                    "pytest",
+                    "-p",
+                    "no:cacheprovider",
+                    "--converge",
+                    "examples",
+                    "--converge-faults=none",
+                    "--splits",
+                    "2",
+                    "--group",
+                    str(group),
+                    "--durations-path",
+                    str(durations),
+                    "--converge-report",
+                    str(out / f"shard{group}.json"),
+                    "-q",
+                ],
+                REPO,
+            )
+        )
+    return {"out": out, "procs": procs}
+
+
+def test_each_shard_runs_its_share(shards):
+    out = shards["out"]
+    first = json.loads((out / "shard1.json").read_text())
+    second = json.loads((out / "shard2.json").read_text())
+    ran = [{s["module"] for s in doc["scenarios"]} for doc in (first, second)]
+    # 30 s against 3 x 10 s: the slow module has a shard to itself.
+    assert sorted(ran, key=len) == [
+        {"permanent_diffs"},
+        {"escape_hatch", "network", "fault_matrix"},
+    ], [p.stdout for p in shards["procs"]]
+
+
+def test_merged_report_and_sarif(shards):
+    out = shards["out"]
+    done = run(
+        [
+            "-m",
+            "pytest_converge.report",
+            "merge",
+            str(out / "shard1.json"),
+            str(out / "shard2.json"),
+            "-o",
+            str(out / "all.json"),
+            "--sarif",
+            str(out / "all.sarif"),
+        ],
+        REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "RuntimeWarning" not in done.stderr  # `python -m` on a module the package imports
+    from pytest_converge.report import load_schema
+
+    merged = json.loads((out / "all.json").read_text())
+    jsonschema.validate(merged, load_schema())
+    parts = [json.loads((out / f"shard{g}.json").read_text()) for g in (1, 2)]
+    assert len(merged["scenarios"]) == 4
+    assert merged["defects"] == parts[0]["defects"] + parts[1]["defects"]
+    assert {d["kind"] for d in merged["defects"]} >= {"permanent-diff", "escape-hatch"}
+    assert f"{len(merged['defects'])} defects" in done.stderr
+    sarif = json.loads((out / "all.sarif").read_text())
+    if SARIF_SCHEMA.exists():
+        jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text()))
+    rule_ids = {r["ruleId"] for r in sarif["runs"][0]["results"]}
+    assert {"permanent-diff", "escape-hatch"} <= rule_ids
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in sarif["runs"][0]["results"]
+        if "physicalLocation" in r["locations"][0]
+    }
+    assert any(u.endswith("escape_hatch/main.tf") for u in uris), uris
+
+
+def test_merge_refuses_what_is_not_a_report(tmp_path):
+    (tmp_path / "junit.json").write_text('{"tests": 3}')
+    (tmp_path / "broken.json").write_text("{")
+    for name, expected in (("junit.json", "not a version 1"), ("broken.json", "not JSON")):
+        done = run(["-m", "pytest_converge.report", "merge", str(tmp_path / name)], tmp_path)
+        assert done.returncode == 2
+        assert expected in done.stderr and name in done.stderr
+
+
+def test_merge_of_plain_documents():
+    from pytest_converge.report import merge_reports
+
+    a = {"version": 1, "modules": ["b", "a"], "scenarios": [], "defects": [{"kind": "orphan"}]}
+    b = {
+        "version": 1,
+        "modules": ["a", "c"],
+        "scenarios": [{"module": "c", "scenario": "two-run", "outcome": "passed", "seconds": 1}],
+        "defects": [],
+    }
+    merged = merge_reports([a, b])
+    assert merged["modules"] == ["a", "b", "c"]
+    assert merged["defects"] == [{"kind": "orphan"}]
+    assert merged["scenarios"][0]["seconds"] == 1.0
