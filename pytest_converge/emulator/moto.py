@@ -225,10 +225,6 @@ class MotoEmulator(Emulator):
         return True
 
     def reset(self) -> None:
-        if self._warmer is not None:
-            # A reset waits for the backends being built; on a loaded machine
-            # that outlasts the request timeout below.
-            self._warmer.join(timeout=120)
         try:
             # Resetting every backend an inventory of several regions instantiated takes
             # 1-4 s on a loaded 2-core runner (measured): 5 s was too tight.
