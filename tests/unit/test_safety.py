@@ -147,3 +147,34 @@ def test_module_without_provider_block_gets_one():
     schema = ProviderSchema("3.39.0", frozenset({"access_key"}), frozenset({"ec2"}))
     _, extra = provider_override("http://127.0.0.1:1", [], schema)
     assert 'provider "aws"' in extra and 'region = "us-east-1"' in extra
+
+
+def test_emulator_environment_is_an_allow_list(tmp_path: Path):
+    from pytest_converge.safety import emulator_env
+
+    shell = {
+        "PATH": "/usr/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONPATH": "/src",
+        "HOME": "/home/dev",
+        "AWS_PROFILE": "production",
+        "AWS_CONFIG_FILE": "/home/dev/.aws/config",
+        "AWS_ACCESS_KEY_ID": "AKIAREALKEY",
+        "AWS_ENDPOINT_URL": "https://example.invalid",
+        "HTTPS_PROXY": "http://proxy:3128",
+        "http_proxy": "http://proxy:3128",
+        "SOME_TOKEN": "secret",
+    }
+    env = emulator_env(tmp_path, base=shell)
+    assert {k: env[k] for k in ("PATH", "LANG", "LC_ALL", "PYTHONPATH")} == {
+        "PATH": "/usr/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONPATH": "/src",
+    }
+    assert env["HOME"] == str(tmp_path)
+    assert env["AWS_ACCESS_KEY_ID"] == FAKE_ACCESS_KEY
+    for gone in ("AWS_PROFILE", "AWS_ENDPOINT_URL", "HTTPS_PROXY", "http_proxy", "SOME_TOKEN"):
+        assert gone not in env, gone
+    assert not Path(env["AWS_CONFIG_FILE"]).exists()
