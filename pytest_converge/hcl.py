@@ -137,16 +137,15 @@ def parse_attributes(text: str, file: Path | None = None) -> dict[str, Attribute
 
 
 def _read(text: str, file: Path | None) -> tuple[_Reader, Any]:
-    from lark import Token, Tree
-    from lark.exceptions import LarkError
-
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _parser().parse(source)
-    except LarkError as exc:
+    except Exception as exc:  # lark's errors (compared by class, lark may be re-imported)
+        if not type(exc).__module__.startswith("lark"):
+            raise
         line = getattr(exc, "line", "?")
         raise HclError(f"{file or '<text>'}:{line}: not valid HCL: {_first_line(exc)}") from None
-    return _Reader(source, file, Tree, Token), tree.children[0]
+    return _Reader(source, file), tree.children[0]
 
 
 def _first_line(exc: Exception) -> str:
@@ -160,11 +159,20 @@ class _Reader:
     ``expr_term`` ...) are python-hcl2's; the dependency pins its major version.
     """
 
-    def __init__(self, text: str, file: Path | None, tree_type: Any, token_type: Any) -> None:
+    # Trees and tokens are told apart by shape, not class: an in-process pytester run
+    # drops lark from sys.modules afterwards, and a re-imported lark's classes are not
+    # those of the parser cached here.
+    def __init__(self, text: str, file: Path | None) -> None:
         self.text = text
         self.file = file
-        self.Tree = tree_type
-        self.Token = token_type
+
+    @staticmethod
+    def _tree(node: Any) -> bool:
+        return hasattr(node, "data") and hasattr(node, "children")
+
+    @staticmethod
+    def _token(node: Any) -> bool:
+        return isinstance(node, str) and hasattr(node, "type")
 
     def body(self, node: Any) -> list[Block]:
         return [self.block(c) for c in self._kids(node, "block")]
@@ -174,15 +182,13 @@ class _Reader:
         return {a.name: a for a in found}
 
     def _kids(self, node: Any, name: str) -> list[Any]:
-        return [
-            c for c in getattr(node, "children", []) if isinstance(c, self.Tree) and c.data == name
-        ]
+        return [c for c in getattr(node, "children", []) if self._tree(c) and c.data == name]
 
     def block(self, node: Any) -> Block:
         head: list[str] = []
         body = None
         for child in node.children:
-            if isinstance(child, self.Tree):
+            if self._tree(child):
                 if child.data == "body":
                     body = child
                 elif child.data == "string":
@@ -194,19 +200,15 @@ class _Reader:
         inner = ""
         if body is not None:
             for child in body.children:
-                if not isinstance(child, self.Tree):
+                if not self._tree(child):
                     continue
                 if child.data == "attribute":
                     attr = self.attribute(child)
                     attributes[attr.name] = attr
                 elif child.data == "block":
                     blocks.append(self.block(child))
-        lbrace = next(
-            (c for c in node.children if isinstance(c, self.Token) and c.type == "LBRACE"), None
-        )
-        rbrace = next(
-            (c for c in node.children if isinstance(c, self.Token) and c.type == "RBRACE"), None
-        )
+        lbrace = next((c for c in node.children if self._token(c) and c.type == "LBRACE"), None)
+        rbrace = next((c for c in node.children if self._token(c) and c.type == "RBRACE"), None)
         if lbrace is not None and rbrace is not None:
             inner = self.text[lbrace.end_pos : rbrace.start_pos]
         return Block(
@@ -232,9 +234,9 @@ class _Reader:
 
     def entries(self, node: Any) -> dict[str, Attribute]:
         """The elements of an object expression, by key (empty for anything else)."""
-        if isinstance(node, self.Tree) and node.data == "expr_term" and len(node.children) == 1:
+        if self._tree(node) and node.data == "expr_term" and len(node.children) == 1:
             node = node.children[0]
-        if not isinstance(node, self.Tree) or node.data != "object":
+        if not self._tree(node) or node.data != "object":
             return {}
         found: dict[str, Attribute] = {}
         for elem in self._kids(node, "object_elem"):
@@ -252,7 +254,7 @@ class _Reader:
         return found
 
     def _source(self, node: Any) -> str:
-        if isinstance(node, self.Token):
+        if self._token(node):
             return str(node)
         meta = node.meta
         if getattr(meta, "empty", True):
@@ -266,17 +268,17 @@ class _Reader:
 
     def literal(self, node: Any) -> Any:
         """The Python value of a literal expression, else NOT_LITERAL."""
-        if isinstance(node, self.Token):
+        if self._token(node):
             return NOT_LITERAL
         kind = node.data
         if kind == "expr_term" and len(node.children) == 1:
             return self.literal(node.children[0])
         if kind == "string":
-            parts = [c for c in node.children if isinstance(c, self.Tree)]
+            parts = [c for c in node.children if self._tree(c)]
             chars = []
             for part in parts:
                 token = part.children[0] if part.children else None
-                if not isinstance(token, self.Token):
+                if not self._token(token):
                     return NOT_LITERAL  # an interpolation or a directive
                 if token.type == "STRING_CHARS":
                     chars.append(token)
@@ -297,7 +299,7 @@ class _Reader:
         if kind == "literal_value":
             return {"true": True, "false": False, "null": None}.get(self._source(node), NOT_LITERAL)
         if kind == "tuple":
-            items = [self.literal(c) for c in node.children if isinstance(c, self.Tree)]
+            items = [self.literal(c) for c in node.children if self._tree(c)]
             return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items
         if kind == "object":
             found: dict[str, Any] = {}

@@ -1001,11 +1001,11 @@ def _iam_children(
             for child in _pages(iam, child_op, child_key, **{param: owner}):
                 if attached:
                     arn = child["PolicyArn"]
-                    found.append(
-                        s.obj(child_type, f"{owner}/{arn}", name=f"{owner}/{arn}", policy_arn=arn)
-                    )
+                    id_ = f"{owner}/{arn}"
+                    found.append(s.obj(child_type, id_, name=id_, policy_arn=arn, owner=owner))
                 else:
-                    found.append(s.obj(child_type, f"{owner}:{child}", name=f"{owner}:{child}"))
+                    id_ = f"{owner}:{child}"
+                    found.append(s.obj(child_type, id_, name=id_, owner=owner))
         return found
 
     list_.__name__ = f"list_{child_type}"

@@ -344,7 +344,7 @@ def find_leftovers(
                 entry = (ids(r.values), state_region(r, regions))
                 keys_by_type.setdefault(object_type, []).append(entry)
 
-    defects: list[Defect] = []
+    untracked: list[CloudObject] = []
     for obj in sorted(created, key=lambda o: (o.type, o.id, o.region)):
         if _norm(obj.id) in adopted:
             continue
@@ -353,6 +353,21 @@ def find_leftovers(
             mine & keys and _same_region(obj.region, region)
             for keys, region in keys_by_type.get(obj.type, [])
         ):
+            continue
+        untracked.append(obj)
+    # A rule, route or attachment of a leftover group, table or role goes with it
+    # (AWS gives every new group an allow-all egress rule): one defect, not two.
+    leftover_ids = {o.id for o in untracked}
+    parts: dict[str, list[str]] = {}
+    for obj in untracked:
+        owner = _owner(obj)
+        if owner is not None and owner in leftover_ids:
+            parts.setdefault(owner, []).append(obj.id)
+
+    defects: list[Defect] = []
+    for obj in untracked:
+        owner = _owner(obj)
+        if owner is not None and owner in leftover_ids:
             continue
         candidates = sorted(
             (
@@ -365,10 +380,24 @@ def find_leftovers(
         # A rule, route or attachment is its content: one that differs is no duplicate.
         best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
         if best is not None:
-            defects.append(_duplicate(obj, best, candidates, module, scenario))
+            defect = _duplicate(obj, best, candidates, module, scenario)
         else:
-            defects.append(_orphan(obj, candidates, module, scenario))
+            defect = _orphan(obj, candidates, module, scenario)
+        defect.objects.extend(parts.get(obj.id, []))
+        defects.append(defect)
     return defects
+
+
+#: Attributes of a listed sub-object that name the object it belongs to.
+_OWNER_KEYS = ("security_group_id", "route_table_id", "topic_arn", "owner")
+
+
+def _owner(obj: CloudObject) -> str | None:
+    for key in _OWNER_KEYS:
+        value = obj.attributes.get(key)
+        if isinstance(value, str) and value and value != obj.id:
+            return value
+    return None
 
 
 def state_region(r: StateResource, provider_regions: Mapping[str, str] | None = None) -> str | None:

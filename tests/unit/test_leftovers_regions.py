@@ -185,3 +185,18 @@ def test_unverified_is_a_warning_in_the_failure_text_and_the_json_report() -> No
     # A fixture test records no scenario entry of its own: its defect still counts.
     only_defects = json_report(["etl"], [], [defect])
     assert only_defects["unverified_types"] == ["aws_glue_job"]
+
+
+def test_the_rules_of_a_leftover_group_go_with_it() -> None:
+    web = _res("aws_security_group.web", {"id": "sg-1", "name": "web"})
+    extra = CloudObject("aws_security_group", "sg-2", "web", attributes={"vpc_id": "vpc-1"})
+    egress = next(iter(rule_ids("sg-2", "egress", "-1", 0, 0, ["0.0.0.0/0"])))
+    rule = CloudObject("aws_security_group_rule", egress, attributes={"security_group_id": "sg-2"})
+    [defect] = find_leftovers([extra, rule], [web])
+    assert (defect.kind, defect.address) == ("duplicate", "aws_security_group.web")
+    assert defect.objects == ["sg-2", egress]
+    # A stray rule on a group that state tracks is its own finding.
+    stray = CloudObject(
+        "aws_security_group_rule", "sg-1/x", attributes={"security_group_id": "sg-1"}
+    )
+    assert [d.objects for d in find_leftovers([stray], [web])] == [["sg-1/x"]]
