@@ -171,6 +171,8 @@ class Stack:
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
         self.defects: list[Defect] = []
+        #: Every fault scenario's report, in the order :meth:`recover` made them.
+        self.reports: list[RecoveryReport] = []
 
     # -- runs ----------------------------------------------------------
     def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:
@@ -384,7 +386,7 @@ class Stack:
             self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
             replayed = self._scenario(fault)[2]
             flaky = _outcome(replayed) != _outcome(defects)
-        return RecoveryReport(
+        report = RecoveryReport(
             self.name,
             fault.label,
             self._finish(defects),
@@ -397,6 +399,8 @@ class Stack:
             replayed=replayed,
             on_raise=self._report_raised,
         )
+        self.reports.append(report)
+        return report
 
     def _report_raised(self, defects: list[Defect]) -> None:
         if self._on_raise is not None:

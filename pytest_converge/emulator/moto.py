@@ -140,7 +140,8 @@ class MotoEmulator(Emulator):
 
     def reset(self) -> None:
         try:
-            self._request("POST", "/moto-api/reset")
+            # A reset after SNS/EC2 use takes ~2 s idle, far more on a loaded machine.
+            self._request("POST", "/moto-api/reset", timeout=60.0)
         except (OSError, urllib.error.URLError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not accept a reset: {exc}") from exc
 
