@@ -99,6 +99,8 @@ def converge(
     for stack in made:
         session.untrack(stack)
         stack.close(keep=keep)
+    if any(r.flaky for stack in made for r in stack.reports):
+        request.node.user_properties.append(("converge_flaky", "true"))
     unraised = [d for d in found if d.is_error and id(d) not in raised]
     call_failed = request.node.nodeid in session.failed_calls  # counted with the failure
     if unraised and not call_failed and not _allows_defects(request.node):

@@ -401,6 +401,7 @@ class ConvergeSession:
                 self.loops[key] = {"test": report.nodeid, **record}
 
     def _gather_unraised(self, report: pytest.TestReport) -> None:
+        """Teardown: defects the test never raised, and whether a scenario was flaky."""
         for name, value in report.user_properties:
             if name != "converge_unraised":
                 continue
@@ -423,6 +424,13 @@ class ConvergeSession:
                         "seconds": round(report.duration, 3),
                     }
                 )
+        if any(name == "converge_flaky" for name, _ in report.user_properties):
+            self._mark_flaky(report.nodeid)  # after the unraised ones made its scenario
+
+    def _mark_flaky(self, nodeid: str) -> None:
+        for scenario in self.scenarios:
+            if scenario.get("scenario") == nodeid:
+                scenario["outcome"] = "flaky"
 
 
 def _quote(value: str) -> str:

@@ -236,6 +236,8 @@ class Stack:
         #: Region -> SigV4 services the runs called there; None once an unsigned call
         #: (no credential scope) was seen, which makes every service worth listing.
         self.services: dict[str, set[str]] | None = {}
+        #: Every fault scenario's report, in the order :meth:`recover` made them.
+        self.reports: list[RecoveryReport] = []
 
     # -- runs ----------------------------------------------------------
     def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:
@@ -550,7 +552,7 @@ class Stack:
             self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
             replayed = self._scenario(fault)[2]
             flaky = _outcome(replayed) != _outcome(defects)
-        return RecoveryReport(
+        report = RecoveryReport(
             self.name,
             fault.label,
             self._finish(defects),
@@ -565,6 +567,8 @@ class Stack:
             regions=sorted(self.regions),
             on_raise=self._report_raised,
         )
+        self.reports.append(report)
+        return report
 
     def _report_raised(self, defects: list[Defect]) -> None:
         if self._on_raise is not None:

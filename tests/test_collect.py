@@ -179,12 +179,15 @@ def test_items_run_report_defects_and_select_by_nodeid(modules: pytest.Pytester)
     assert "Traceback" not in out and "def runtest" not in out
 
     props = {
-        p.get("name"): json.loads(p.get("value"))
+        p.get("name"): p.get("value")
         for case in ET.parse(modules.path / "junit.xml").iter("testcase")
         if case.get("name") == "two-run" and "hatch" in case.get("classname", "")
         for p in case.iter("property")
         if p.get("name", "").startswith("converge_")  # JSON; `converge.*` ones are plain
     }
+    assert props["converge.kind"] == "escape-hatch"
+    assert props["converge.module"] == "mods/hatch"
+    props = {k: json.loads(v) for k, v in props.items() if k.startswith("converge_")}
     assert [d["kind"] for d in props["converge_defects"]] == ["escape-hatch"]
     assert props["converge_scenario"]["scenario"] == "two-run"
     assert props["converge_scenario"]["outcome"] == "failed"

@@ -44,3 +44,24 @@ def test_a_scenario_whose_replay_differs_is_reported_flaky(pytester: pytest.Pyte
     assert scenario["scenario"] == "lost-response@CreateQueue#1"
     assert scenario["outcome"] == "flaky"
     assert [d["kind"] for d in report["defects"]] == ["escape-hatch"]
+
+
+def test_the_fixture_reports_a_flaky_scenario_too(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_flaky=f"""
+        from pytest_converge import LostResponse
+
+        def test_deploy(converge):
+            report = converge(r"{MODULE}").recover(LostResponse("CreateQueue"))
+            assert report.flaky
+            report.raise_for_defects()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--converge-report=report.json"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*is FLAKY*", "*flaky convergence scenarios*"])
+    [scenario] = json.loads((pytester.path / "report.json").read_text())["scenarios"]
+    assert scenario["scenario"] == "test_flaky.py::test_deploy"
+    assert scenario["outcome"] == "flaky"
