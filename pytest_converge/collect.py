@@ -594,7 +594,11 @@ class ConvergeItem(pytest.Item):
                 finally:
                     defects = list(stack.defects)
             elif self.scenario.startswith("drift-"):
-                defects = self._run_drift(stack)
+                try:
+                    defects = self._run_drift(stack)
+                except ConvergenceError as exc:
+                    defects = list(exc.defects)
+                    raise
             else:
                 try:
                     report = stack.recover(parse_fault(self.scenario))
