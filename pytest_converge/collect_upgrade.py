@@ -321,17 +321,13 @@ class UpgradeItem(ConvergeItem):
     def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
         super()._record(defects, outcome, seconds)
         name, value = self.user_properties[-1]
-        self.user_properties[-1] = (name, json.dumps({**json.loads(value), **self.extra}))
+        self.user_properties[-1] = (name, json.dumps({**json.loads(str(value)), **self.extra}))
 
     def reproduce_command(self) -> str:
         base = super().reproduce_command()
         faults = "none" if self.fault is None else self.fault.kind
-        base = re.sub(r"--converge-faults \S+", f"--converge-faults {faults}", base)
-        if self.old is None:
-            return base
-        return base.replace(
-            " --converge-faults", f" --converge-upgrade-from {self.old.ref} --converge-faults"
-        )
+        # --converge-upgrade-from and --converge-stages come with the run's options.
+        return re.sub(r"--converge-faults \S+", f"--converge-faults {faults}", base)
 
 
 class StagesItem(UpgradeItem):
@@ -410,12 +406,6 @@ class StagesItem(UpgradeItem):
         finally:
             self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
             self._record(defects, outcome, time.monotonic() - started)
-
-    def reproduce_command(self) -> str:
-        base = super().reproduce_command()
-        return base.replace(
-            " --converge-faults", f" --converge-stages {','.join(self.stages)} --converge-faults"
-        )
 
 
 def _stack(item: Any) -> Any:

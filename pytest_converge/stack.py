@@ -785,12 +785,29 @@ _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
 def _reattached_provider(
     template: Template, workdir: Path, env: dict[str, str], reattach: bool
 ) -> ReattachedProvider | None:
-    """The Stack's own aws provider process, started now (it is ready by the first run)."""
+    """The Stack's own aws provider process, started now (it is ready by the first run).
+
+    Only for a module with one aws provider configuration: terraform configures a
+    reattached process once per configuration, so with an alias (or a nested
+    module's own provider block) the last configuration's region would sign every
+    call. Such modules get terraform's own processes, one per configuration.
+    """
     if not reattach or template.provider is None:
+        return None
+    if _aws_configurations(template.module) > 1:
         return None
     provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
     provider.start()
     return provider
+
+
+def _aws_configurations(module: Path) -> int:
+    """How many ``provider "aws"`` blocks the module and its local modules declare."""
+    from .hcl import blocks_of, module_blocks, module_tree
+
+    return sum(
+        len(blocks_of(module_blocks(d, "provider"), "provider", "aws")) for d in module_tree(module)
+    )
 
 
 def _signal_note(done: Completed) -> list[str]:

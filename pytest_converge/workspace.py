@@ -24,7 +24,7 @@ from typing import Any
 
 from .emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
-from .hcl import blocks_of, local_source, module_blocks
+from .hcl import blocks_of, local_source, module_blocks, module_tree
 from .provider import provider_binary
 from .safety import ensure_loopback, terraform_env
 from .terraform import IsFlagged, Runner
@@ -69,19 +69,6 @@ def local_calls(module: Path) -> set[Path]:
     """Directories the module calls through local ``source`` paths (absolute)."""
     calls = module_blocks(module, "module")
     return {target for call in calls if (target := local_source(call, module)) is not None}
-
-
-def module_tree(module: Path) -> list[Path]:
-    """The module and every local module it calls, transitively (existing dirs)."""
-    seen: list[Path] = []
-    todo = [module]
-    while todo:
-        current = todo.pop()
-        if current in seen or not current.is_dir():
-            continue
-        seen.append(current)
-        todo.extend(local_calls(current))
-    return seen
 
 
 def local_module_root(module: Path) -> Path:

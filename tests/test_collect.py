@@ -183,7 +183,6 @@ def test_items_run_report_defects_and_select_by_nodeid(modules: pytest.Pytester)
         for case in ET.parse(modules.path / "junit.xml").iter("testcase")
         if case.get("name") == "two-run" and "hatch" in case.get("classname", "")
         for p in case.iter("property")
-        if p.get("name", "").startswith("converge_")  # JSON; `converge.*` ones are plain
     }
     assert props["converge.kind"] == "escape-hatch"
     assert props["converge.module"] == "mods/hatch"

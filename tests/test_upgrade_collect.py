@@ -131,10 +131,12 @@ def test_upgrade_from_head_1_in_a_fresh_clone(pytester: pytest.Pytester, repo: P
         ]
     )
     # The reproduce line names the revision and the one item.
-    reproduce = (
-        '--converge-upgrade-from HEAD~1 --converge-faults none "mods/app::upgrade-from@HEAD~1"'
+    result.stdout.fnmatch_lines(
+        [
+            "*reproduce*--converge-faults none *--converge-upgrade-from='HEAD~1' "
+            '*"mods/app::upgrade-from@HEAD~1"*'
+        ]
     )
-    result.stdout.fnmatch_lines([f"*reproduce*{reproduce}*"])
     report = json.loads((repo / "report.json").read_text())
     [defect] = [d for d in report["defects"] if d["kind"] == "destructive-upgrade"]
     assert defect["scenario"] == "upgrade-from@HEAD~1"

@@ -22,7 +22,9 @@ def test_attaching_aws_managed_policies_converges(converge, converge_emulator):
     # Hundreds of AWS-managed policies exist; none is an object of the module.
     assert len(iam.list_policies(Scope="AWS", MaxItems=1000)["Policies"]) > 500
     policies = [
-        o for o in pytest_converge_inventory(converge_emulator) if o.type == "aws_iam_policy"
+        o
+        for o in pytest_converge_inventory(converge_emulator, None, None)
+        if o.type == "aws_iam_policy"
     ]
     assert policies == []
 

@@ -8,6 +8,9 @@ import pytest
 
 from pytest_converge import ConvergenceError, Crash
 
+#: These tests inspect the defects they expect instead of raising them.
+pytestmark = pytest.mark.converge(allow_defects=True)
+
 MODULES = Path(__file__).resolve().parents[1] / "modules" / "upgrade"
 
 MOVED = "moved {\n  from = aws_sqs_queue.jobs\n  to   = aws_sqs_queue.work\n}"

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+#: These tests inspect the defects they expect instead of raising them.
+pytestmark = pytest.mark.converge(allow_defects=True)
+
 PUBLIC = Path(__file__).resolve().parents[1] / "modules" / "public" / "dynamodb-table"
 OLD = "module.dynamodb_table.aws_dynamodb_table.this[0]"
 NEW = "module.dynamodb_table.aws_dynamodb_table.autoscaled[0]"

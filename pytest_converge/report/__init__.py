@@ -20,7 +20,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from .analysis.defects import (
+from ..analysis.defects import (
     CLASSIFICATIONS,
     ERROR,
     INFO,
@@ -29,12 +29,12 @@ from .analysis.defects import (
     Defect,
     severity_of,
 )
-from .analysis.hints import show
-from .analysis.plan import UNKNOWN
-from .analysis.source import find_resource
+from ..analysis.hints import show
+from ..analysis.plan import UNKNOWN
+from ..analysis.source import find_resource
 
 REPORT_VERSION = 1
-SCHEMA_PATH = Path(__file__).parent / "schemas" / "report.schema.json"
+SCHEMA_PATH = Path(__file__).parent.parent / "schemas" / "report.schema.json"
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/pytest-converge/pytest-converge"
 
@@ -501,6 +501,8 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     modules: list[str] = []
     scenarios: list[Any] = []
     defects: list[Any] = []
+    unverified: set[str] = set()
+    loops: list[Any] = []
     for i, doc in enumerate(documents):
         if not isinstance(doc, Mapping) or doc.get("version") != REPORT_VERSION:
             found = doc.get("version") if isinstance(doc, Mapping) else type(doc).__name__
@@ -513,11 +515,15 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 modules.append(module)
         scenarios.extend(doc.get("scenarios", []))
         defects.extend(doc.get("defects", []))
+        unverified.update(doc.get("unverified_types", []))
+        loops.extend(doc.get("loops", []))
     return {
         "version": REPORT_VERSION,
         "modules": sorted(modules),
         "scenarios": [_scenario(s) for s in scenarios],
         "defects": defects,
+        "unverified_types": sorted(unverified),
+        "loops": loops,
     }
 
 
@@ -534,61 +540,3 @@ def _read_report(path: Path) -> dict[str, Any]:
         return merge_reports([data])
     except ReportError as exc:
         raise ReportError(f"{path}: {str(exc).removeprefix('document 1 ')}") from None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pytest_converge.report merge a.json b.json -o all.json --sarif all.sarif``."""
-    import argparse
-    import sys
-
-    parser = argparse.ArgumentParser(
-        prog="python -m pytest_converge.report",
-        description="Work with pytest-converge JSON reports.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    merge = commands.add_parser(
-        "merge",
-        help="merge the --converge-report files of CI shards into one",
-        description="Merge --converge-report files (e.g. of CI shards) into one report, "
-        "and optionally write SARIF for all their defects.",
-    )
-    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT.json")
-    merge.add_argument(
-        "-o", "--output", type=Path, metavar="FILE", help="merged JSON report (default: stdout)"
-    )
-    merge.add_argument("--sarif", type=Path, metavar="FILE", help="also write SARIF 2.1.0 here")
-    merge.add_argument(
-        "--root",
-        type=Path,
-        default=Path.cwd(),
-        metavar="DIR",
-        help="repository root the SARIF locations are relative to (default: current directory)",
-    )
-    options = parser.parse_args(argv)
-    try:
-        merged = merge_reports([_read_report(p) for p in options.reports])
-    except ReportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    text = json.dumps(merged, indent=2)
-    if options.output is None:
-        print(text)
-    else:
-        options.output.parent.mkdir(parents=True, exist_ok=True)
-        options.output.write_text(text + "\n")
-    if options.sarif is not None:
-        defects = [Defect.from_dict(d) for d in merged["defects"]]
-        options.sarif.parent.mkdir(parents=True, exist_ok=True)
-        options.sarif.write_text(json.dumps(sarif_report(defects, options.root), indent=2) + "\n")
-    errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
-    print(
-        f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "
-        f"{len(merged['scenarios'])} scenarios, {len(merged['defects'])} defects "
-        f"({errors} errors)",
-        file=sys.stderr,
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

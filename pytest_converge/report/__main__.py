@@ -1,0 +1,72 @@
+"""``python -m pytest_converge.report merge a.json b.json -o all.json --sarif all.sarif``.
+
+A package's ``__main__`` (not ``report/__init__``) so that running it does not
+re-execute a module the package import already loaded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..analysis.defects import ERROR, Defect
+from . import ReportError, _read_report, merge_reports, sarif_report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m pytest_converge.report merge a.json b.json -o all.json --sarif all.sarif``."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_converge.report",
+        description="Work with pytest-converge JSON reports.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    merge = commands.add_parser(
+        "merge",
+        help="merge the --converge-report files of CI shards into one",
+        description="Merge --converge-report files (e.g. of CI shards) into one report, "
+        "and optionally write SARIF for all their defects.",
+    )
+    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT.json")
+    merge.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="merged JSON report (default: stdout)"
+    )
+    merge.add_argument("--sarif", type=Path, metavar="FILE", help="also write SARIF 2.1.0 here")
+    merge.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        metavar="DIR",
+        help="repository root the SARIF locations are relative to (default: current directory)",
+    )
+    options = parser.parse_args(argv)
+    try:
+        merged = merge_reports([_read_report(p) for p in options.reports])
+    except ReportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    text = json.dumps(merged, indent=2)
+    if options.output is None:
+        print(text)
+    else:
+        options.output.parent.mkdir(parents=True, exist_ok=True)
+        options.output.write_text(text + "\n")
+    if options.sarif is not None:
+        defects = [Defect.from_dict(d) for d in merged["defects"]]
+        options.sarif.parent.mkdir(parents=True, exist_ok=True)
+        options.sarif.write_text(json.dumps(sarif_report(defects, options.root), indent=2) + "\n")
+    errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
+    print(
+        f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "
+        f"{len(merged['scenarios'])} scenarios, {len(merged['defects'])} defects "
+        f"({errors} errors)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
