@@ -238,7 +238,8 @@ class ConvergeSession:
         addresses = aws_addresses(module)
         if not addresses:
             return  # no AWS: no emulator needed to know
-        check = getattr(self.emulator(), "check_served", None)
+        # Asking what it serves uses nothing: the emulator stays pristine.
+        check = getattr(self._started_emulator(), "check_served", None)
         if check is not None:
             try:
                 check(addresses, module.name)

@@ -14,6 +14,8 @@ jsonschema = pytest.importorskip("jsonschema")
 pytest.importorskip("pytest_split")
 
 REPO = Path(__file__).resolve().parents[1]
+#: The examples the shards split (named, so a new example does not change the split).
+MODULES = ("permanent_diffs", "escape_hatch", "network", "fault_matrix")
 SARIF_SCHEMA = REPO.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
 
 
@@ -26,15 +28,19 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def shards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     out = tmp_path_factory.mktemp("shards")
+    import shutil
+
+    for name in MODULES:
+        shutil.copytree(REPO / "examples" / name, out / "mods" / name)
     # Recorded durations (what `--store-durations` writes): the slow module gets a shard alone.
     durations = out / "durations.json"
     durations.write_text(
         json.dumps(
             {
-                "examples/permanent_diffs::two-run": 30.0,
-                "examples/escape_hatch::two-run": 10.0,
-                "examples/network::two-run": 10.0,
-                "examples/fault_matrix::two-run": 10.0,
+                "mods/permanent_diffs::two-run": 30.0,
+                "mods/escape_hatch::two-run": 10.0,
+                "mods/network::two-run": 10.0,
+                "mods/fault_matrix::two-run": 10.0,
             }
         )
     )
@@ -48,7 +54,7 @@ def shards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
                     "-p",
                     "no:cacheprovider",
                     "--converge",
-                    "examples",
+                    "mods",
                     "--converge-faults=none",
                     "--splits",
                     "2",
@@ -60,7 +66,7 @@ def shards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
                     str(out / f"shard{group}.json"),
                     "-q",
                 ],
-                REPO,
+                out,
             )
         )
     return {"out": out, "procs": procs}
@@ -73,8 +79,8 @@ def test_each_shard_runs_its_share(shards):
     ran = [{s["module"] for s in doc["scenarios"]} for doc in (first, second)]
     # 30 s against 3 x 10 s: the slow module has a shard to itself.
     assert sorted(ran, key=len) == [
-        {"permanent_diffs"},
-        {"escape_hatch", "network", "fault_matrix"},
+        {"mods/permanent_diffs"},
+        {"mods/escape_hatch", "mods/network", "mods/fault_matrix"},
     ], [p.stdout for p in shards["procs"]]
 
 
@@ -92,7 +98,7 @@ def test_merged_report_and_sarif(shards):
             "--sarif",
             str(out / "all.sarif"),
         ],
-        REPO,
+        out,
     )
     assert done.returncode == 0, done.stderr
     assert "RuntimeWarning" not in done.stderr  # `python -m` on a module the package imports

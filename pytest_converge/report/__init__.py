@@ -452,7 +452,7 @@ def _fingerprint(d: Defect) -> str:
 
 
 def _package_version() -> str:
-    from ._version import __version__
+    from .._version import __version__
 
     return __version__
 

@@ -151,7 +151,11 @@ def test_the_provider_runs_in_the_stacks_workdir_with_its_environment(make_stack
     assert os.readlink(f"/proc/{pid}/cwd") == str(stack.workdir)
     environ = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
     assert b"TF_CLI_CONFIG_FILE=" + str(stack.runner.env["TF_CLI_CONFIG_FILE"]).encode() in environ
-    assert not any(e.startswith((b"AWS_PROFILE=", b"HTTPS_PROXY=")) for e in environ)
+    assert not any(e.startswith(b"AWS_PROFILE=") for e in environ)
+    # The only proxy it knows is the Stack's own egress guard, never the user's.
+    proxies = {e for e in environ if e.startswith(b"HTTPS_PROXY=")}
+    guard = stack.egress_guard.proxy_env()["HTTPS_PROXY"].encode()
+    assert proxies == {b"HTTPS_PROXY=" + guard}
     stack.apply().raise_for_error()
     assert stack.plan().is_empty
 
