@@ -486,7 +486,7 @@ class ConvergeDirectory(pytest.Directory):
             if entry.is_dir() and self.discovery.holds(entry):
                 yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
 
-    def _module_items(self) -> Iterator[ConvergeItem]:
+    def _module_items(self) -> Iterator[pytest.Item]:
         missing = missing_variables(self.path)
         if missing:
             raise self.CollectError(

@@ -275,10 +275,10 @@ class _Reader:
             return self.literal(node.children[0])
         if kind == "string":
             parts = [c for c in node.children if self._tree(c)]
-            chars = []
+            chars: list[str] = []
             for part in parts:
                 token = part.children[0] if part.children else None
-                if not self._token(token):
+                if token is None or not self._token(token):
                     return NOT_LITERAL  # an interpolation or a directive
                 if token.type == "STRING_CHARS":
                     chars.append(token)

@@ -274,8 +274,8 @@ def take_inventory(
     wanted = _regions(emulator, regions)
     called = _services(services)
     if listers is None:
-        objects, skipped = _list_builtin(emulator, wanted, called)
-        return Inventory(objects, skipped, BUILTIN_LISTERS)
+        listed, missed = _list_builtin(emulator, wanted, called)
+        return Inventory(listed, missed, BUILTIN_LISTERS)
     _forget_skipped(emulator)
     if isinstance(listers, pluggy.HookCaller):
         # pluggy hooks take keyword arguments only; no pytest config here.
@@ -294,9 +294,9 @@ def take_inventory(
         elif result:
             objects.extend(result)
     # The built-in hook implementation records what it could not list for this emulator.
-    skipped = _LAST_SKIPPED.get(emulator)
-    covered = set(BUILTIN_LISTERS) if skipped is not None else set()
-    return Inventory(objects, skipped or {}, covered)
+    recorded = _LAST_SKIPPED.get(emulator)
+    covered = set(BUILTIN_LISTERS) if recorded is not None else set()
+    return Inventory(objects, recorded or {}, covered)
 
 
 def _regions(emulator: Emulator, regions: Iterable[str] | None) -> list[str]:

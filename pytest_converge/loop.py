@@ -350,7 +350,8 @@ class Loop:
                 ) from exc
         once_names = {n for n, _ in console}
         plan, plan_error, drift_seen = self._plan()
-        applied, apply_error, completed = False, None, {}
+        applied, apply_error = False, None
+        completed: dict[str, Any] = {}
         if not paused and plan_error is None and plan is not None:
             if not plan.is_empty or drift_seen:
                 # An empty plan with drift is applied too: it saves the refreshed state.

@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 _log = logging.getLogger("pytest_converge")
 
@@ -207,6 +208,7 @@ def _only_key(value: dict[str, object]) -> str | None:
     return next(iter(value)) if len(value) == 1 else None
 
 
+_prctl: Any
 try:
     _prctl = ctypes.CDLL(None, use_errno=True).prctl
 except (OSError, AttributeError):  # not Linux

@@ -205,11 +205,7 @@ class ConvergeSession:
             variables=variables,
             parallelism=self.parallelism,
             timeouts=self.timeouts,
-            inventory=lambda emulator, regions=None, services=None: (
-                config.hook.pytest_converge_inventory(
-                    config=config, emulator=emulator, regions=regions, services=services
-                )
-            ),
+            inventory=self._inventory,
             classify=lambda address, attribute, declared, observed: (
                 config.hook.pytest_converge_classify_diff(
                     config=config,
@@ -229,6 +225,17 @@ class ConvergeSession:
         stack.loop_alert = self.loop_alert
         stack.stateful_types = self.stateful_types()
         return stack
+
+    def _inventory(
+        self,
+        emulator: Emulator,
+        regions: list[str] | None = None,
+        services: dict[str, set[str]] | None = None,
+    ) -> Any:
+        """Every ``pytest_converge_inventory`` implementation's objects."""
+        return self.config.hook.pytest_converge_inventory(
+            config=self.config, emulator=emulator, regions=regions, services=services
+        )
 
     def check_served(self, module: Path) -> None:
         """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service

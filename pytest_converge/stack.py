@@ -546,7 +546,7 @@ class Stack:
             fault = parse_fault(fault)
         started = time.monotonic()
         first, second, defects, created = self._scenario(fault)
-        unverified = next((d.observed for d in defects if d.kind == "unverified"), [])
+        unverified: list[str] = next((d.observed for d in defects if d.kind == "unverified"), [])
         flaky, replayed = False, []
         if (self.replay if replay is None else replay) and any(d.is_error for d in defects):
             self._progress(f"{self.name}: {fault.label} found defects; replaying it once")

@@ -154,9 +154,10 @@ def _second_writer_conflicts(
     drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in second.drift}
     found: dict[str, set[str]] = {}
     for d in defects:
-        others = list(writers.get(d.address or "", ()))
+        address = d.address or ""
+        others = list(writers.get(address, ()))
         top = top_attribute(d.attribute or "")
-        if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(d.address, ()):
+        if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(address, ()):
             continue
         d.kind, d.severity, d.writers = "permanent-diff", "error", others
         d.message = (
@@ -165,8 +166,8 @@ def _second_writer_conflicts(
             + d.message.removesuffix(_GONE_NEXT)
         )
         d.why = _SECOND_WRITER_WHY
-        d.fix = _second_writer_fix(d.address, top, others)
-        found.setdefault(d.address, set()).add(top)
+        d.fix = _second_writer_fix(address, top, others)
+        found.setdefault(address, set()).add(top)
     return found
 
 

@@ -35,10 +35,14 @@ FIXES = {
 class Refused(Protocol):
     """What the egress guard records (see ``pytest_converge.egress.Attempt``)."""
 
-    host: str
-    port: int
-    method: str
-    at: float
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def at(self) -> float: ...
 
 
 def in_flight(timeline: Sequence[tuple[float, dict[str, Any]]], at: float) -> list[str]:

@@ -100,7 +100,7 @@ def why(classification: str | None, declared: Any = None, observed: Any = None) 
 
 def _why_default(declared: Any, observed: Any) -> str:
     """Which of the ``default`` cases this is, in one sentence."""
-    empty = (None, "", [], {})
+    empty: tuple[Any, ...] = (None, "", [], {})
     if declared in empty and observed in empty:
         return "the API keeps no empty value: the declared empty value reads back as null"
     if declared in empty:

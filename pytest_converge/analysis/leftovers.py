@@ -90,7 +90,7 @@ _ADOPTED_ID_KEYS = (
 _CONTENT_IDS: dict[str, list[tuple[str, Callable[[dict[str, Any]], set[str]]]]] = {}
 
 
-def _content_ids(object_type: str, *state_types: str):  # type: ignore[no-untyped-def]
+def _content_ids(object_type: str, *state_types: str):
     def register(fn: Callable[[dict[str, Any]], set[str]]) -> Callable[[dict[str, Any]], set[str]]:
         for state_type in state_types:
             _CONTENT_IDS.setdefault(object_type, []).append((state_type, fn))

@@ -543,7 +543,7 @@ def destructive_corrections(
             d = Defect(
                 kind="destructive-correction",
                 address=rc.address,
-                attribute=(forcing or [cause.attribute])[0],
+                attribute=(forcing or [cause.attribute or ""])[0] or None,
                 declared=cause.expected,
                 observed=cause.found,
                 module=module,

@@ -51,6 +51,8 @@ def _find_block(module_dir: Path, address: str) -> Block | None:
         if child is None:
             return None
         directory = child
+    if directory is None:
+        return None
     keyword = "data" if mode == "data" else "resource"
     found = blocks_of(module_blocks(directory, keyword), keyword, rtype, name)
     return found[0] if found else None

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         # werkzeug prints and calls sys.exit(1) when the port is taken.
         print(f"CANNOT-BIND {args.host}:{args.port} {exc}", flush=True)
         return 3
-    server.daemon_threads = True
+    server.daemon_threads = True  # type: ignore[attr-defined]  # a ThreadedWSGIServer
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
     print(f"READY {server.server_address[1]}", flush=True)
     os.dup2(2, 1)  # the parent stops reading stdout now: anything later goes to the log
