@@ -13,6 +13,9 @@ from pytest_converge import LostResponse, Throttle
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "uncovered_type"
 LISTED = Path(__file__).resolve().parents[1] / "modules" / "listed_family"
 
+# The tests inspect the warnings they expect instead of raising them.
+pytestmark = pytest.mark.converge(allow_defects=True)
+
 
 def test_a_created_type_no_lister_covers_is_named(converge) -> None:
     stack = converge(MODULE)
