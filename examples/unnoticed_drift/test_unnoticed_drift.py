@@ -5,6 +5,10 @@ The whole matrix, no test code: ``pytest --converge examples/unnoticed_drift
 with ``unnoticed-drift``. The same check, written as a test:
 """
 
+import pytest
+
+from pytest_converge import ConvergenceError
+
 
 def test_deleted_secret_goes_unnoticed(converge):
     stack = converge(".")
@@ -26,6 +30,8 @@ def test_deleted_secret_goes_unnoticed(converge):
     assert report.drift == []
     [defect] = report.defects
     assert (defect.kind, defect.address) == ("unnoticed-drift", secret)
+    with pytest.raises(ConvergenceError, match="unnoticed-drift"):
+        report.raise_for_defects()
 
 
 def test_deleted_queue_is_recreated(converge):
