@@ -147,6 +147,8 @@ class LoopReport:
     alert: int = DEFAULT_ALERT
     #: Out-of-band calls per cycle (``Operation by writer``).
     out_of_band: dict[int, list[str]] = field(default_factory=dict)
+    #: Told which defects were raised (the ``converge`` fixture fails a test that never does).
+    on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False)
 
     @property
     def errors(self) -> list[Defect]:
@@ -158,6 +160,8 @@ class LoopReport:
 
     def raise_for_defects(self) -> LoopReport:
         if self.errors:
+            if self.on_raise is not None:
+                self.on_raise(self.defects)
             header = f"{self.module} under a continuous loop:"
             raise ConvergenceError(
                 format_defects(self.defects, header=header) + "\n" + self.text(), self.defects
@@ -242,7 +246,8 @@ class Loop:
         self._params: list[tuple[str, str, set[str]]] = []
         self._targets: dict[str, set[str]] = {}
         self._names = {TERRAFORM_ACCESS_KEY: TERRAFORM, FAKE_ACCESS_KEY: "test"}
-        self._reported: set[tuple[Any, ...]] = set()
+        #: Each defect as first reported: later reports hand out the same object.
+        self._reported: dict[tuple[Any, ...], Defect] = {}
         # Proxy times are monotonic; terraform's events carry wall time.
         self._wall = time.time() - time.monotonic()
         if not stack.applied:
@@ -472,10 +477,11 @@ class Loop:
         )
         new = [d for d in analysis.defects if d.key() not in self._reported]
         for d in new:
-            self._reported.add(d.key())
+            self._reported[d.key()] = d
         if new:
             stack._finish(new)
-        for d in analysis.defects:
+        defects = [self._reported[d.key()] for d in analysis.defects]
+        for d in defects:
             d.module = d.module or stack.name
             d.reproduce = d.reproduce or stack.reproduce
         report = LoopReport(
@@ -483,8 +489,9 @@ class Loop:
             analysis.cycles,
             analysis.drift,
             analysis.flapping,
-            analysis.defects,
+            defects,
             alert=self.alert,
+            on_raise=stack._report_raised,
             out_of_band={
                 o.number: [f"{c.operation} by {c.writer}" for c in o.out_of_band]
                 for o in self._observations

@@ -7,10 +7,9 @@ with ``unnoticed-drift``. The same check, written as a test:
 
 import pytest
 
+from pytest_converge import ConvergenceError
 
-# The unnoticed-drift defect is this test's expected finding: it inspects it
-# instead of raising it, so it says so (otherwise the test fails at teardown).
-@pytest.mark.converge(allow_defects=True)
+
 def test_deleted_secret_goes_unnoticed(converge):
     stack = converge(".")
     loop = stack.loop()
@@ -31,6 +30,8 @@ def test_deleted_secret_goes_unnoticed(converge):
     assert report.drift == []
     [defect] = report.defects
     assert (defect.kind, defect.address) == ("unnoticed-drift", secret)
+    with pytest.raises(ConvergenceError, match="unnoticed-drift"):
+        report.raise_for_defects()
 
 
 def test_deleted_queue_is_recreated(converge):

@@ -188,3 +188,5 @@ def test_revert_that_would_replace_a_bucket_is_destructive(converge):
     assert "prevent_destroy" in defect.fix
     [event] = report.drift
     assert event.by == "oncall" and event.address == "aws_s3_bucket.records"
+    with pytest.raises(ConvergenceError, match="destructive-correction"):
+        report.raise_for_defects()
