@@ -8,9 +8,6 @@ import pytest
 
 from pytest_converge import ConvergenceError
 
-#: These tests inspect the defects they expect instead of raising them.
-pytestmark = pytest.mark.converge(allow_defects=True)
-
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 QUEUE = str(MODULES / "loop_queue")
 

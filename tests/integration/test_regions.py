@@ -13,11 +13,8 @@ import pytest
 
 from pytest_converge import Crash, LostResponse
 
-#: These tests inspect the defects they expect instead of raising them.
-pytestmark = pytest.mark.converge(allow_defects=True)
-
 MODULES = Path(__file__).resolve().parents[1] / "modules"
-# The tests inspect the defects they expect instead of raising them.
+#: The tests inspect the defects they expect instead of raising them.
 pytestmark = pytest.mark.converge(allow_defects=True)
 TWO_REGIONS = MODULES / "two_regions"
 
