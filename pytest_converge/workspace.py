@@ -135,7 +135,6 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
     ]
 
 
-_AWS_BLOCK = re.compile(r'^\s*(resource|data)\s+"(aws_\w+)"\s+"([^"]+)"', re.M)
 
 
 def aws_addresses(module: Path) -> list[str]:
@@ -152,18 +151,10 @@ def aws_addresses(module: Path) -> list[str]:
     for directory in dict.fromkeys(dirs):
         if not directory.is_dir():
             continue
-        for path in tf_files(directory):
-            if path.name.endswith(".json"):
-                with contextlib.suppress(ValueError, OSError, AttributeError):
-                    doc = json.loads(path.read_text())
-                    for kind in ("resource", "data"):
-                        for type_, named in (doc.get(kind) or {}).items():
-                            for label in named or {}:
-                                prefix = "data." if kind == "data" else ""
-                                found[f"{prefix}{type_}.{label}"] = None
-                continue
-            for kind, type_, label in _AWS_BLOCK.findall(path.read_text(errors="replace")):
-                found[f"{'data.' if kind == 'data' else ''}{type_}.{label}"] = None
+        for block in module_blocks(directory, "resource", "data"):
+            if len(block.labels) >= 2:
+                prefix = "data." if block.type == "data" else ""
+                found[f"{prefix}{block.labels[0]}.{block.labels[1]}"] = None
     return [a for a in found if a.removeprefix("data.").startswith("aws_")]
 
 
