@@ -38,7 +38,7 @@ import shlex
 import shutil
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -283,31 +283,43 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
     if not _tree_uses_aws(module):
         cache[key] = FaultPoints()
         return cache[key]
-    shared = _shared_dir(config) / f"points-{key}.json"
+
+    def compute() -> dict[str, Any]:
+        data = _remembered_points(config, key)
+        if data is None:
+            found = _record(config, module)
+            data = {"points": list(found.points), "error": found.error, "seconds": found.seconds}
+            if found.error is None:
+                _remember_points(config, key, data)
+        return data
+
+    data = _once_per_run(config, f"points-{key}", compute)
+    cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
+    return cache[key]
+
+
+def _once_per_run(
+    config: pytest.Config, name: str, compute: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """``compute()`` once per test run, shared by xdist workers through a locked file.
+
+    Every worker collects; the first to get here computes, the others read its
+    file (the same result, so all workers collect the same items).
+    """
+    shared = _shared_dir(config) / f"{name}.json"
     shared.parent.mkdir(parents=True, exist_ok=True)
     with open(shared.with_suffix(".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            data = json.loads(shared.read_text()) if shared.exists() else None
-            if data is None:
-                data = _remembered_points(config, key)
-            if data is None:
-                found = _record(config, module)
-                data = {
-                    "points": list(found.points),
-                    "error": found.error,
-                    "seconds": found.seconds,
-                }
-                if found.error is None:
-                    _remember_points(config, key, data)
-            if not shared.exists():
-                tmp = shared.with_name(shared.name + f".{os.getpid()}")
-                tmp.write_text(json.dumps(data))
-                os.replace(tmp, shared)
+            if shared.exists():
+                return dict(json.loads(shared.read_text()))
+            data = compute()
+            tmp = shared.with_name(shared.name + f".{os.getpid()}")
+            tmp.write_text(json.dumps(data))
+            os.replace(tmp, shared)
+            return data
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-    cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
-    return cache[key]
 
 
 def _points_file(config: pytest.Config, key: str) -> Path:
@@ -402,20 +414,12 @@ def drift_targets(config: pytest.Config, module: Path) -> DriftTargets:
     key = module_digest(module)
     if key in cache:
         return cache[key]
-    shared = _shared_dir(config) / f"drift-targets-{key}.json"
-    shared.parent.mkdir(parents=True, exist_ok=True)
-    with open(shared.with_suffix(".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            data = json.loads(shared.read_text()) if shared.exists() else None
-            if data is None:
-                found = _record_targets(config, module)
-                data = {"targets": [list(t) for t in found.targets], "error": found.error}
-                tmp = shared.with_name(shared.name + f".{os.getpid()}")
-                tmp.write_text(json.dumps(data))
-                os.replace(tmp, shared)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def compute() -> dict[str, Any]:
+        found = _record_targets(config, module)
+        return {"targets": [list(t) for t in found.targets], "error": found.error}
+
+    data = _once_per_run(config, f"drift-targets-{key}", compute)
     cache[key] = DriftTargets(tuple(tuple(t) for t in data["targets"]), data["error"])
     return cache[key]
 

@@ -131,20 +131,25 @@ def emulator_env(home: Path, base: dict[str, str] | None = None) -> dict[str, st
     """
     source = dict(os.environ if base is None else base)
     env = {k: v for k, v in source.items() if k in EMULATOR_KEPT or k.startswith("LC_")}
-    nowhere = str(Path(home) / "no-such-aws-config")
-    env.update(
-        HOME=str(home),
-        AWS_ACCESS_KEY_ID=FAKE_ACCESS_KEY,
-        AWS_SECRET_ACCESS_KEY=FAKE_SECRET_KEY,
-        AWS_REGION=DEFAULT_REGION,
-        AWS_DEFAULT_REGION=DEFAULT_REGION,
-        AWS_EC2_METADATA_DISABLED="true",
-        AWS_CONFIG_FILE=nowhere,
-        AWS_SHARED_CREDENTIALS_FILE=nowhere,
-        NO_PROXY=LOOPBACK_NAMES,
-        no_proxy=LOOPBACK_NAMES,
-    )
+    env.update(HOME=str(home), **_blind_aws(home))
     return env
+
+
+def _blind_aws(scratch: str | Path) -> dict[str, str]:
+    """Fake credentials, the default region, no metadata service, no config files
+    (paths under ``scratch`` that do not exist) and loopback never proxied."""
+    nowhere = str(Path(scratch) / "no-such-aws-config")
+    return {
+        "AWS_ACCESS_KEY_ID": FAKE_ACCESS_KEY,
+        "AWS_SECRET_ACCESS_KEY": FAKE_SECRET_KEY,
+        "AWS_REGION": DEFAULT_REGION,
+        "AWS_DEFAULT_REGION": DEFAULT_REGION,
+        "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_CONFIG_FILE": nowhere,
+        "AWS_SHARED_CREDENTIALS_FILE": nowhere,
+        "NO_PROXY": LOOPBACK_NAMES,
+        "no_proxy": LOOPBACK_NAMES,
+    }
 
 
 def terraform_env(
@@ -157,20 +162,11 @@ def terraform_env(
         for k, v in source.items()
         if not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES
     }
-    nowhere = str(Path(scratch) / "no-such-aws-config")
     env.update(
         TF_CLI_CONFIG_FILE=str(cli_config),
         TF_IN_AUTOMATION="1",
         TF_INPUT="0",
         CHECKPOINT_DISABLE="1",
-        AWS_ACCESS_KEY_ID=FAKE_ACCESS_KEY,
-        AWS_SECRET_ACCESS_KEY=FAKE_SECRET_KEY,
-        AWS_REGION=DEFAULT_REGION,
-        AWS_DEFAULT_REGION=DEFAULT_REGION,
-        AWS_EC2_METADATA_DISABLED="true",
-        AWS_CONFIG_FILE=nowhere,
-        AWS_SHARED_CREDENTIALS_FILE=nowhere,
-        NO_PROXY=LOOPBACK_NAMES,
-        no_proxy=LOOPBACK_NAMES,
+        **_blind_aws(scratch),
     )
     return env

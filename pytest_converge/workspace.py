@@ -135,8 +135,6 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
     ]
 
 
-
-
 def aws_addresses(module: Path) -> list[str]:
     """Addresses of the AWS resources and data sources the module declares
     (``aws_dynamodb_table.locks``, ``data.aws_iam_policy_document.x``): in its own
