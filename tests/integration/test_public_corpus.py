@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-SCHEMA = Path(__file__).resolve().parents[2] / "pytest_converge" / "schemas" / "report.schema.json"
 
 #: (root, a finding the emulator is known to cause there, or None): run in CI.
 CI_ROOTS = [
@@ -79,16 +78,6 @@ MANUAL_ROOTS = [
     "iam-v4.24.1/examples/iam-group-with-policies",
 ]
 
-#: The JSON fields this gate is written against come from the analysis of
-#: issue 10; until the report schema has them, the gate cannot hold.
-_MARKS_EMULATOR_GAPS = "emulator_suspected" in SCHEMA.read_text()
-needs_emulator_suspected = pytest.mark.xfail(
-    not _MARKS_EMULATOR_GAPS,
-    reason="needs emulator_suspected from analysis (issue 10)",
-    strict=False,
-)
-
-
 def _converge(pytester: pytest.Pytester, base: Path, root: str) -> dict[str, Any]:
     """Run zero-code mode on one root in a fresh pytest; return its JSON report.
 
@@ -130,7 +119,6 @@ def _check(data: dict[str, Any], root: str) -> None:
 
 
 @pytest.mark.slow
-@needs_emulator_suspected
 @pytest.mark.parametrize(("root", "known_gap"), CI_ROOTS, ids=[root for root, _ in CI_ROOTS])
 def test_public_root_has_no_unexplained_error(
     pytester: pytest.Pytester, root: str, known_gap: tuple[str, str] | None
@@ -150,7 +138,6 @@ def test_public_root_has_no_unexplained_error(
 
 
 @pytest.mark.slow
-@needs_emulator_suspected
 @pytest.mark.parametrize("root", MANUAL_ROOTS)
 def test_public_root_manual(pytester: pytest.Pytester, root: str) -> None:
     base = os.environ.get("CONVERGE_PUBLIC_CORPUS")
