@@ -187,7 +187,8 @@ class _Upgrade:
             runner = Runner(
                 stack._templates.toolchain.command,
                 workdir,
-                stack._templates.env(root),
+                # The old revision's apply is refused egress like the Stack's own runs.
+                {**stack._templates.env(root), **stack.egress_guard.proxy_env()},
                 stack._timeouts,
             )
             stack._progress(f"{stack.name}: apply {self.old_label}")
