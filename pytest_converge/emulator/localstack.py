@@ -635,8 +635,9 @@ def default_venv_python() -> Path:
     venv = os.environ.get(VENV_ENV)
     if venv:
         return Path(venv) / "bin" / "python"
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "pytest-converge" / "localstack-venv" / "bin" / "python"
+    from ..toolchain import cache_dir  # the one rule for where the plugin's caches live
+
+    return cache_dir() / "localstack-venv" / "bin" / "python"
 
 
 def find_localstack_python(

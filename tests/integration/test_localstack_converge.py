@@ -12,6 +12,13 @@ from pytest_converge.inventory import pytest_converge_inventory
 from pytest_converge.stack import Stack
 from pytest_converge.workspace import Templates
 
+#: Found before any test moves HOME (pytester does).
+LOCALSTACK_VENV = (
+    __import__("pytest_converge.emulator.localstack", fromlist=["default_venv_python"])
+    .default_venv_python()
+    .parent.parent
+)
+
 pytestmark = pytest.mark.localstack
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -130,7 +137,11 @@ def test_confirm_with_marks_what_only_one_backend_shows(converge, localstack, tm
     assert "no changes" in diff.evidence  # LocalStack's second plan
 
 
-def test_zero_code_confirm_with_localstack(pytester, localstack):
+def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
+    from pytest_converge.emulator.localstack import VENV_ENV
+
+    # pytester points HOME elsewhere: tell the inner run where LocalStack is.
+    monkeypatch.setenv(VENV_ENV, str(LOCALSTACK_VENV))
     module = pytester.path / "mods" / "redrive"
     module.mkdir(parents=True)
     (module / "main.tf").write_text(REDRIVE)

@@ -78,6 +78,7 @@ MANUAL_ROOTS = [
     "iam-v4.24.1/examples/iam-group-with-policies",
 ]
 
+
 def _converge(pytester: pytest.Pytester, base: Path, root: str) -> dict[str, Any]:
     """Run zero-code mode on one root in a fresh pytest; return its JSON report.
 

@@ -74,8 +74,9 @@ def _localstack_or_skip() -> None:
 
 @pytest.mark.localstack
 def test_network_on_host_localstack_fails_fast(pytester: pytest.Pytester, monkeypatch) -> None:
-    _localstack_or_skip()
+    # pytester points HOME elsewhere: name the cache (and its LocalStack venv) first.
     monkeypatch.setenv("CONVERGE_CACHE_DIR", str(CACHE))
+    _localstack_or_skip()
     started = time.monotonic()
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--converge", str(EXAMPLES / "network"),
@@ -95,8 +96,9 @@ def test_network_on_host_localstack_fails_fast(pytester: pytest.Pytester, monkey
 def test_network_on_host_localstack_is_skipped_by_option(
     pytester: pytest.Pytester, monkeypatch
 ) -> None:
-    _localstack_or_skip()
+    # pytester points HOME elsewhere: name the cache (and its LocalStack venv) first.
     monkeypatch.setenv("CONVERGE_CACHE_DIR", str(CACHE))
+    _localstack_or_skip()
     pytester.makepyfile(
         test_fixture=f"""
 def test_network(converge):
