@@ -7,17 +7,14 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import LostResponse
+from pytest_converge.emulator.localstack import VENV_ENV, default_venv_python
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import pytest_converge_inventory
 from pytest_converge.stack import Stack
 from pytest_converge.workspace import Templates
 
 #: Found before any test moves HOME (pytester does).
-LOCALSTACK_VENV = (
-    __import__("pytest_converge.emulator.localstack", fromlist=["default_venv_python"])
-    .default_venv_python()
-    .parent.parent
-)
+LOCALSTACK_VENV = default_venv_python().parent.parent
 
 pytestmark = pytest.mark.localstack
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -138,8 +135,6 @@ def test_confirm_with_marks_what_only_one_backend_shows(converge, localstack, tm
 
 
 def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
-    from pytest_converge.emulator.localstack import VENV_ENV
-
     # pytester points HOME elsewhere: tell the inner run where LocalStack is.
     monkeypatch.setenv(VENV_ENV, str(LOCALSTACK_VENV))
     module = pytester.path / "mods" / "redrive"
