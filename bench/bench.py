@@ -304,7 +304,9 @@ def main() -> None:
         peak[what] = max(peak.get(what, 0), record["maxrss_kb"])
     for what, kb in sorted(peak.items()):
         label = "pytest -n 0 / xdist controller" if what == "controller" else f"xdist worker {what}"
-        rows.append((f"(4) peak RSS, {label}", f"{kb / 1024:.0f} MB", "its moto included"))
+        rows.append(
+            (f"(4) peak RSS, {label}", f"{kb / 1024:.0f} MB", "moto's own process not counted")
+        )
 
     print(
         f"pytest-converge bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
