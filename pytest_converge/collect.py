@@ -49,7 +49,7 @@ from .errors import ConvergeError, ConvergenceError, UnsupportedServiceError
 from .faults import FAULT_KINDS, parse_fault
 from .hcl import HclError, local_source, module_blocks, parse_attributes
 from .loop import DRIFT_KINDS
-from .report import defect_json, junit_properties
+from .report import defect_json, format_defects, junit_properties
 from .workspace import (
     local_calls,
     local_module_root,
@@ -707,8 +707,6 @@ class ConvergeItem(pytest.Item):
 
 def _reconfirmed(stack: Any) -> ConvergenceError:
     """The ConvergenceError of ``stack``'s findings as they are now (after confirming)."""
-    from .report import format_defects
-
     return ConvergenceError(
         format_defects(stack.defects, header=f"{stack.name} does not converge:"), stack.defects
     )

@@ -34,6 +34,7 @@ from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
 from .provider import ReattachedProvider
+from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates, aws_addresses
@@ -80,8 +81,6 @@ class ApplyResult:
         """
         if self.error is not None:
             if self.egress:
-                from .report import format_defects  # lazily: `python -m pytest_converge.report`
-
                 raise ConvergenceError(
                     format_defects(self.egress, header="the apply tried to leave this machine:"),
                     self.egress,
@@ -139,8 +138,6 @@ class RecoveryReport:
                     f"{_outcome(self.replayed) or 'no defects'} instead of "
                     f"{_outcome(self.defects)}. First run:"
                 )
-            from .report import format_defects  # lazily: `python -m pytest_converge.report`
-
             raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
         return self
 
@@ -427,8 +424,6 @@ class Stack:
         if errors:
             if self._on_raise is not None:
                 self._on_raise(self, defects)
-            from .report import format_defects
-
             raise ConvergenceError(
                 format_defects(defects, header=f"{self.name} does not converge:"), defects
             )
