@@ -88,11 +88,11 @@ def converge(
             on_raise=mark_raised,
             reproduce=reproduce_line(request.config, request.node),
         )
+        made.append(stack)  # first: a signal from here on still finds it at teardown
+        session.track(stack)
         stack.on_loop = lambda record: request.node.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
         )
-        made.append(stack)
-        session.track(stack)
         return stack
 
     yield factory

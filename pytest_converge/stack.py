@@ -191,32 +191,6 @@ class Stack:
         #: The module's name in every report: its path relative to the rootdir
         #: when made by the fixture or ``--converge`` (the base name otherwise).
         self.name = name or self.module.name
-        check_served = getattr(emulator, "check_served", None)
-        if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
-        ensure_loopback(emulator.endpoint, "emulator endpoint")
-        self.proxy = Proxy(upstream=emulator.endpoint)
-        self.proxy.start()
-        self.egress_guard = EgressGuard()
-        self.egress_guard.start()
-        #: egress defects of the runs since the scenario started (see _take_egress).
-        self._egress: list[Defect] = []
-        try:
-            base = workdir / f"stack-{next(_counter)}-{self.module.name}"
-            self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
-            self._root = base
-            env = {**templates.env(base), **self.egress_guard.proxy_env()}
-            self.runner = Runner(
-                templates.toolchain.command,
-                self.workdir,
-                env,
-                timeouts,
-                provider=_reattached_provider(self.template, self.workdir, env, reattach),
-            )
-        except BaseException:
-            self.proxy.stop()
-            self.egress_guard.stop()
-            raise
         self.replay = replay
         #: Findings a known emulator gap explains stay errors (``--converge-strict``).
         self.strict = strict
@@ -235,6 +209,35 @@ class Stack:
         self.services: dict[str, set[str]] | None = {}
         #: Every fault scenario's report, in the order :meth:`recover` made them.
         self.reports: list[RecoveryReport] = []
+        check_served = getattr(emulator, "check_served", None)
+        if check_served is not None:  # before any apply: not minutes of provider retries
+            check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
+        ensure_loopback(emulator.endpoint, "emulator endpoint")
+        self.proxy = Proxy(upstream=emulator.endpoint)
+        self.proxy.start()
+        self.egress_guard = EgressGuard()
+        #: egress defects of the runs since the scenario started (see _take_egress).
+        self._egress: list[Defect] = []
+        base = workdir / f"stack-{next(_counter)}-{self.module.name}"
+        provider: ReattachedProvider | None = None
+        try:
+            self.egress_guard.start()
+            self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
+            self._root = base
+            env = {**templates.env(base), **self.egress_guard.proxy_env()}
+            provider = _reattached_provider(self.template, self.workdir, env, reattach)
+            self.runner = Runner(
+                templates.toolchain.command, self.workdir, env, timeouts, provider=provider
+            )
+        except BaseException:
+            # Cancelled (SIGTERM) can land here too: the caller never gets this Stack
+            # to close, so nothing it started may outlive the exception.
+            if provider is not None:
+                provider.stop()
+            self.proxy.stop()
+            self.egress_guard.stop()
+            shutil.rmtree(base, ignore_errors=True)
+            raise
 
     # -- runs ----------------------------------------------------------
     def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:

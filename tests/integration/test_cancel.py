@@ -183,3 +183,35 @@ def test_the_reaper_kills_tracked_groups_when_its_owner_dies() -> None:
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid), "a tracked process group outlived its owner"
+
+
+def test_a_signal_while_a_stack_is_being_built_leaves_nothing(
+    converge_toolchain, converge_emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The signal lands after the Stack's provider started, before the caller holds the Stack.
+
+    That is the moment the end-to-end test above sends it (it waits for the provider
+    process); the fixture cannot close a Stack it never got, so the Stack must.
+    """
+    from pytest_converge import stack as stack_module
+    from pytest_converge.cancel import Cancelled
+    from pytest_converge.workspace import Templates
+
+    started = []
+
+    def runner_interrupted(*args: object, provider: object = None, **kwargs: object) -> None:
+        started.append(provider)
+        raise Cancelled("cancelled by SIGTERM")
+
+    monkeypatch.setattr(stack_module, "Runner", runner_interrupted)
+    workdir = tmp_path / "w"
+    with pytest.raises(Cancelled):
+        stack_module.Stack(
+            EXAMPLES / "network",
+            emulator=converge_emulator,
+            templates=Templates(converge_toolchain, tmp_path / "t"),
+            workdir=workdir,
+        )
+    (provider,) = started
+    assert provider is not None and provider.pid is None, "the provider outlived the Stack"
+    assert list(workdir.glob("stack-*")) == [], "a Stack workspace was left behind"
