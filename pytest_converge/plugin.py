@@ -260,6 +260,34 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report.longrepr = f"{type(excinfo.value).__name__}: {excinfo.value}\n\n(raised at {where})"
 
 
+#: Fixtures whose tests need the session's emulator.
+EMULATOR_FIXTURES = ("converge", "converge_emulator")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """``--converge`` runs will need the emulator: spawn it now (see launch_emulator)."""
+    from .collect import converge_paths
+
+    if _runs_tests_here(session.config) and converge_paths(session.config):
+        get_session(session.config).launch_emulator()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Tests that use the fixtures will need the emulator: spawn it before the first runs."""
+    if _runs_tests_here(session.config) and any(
+        name in getattr(item, "fixturenames", ())
+        for item in session.items
+        for name in EMULATOR_FIXTURES
+    ):
+        get_session(session.config).launch_emulator()
+
+
+def _runs_tests_here(config: pytest.Config) -> bool:
+    """Not ``--collect-only``, and not an xdist controller (its workers run the tests)."""
+    return not config.option.collectonly and not config.pluginmanager.has_plugin("dsession")
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     converge = get_session(session.config)
     # Safety net: whatever fixtures did not stop (Ctrl-C, errors), stop it now.

@@ -65,6 +65,8 @@ class ConvergeSession:
         self._lock = threading.RLock()
         self._toolchain: Toolchain | None = None
         self._emulator: Emulator | None = None
+        #: Made (and maybe launched) before its first use, not yet waited for.
+        self._pending: Emulator | None = None
         self._confirmer: Emulator | None = None
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
@@ -140,19 +142,47 @@ class ConvergeSession:
             self._pristine = False
             return emulator
 
+    def launch_emulator(self) -> None:
+        """Spawn the emulator's process now, without waiting for it.
+
+        For a backend that can (moto): its start-up and warm-up then run on
+        another core while pytest collects and builds the first Stack. A failure
+        here is left for the first real use to report.
+        """
+        with self._lock:
+            if self._emulator is not None or self._failed_start is not None:
+                return
+            try:
+                launch = getattr(self._unstarted(), "launch", None)
+                if launch is not None:
+                    launch()
+            except ConvergeError:
+                self._pending = None
+
+    def _unstarted(self) -> Emulator:
+        """The session's emulator, made but maybe not started (or waited for) yet."""
+        with self._lock:
+            if self._pending is None:
+                self._pending = self._made_emulator()
+            return self._pending
+
+    def _made_emulator(self) -> Emulator:
+        emulator = self.config.hook.pytest_converge_make_emulator(
+            config=self.config, backend=self.backend
+        )
+        if emulator is None:
+            raise EmulatorError(
+                f"no emulator backend named {self.backend!r}; "
+                f"built-in backends: {', '.join(BACKENDS)}"
+            )
+        return emulator
+
     def _started_emulator(self) -> Emulator:
         with self._lock:
             if self._failed_start is not None:
                 raise self._failed_start
             if self._emulator is None:
-                emulator = self.config.hook.pytest_converge_make_emulator(
-                    config=self.config, backend=self.backend
-                )
-                if emulator is None:
-                    raise EmulatorError(
-                        f"no emulator backend named {self.backend!r}; "
-                        f"built-in backends: {', '.join(BACKENDS)}"
-                    )
+                emulator, self._pending = self._pending or self._made_emulator(), None
                 try:
                     emulator.start()
                     ensure_loopback(emulator.endpoint, "emulator endpoint")
@@ -245,8 +275,11 @@ class ConvergeSession:
         addresses = aws_addresses(module)
         if not addresses:
             return  # no AWS: no emulator needed to know
-        # Asking what it serves uses nothing: the emulator stays pristine.
-        check = getattr(self._started_emulator(), "check_served", None)
+        # Asking what it serves uses nothing: the emulator stays pristine, and is not
+        # waited for (or started: --collect-only): a backend knows it when it is made.
+        with self._lock:
+            emulator = self._emulator or self._unstarted()
+        check = getattr(emulator, "check_served", None)
         if check is not None:
             try:
                 check(addresses, module.name)
@@ -327,9 +360,11 @@ class ConvergeSession:
         with self._lock:
             stacks, self._stacks = self._stacks, []
             emulator, self._emulator = self._emulator, None
+            launched, self._pending = self._pending, None
             confirmer, self._confirmer = self._confirmer, None
-        if confirmer is not None:
-            confirmer.stop()
+        for unused in (confirmer, launched):
+            if unused is not None:
+                unused.stop()
         for stack in stacks:
             try:
                 stack.close()

@@ -33,6 +33,7 @@ from .egress import EgressGuard
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
+from .inventory import prepare_clients
 from .provider import ReattachedProvider
 from .report import format_defects
 from .safety import ensure_loopback
@@ -209,6 +210,10 @@ class Stack:
         self.services: dict[str, set[str]] | None = {}
         #: Every fault scenario's report, in the order :meth:`recover` made them.
         self.reports: list[RecoveryReport] = []
+        self._clients_prepared = False
+        #: Set by a caller that has just emptied the emulator (or knows nothing
+        #: used it since it started): the first scenario skips its reset.
+        self.emulator_is_empty = False
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
@@ -585,6 +590,10 @@ class Stack:
         baseline = take_inventory(
             self.emulator, self._inventory, sorted(self.regions), self.services
         )
+        if not self._clients_prepared:
+            # The inventory after the runs will need their clients: build them meanwhile.
+            self._clients_prepared = True
+            prepare_clients(self.emulator, sorted(self.regions), self._resource_types())
         self._progress(f"{self.name}: apply through {scenario}")
         first = self.apply(fault)
         if first.unfired:
@@ -706,11 +715,25 @@ class Stack:
             d.scenario = scenario
         return list(unique.values())
 
+    def _resource_types(self) -> set[str]:
+        """The resource types this module and its local modules declare."""
+        from .hcl import module_blocks, module_tree
+
+        return {
+            b.labels[0]
+            for d in module_tree(self.module)
+            for b in module_blocks(d, "resource")
+            if b.labels
+        }
+
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
         self._check_emulator()
         self._egress = []
-        self.emulator.reset()
+        if self.emulator_is_empty:
+            self.emulator_is_empty = False  # once: the scenario is about to fill it
+        else:
+            self.emulator.reset()
         for name in (
             "terraform.tfstate",
             "terraform.tfstate.backup",

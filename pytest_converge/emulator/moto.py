@@ -71,10 +71,11 @@ class MotoEmulator(Emulator):
         self.log_path: Path | None = None
         #: Seconds from spawn to the first HTTP answer (set by ``start()``).
         self.start_seconds: float | None = None
+        self._launched = 0.0
 
     @property
     def endpoint(self) -> str:
-        if self._proc is None:
+        if self._proc is None or not self._bound:
             raise EmulatorError("the moto emulator is not running; call start() first")
         return f"http://{self._host}:{self._bound}"
 
@@ -96,13 +97,18 @@ class MotoEmulator(Emulator):
         env.update({k: v for k, v in os.environ.items() if k.startswith("MOTO_")})
         return env
 
-    def start(self) -> None:
+    def launch(self) -> None:
+        """Spawn the server process without waiting for it; :meth:`start` waits.
+
+        The session launches moto as soon as it knows a run will need it, so the
+        import and the backend warm-up (moto's own core) overlap pytest's collection.
+        """
         if self._proc is not None:
             return
         atexit.register(self.stop)
         self._home = tempfile.mkdtemp(prefix="converge-moto-")
         self.log_path = Path(self._home) / "moto.log"
-        started = time.monotonic()
+        self._launched = time.monotonic()
         try:
             with open(self.log_path, "wb") as log:
                 self._proc = subprocess.Popen(
@@ -119,6 +125,13 @@ class MotoEmulator(Emulator):
             self.stop()
             raise EmulatorError(f"cannot run {sys.executable} -m {SERVER_MODULE}: {exc}") from exc
         cancel.track(self._proc.pid)
+
+    def start(self) -> None:
+        """Launch (unless :meth:`launch` did) and wait until the server answers."""
+        if self._bound:
+            return
+        self.launch()
+        started = self._launched
         try:
             self._bound = self._read_port(started + self._start_timeout)
             if not self._wait_ready(started + self._start_timeout):
@@ -176,6 +189,7 @@ class MotoEmulator(Emulator):
         """Stop the server process and remove its scratch dir; safe to call twice."""
         atexit.unregister(self.stop)
         proc, self._proc = self._proc, None
+        self._bound = 0
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 with contextlib.suppress(OSError):

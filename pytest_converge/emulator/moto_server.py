@@ -22,9 +22,20 @@ import sys
 import threading
 from typing import Any
 
-#: Services built right after start-up (EC2's first use takes ~3 s), while
-#: terraform init runs in the parent.
-WARM_UP = ("ec2", "s3", "sqs", "iam", "dynamodb", "sts")
+#: One read-only request per service the plugin uses most, served right after
+#: start-up through the app itself (no socket) while terraform init runs in the
+#: parent. The first request of a service pays for its backend (EC2: ~1 s), its
+#: WSGI app (built under a lock every first request waits on), botocore's model
+#: of the service and the account lookup; paid here, on moto's own core, the
+#: first apply finds them done. Service -> (X-Amz-Target or None, body).
+WARM_UP: dict[str, tuple[str | None, str]] = {
+    "sts": (None, "Action=GetCallerIdentity&Version=2011-06-15"),
+    "iam": (None, "Action=ListRoles&Version=2010-05-08"),
+    "ec2": (None, "Action=DescribeVpcs&Version=2016-11-15"),
+    "s3": (None, ""),
+    "sqs": (None, "Action=ListQueues&Version=2012-11-05"),
+    "dynamodb": ("DynamoDB_20120810.ListTables", "{}"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     # may go to DNS. A loopback server has no use for it.
     socket.getfqdn = lambda name="": name or "localhost"
     _share_aws_managed_policies()
+    _share_botocore_loader()
     warmed = threading.Event()
-    app = _ResetAfterWarmUp(DomainDispatcherApplication(create_backend_app), warmed)
+    dispatcher = DomainDispatcherApplication(create_backend_app)
+    app = _ResetAfterWarmUp(dispatcher, warmed)
     try:
         server = make_server(args.host, args.port, app, threaded=True, request_handler=QuietHandler)
     except (OSError, SystemExit) as exc:
@@ -60,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
     print(f"READY {server.server_address[1]}", flush=True)
     os.dup2(2, 1)  # the parent stops reading stdout now: anything later goes to the log
-    threading.Thread(target=_warm_up, args=(warmed,), name="warm-up", daemon=True).start()
+    threading.Thread(
+        target=_warm_up, args=(dispatcher, warmed), name="warm-up", daemon=True
+    ).start()
     server.serve_forever()
     return 0
 
@@ -74,17 +89,24 @@ def _exit_with_parent() -> None:
         os._exit(0)
 
 
-def _warm_up(done: threading.Event) -> None:
-    from moto.backends import get_backend
-    from moto.core import DEFAULT_ACCOUNT_ID
+def _warm_up(app: Any, done: threading.Event, region: str = "us-east-1") -> None:
+    from werkzeug.test import Client
 
+    client = Client(app)
     try:
-        for service in WARM_UP:
-            backends = get_backend(service)[DEFAULT_ACCOUNT_ID]  # type: ignore[call-overload]
-            # Global services (IAM, S3's account part, STS) are keyed by partition.
-            backends["us-east-1" if "us-east-1" in backends.regions else "aws"]
+        for service, (target, body) in WARM_UP.items():
+            headers = {
+                "Authorization": "AWS4-HMAC-SHA256 Credential=testing/20200101/"
+                f"{region}/{service}/aws4_request, SignedHeaders=host, Signature=0",
+                "Content-Type": "application/x-amz-json-1.0"
+                if target
+                else "application/x-www-form-urlencoded",
+            }
+            if target:
+                headers["X-Amz-Target"] = target
+            client.open("/", method="POST" if body else "GET", headers=headers, data=body).close()
     except Exception:
-        pass  # only a head start: the first real call builds it anyway
+        pass  # only a head start: the first real call pays for what is missing
     finally:
         done.set()
 
@@ -113,24 +135,52 @@ def _share_aws_managed_policies() -> None:
     it, then the first IAM call after it), parsing a 4.7 MB document each time:
     0.2-1.7 s per reset on a busy machine. AWS-managed policies cannot be changed
     by a module; only their attachment count is state, and it restarts at 0.
+
+    Only the ``aws`` partition gets them: moto builds an IAM backend for every
+    partition (China, GovCloud, ISO) at the first call, five times the work, for
+    regions no run here signs for.
     """
     from moto.iam import models
 
     original = models.IAMBackend._init_aws_policies
-    built: dict[tuple[str, str], list[Any]] = {}
+    built: dict[str, list[Any]] = {}
     lock = threading.Lock()
 
     def init_aws_policies(self: Any) -> list[Any]:
-        key = (self.account_id, self.region_name)
+        if self.partition != "aws":
+            return []
         with lock:
-            if key not in built:
-                built[key] = original(self)
-            policies = built[key]
+            if self.account_id not in built:
+                built[self.account_id] = original(self)
+            policies = built[self.account_id]
         for policy in policies:
             policy.attachment_count = 0
         return list(policies)
 
     models.IAMBackend._init_aws_policies = init_aws_policies  # type: ignore[method-assign]
+
+
+def _share_botocore_loader() -> None:
+    """One botocore data loader for the whole process, so its cache is shared.
+
+    moto opens a new botocore session for every service it builds (to list the
+    service's regions), and each session's new loader parses the endpoint and
+    service documents again: 0.6 s of the first request on a fresh server. The
+    documents are botocore's own files; they do not change while a process runs.
+    """
+    from botocore import loaders, session
+
+    original = loaders.create_loader
+    shared: dict[str | None, Any] = {}
+    lock = threading.Lock()
+
+    def create_loader(search_path_string: str | None = None) -> Any:
+        with lock:
+            if search_path_string not in shared:
+                shared[search_path_string] = original(search_path_string)
+            return shared[search_path_string]
+
+    session.create_loader = create_loader
 
 
 if __name__ == "__main__":

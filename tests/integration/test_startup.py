@@ -18,13 +18,22 @@ from pytest_converge.emulator.moto import MotoEmulator
 
 class Counting(MotoEmulator):
     resets = 0
+    launched = False
     def reset(self):
         Counting.resets += 1
         super().reset()
+    def launch(self):
+        Counting.launched = True
+        super().launch()
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_converge_make_emulator(config, backend):
     return Counting()
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session):
+    with open(os.environ["RESETS_FILE"] + ".launched", "a") as f:
+        f.write(json.dumps(Counting.launched) + "\\n")
 
 def pytest_sessionfinish(session):
     with open(os.environ["RESETS_FILE"], "a") as f:
@@ -68,3 +77,26 @@ def test_fault_points_are_remembered_across_sessions(two_modules, tmp_path):
     (two_modules.path / "mods" / "a" / "extra.tf").write_text('output "x" {\n  value = 1\n}\n')
     two_modules.runpytest_subprocess(*args)
     assert len(list((tmp_path / "cache" / "points").glob("*.json"))) == 2
+
+
+def test_a_fault_scenario_on_a_fresh_emulator_is_not_reset(two_modules, tmp_path):
+    args = ["--converge", "mods/a", "--converge-faults=lost-response"]
+    two_modules.runpytest_subprocess(*args, "--collect-only", "-q")  # records the points
+    (tmp_path / "resets").unlink()
+    ran = two_modules.runpytest_subprocess(*args, "-k", "not two-run", "-v")
+    ran.stdout.fnmatch_lines(
+        ["*lost-response@CreateQueue#1 PASSED*", "*lost-response@CreateQueue#2 PASSED*"]
+    )
+    # The first scenario starts on the just-started emulator; only the second empties it.
+    assert (tmp_path / "resets").read_text().split() == ["1"]
+
+
+def test_the_emulator_starts_while_pytest_collects(two_modules, tmp_path):
+    launched = tmp_path / "resets.launched"
+    ran = two_modules.runpytest_subprocess("--converge", "mods/a", "--converge-faults=none")
+    ran.assert_outcomes(passed=1)
+    assert launched.read_text().split() == ["true"]
+    launched.unlink()
+    # Nothing to run, nothing started: --collect-only with the fault points known.
+    two_modules.runpytest_subprocess("--converge", "mods/a", "--converge-faults=none", "--co")
+    assert launched.read_text().split() == ["false"]
