@@ -276,7 +276,6 @@ def take_inventory(
     if listers is None:
         listed, missed = _list_builtin(emulator, wanted, called)
         return Inventory(listed, missed, BUILTIN_LISTERS)
-    _forget_skipped(emulator)
     if isinstance(listers, pluggy.HookCaller):
         # pluggy hooks take keyword arguments only; no pytest config here.
         results = listers(config=None, emulator=emulator, regions=wanted, services=called)
@@ -287,14 +286,15 @@ def take_inventory(
     else:
         results = listers(emulator)
     objects: list[CloudObject] = []
+    recorded: dict[str, str] | None = None
     for result in results or ():
         # One implementation's list, or (from a plain callable) an object itself.
         if isinstance(result, CloudObject):
             objects.append(result)
-        elif result:
+        elif result is not None:
+            if isinstance(result, Listed):  # the built-in listers ran: they say what they skipped
+                recorded = {**(recorded or {}), **result.skipped}
             objects.extend(result)
-    # The built-in hook implementation records what it could not list for this emulator.
-    recorded = _LAST_SKIPPED.get(emulator)
     covered = set(BUILTIN_LISTERS) if recorded is not None else set()
     return Inventory(objects, recorded or {}, covered)
 
@@ -318,13 +318,6 @@ def _takes(fn: Callable[..., Any], name: str) -> bool:
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def _forget_skipped(emulator: Emulator) -> None:
-    try:
-        _LAST_SKIPPED.pop(emulator, None)
-    except TypeError:  # not weak-referenceable
-        pass
-
-
 @hookimpl
 def pytest_converge_inventory(
     emulator: Emulator, regions: list[str] | None, services: dict[str, set[str]] | None
@@ -334,11 +327,20 @@ def pytest_converge_inventory(
     The arguments have no defaults on purpose: pluggy releases before 1.6 never
     pass an argument that has one.
     """
-    objects, _ = _list_builtin(emulator, _regions(emulator, regions), _services(services))
-    return objects
+    objects, skipped = _list_builtin(emulator, _regions(emulator, regions), _services(services))
+    return Listed(objects, skipped)
 
 
-_LAST_SKIPPED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+class Listed(list[CloudObject]):
+    """The built-in implementation's objects, with the types it could not list.
+
+    A list like any implementation's result; ``skipped`` (type -> why) tells
+    :func:`take_inventory` which types are unknown rather than absent.
+    """
+
+    def __init__(self, objects: Iterable[CloudObject], skipped: dict[str, str]) -> None:
+        super().__init__(objects)
+        self.skipped = skipped
 
 
 def _list_builtin(
@@ -384,10 +386,6 @@ def _list_builtin(
                 skipped.setdefault(type_, reason + where)
     if errors:
         raise errors[0]
-    try:
-        _LAST_SKIPPED[emulator] = skipped
-    except TypeError:  # an emulator that cannot be weakly referenced: nothing to remember
-        pass
     return objects, skipped
 
 
