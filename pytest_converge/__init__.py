@@ -53,7 +53,7 @@ def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str
     """
     from pathlib import Path
 
-    from .collect import fault_points as recorded
+    from .collect.points import fault_points as recorded
 
     found = recorded(config, Path(module_dir).resolve())  # type: ignore[arg-type]
     if found.error:

@@ -139,8 +139,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for dotted, name in (
         ("pytest_converge.inventory", "converge-inventory"),
         ("pytest_converge.analysis.classify", "converge-classify"),
-        ("pytest_converge.collect", "converge-collect"),
-        ("pytest_converge.collect_upgrade", "converge-collect-upgrade"),
+        ("pytest_converge.collect.arguments", "converge-collect"),
+        ("pytest_converge.collect.upgrade", "converge-collect-upgrade"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):
@@ -190,7 +190,7 @@ def _validate(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--converge-unsupported {unsupported!r}: expected 'fail' (the default) or 'skip'"
         )
-    from .collect import drift_kinds, fault_kinds
+    from .collect.options import drift_kinds, fault_kinds
 
     try:
         fault_kinds(session.option("faults"))
@@ -267,7 +267,7 @@ EMULATOR_FIXTURES = ("converge", "converge_emulator")
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """``--converge`` runs will need the emulator: spawn it now (see launch_emulator)."""
-    from .collect import converge_paths
+    from .collect.options import converge_paths
 
     if _runs_tests_here(session.config) and converge_paths(session.config):
         get_session(session.config).launch_emulator()

@@ -37,6 +37,7 @@ from .errors import ConvergenceError, FaultError, TerraformError
 from .faults import Fault
 from .report import format_defects
 from .terraform import IsFlagged, Runner, read_json
+from .tfvars import AUTO_COPY, copy_test_vars
 
 if TYPE_CHECKING:
     from .stack import ApplyResult, Stack
@@ -319,13 +320,8 @@ def _stateful(stack: Stack) -> Collection[str]:
 
 def _copy_test_vars(old: Path, new_workdir: Path, old_workdir: Path) -> None:
     """The old revision gets its own converge.tfvars, else the current one's."""
-    from .collect import _AUTO_COPY, CONVERGE_TFVARS
-
-    own = [n for n in CONVERGE_TFVARS if (old / n).is_file()]
-    for name in own:
-        shutil.copyfile(old / name, old_workdir / _AUTO_COPY[name])
-    if own:
+    if copy_test_vars(old, old_workdir):
         return
-    for name in _AUTO_COPY.values():
+    for name in AUTO_COPY.values():
         if (new_workdir / name).is_file():
             shutil.copyfile(new_workdir / name, old_workdir / name)

@@ -227,7 +227,7 @@ def test_the_stateful_types_hook_adds_and_removes_types(pytester: pytest.Pyteste
 
 
 def test_option_values_parse():
-    from pytest_converge.collect_upgrade import allow_list, stage_names
+    from pytest_converge.collect.options import allow_list, stage_names
 
     assert stage_names("dev, prod,eu-prod") == ("dev", "prod", "eu-prod")
     assert stage_names("") == ()

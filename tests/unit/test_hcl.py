@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from pytest_converge.analysis.source import attribute_expression, find_resource
-from pytest_converge.collect import assigned_variables, declared_variables, missing_variables
 from pytest_converge.hcl import (
     NOT_LITERAL,
     HclError,
@@ -19,6 +18,7 @@ from pytest_converge.hcl import (
     parse_text,
     provider_regions,
 )
+from pytest_converge.tfvars import assigned_variables, declared_variables, missing_variables
 from pytest_converge.workspace import aws_provider_configs, local_calls, uses_aws
 
 TRICKY = """\

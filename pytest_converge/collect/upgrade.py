@@ -1,4 +1,4 @@
-"""Zero-code upgrade and stage items, added to each root module :mod:`.collect` finds.
+"""Zero-code upgrade and stage items, added to each root module :mod:`.items` collects.
 
     pytest --converge modules/ --converge-upgrade-from=origin/main
     pytest --converge modules/ --converge-stages=dev,prod
@@ -19,158 +19,25 @@ stops the promotion before the next one. The terminal summary shows where.
 
 from __future__ import annotations
 
-import fcntl
-import io
 import json
-import os
 import re
-import subprocess
-import tarfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .collect import (
-    ConvergeItem,
-    _shared_dir,
-    converge_paths,
-    fault_kinds,
-    make_stack,
-    module_digest,
-)
-from .errors import ConvergeError, ConvergenceError
-from .faults import parse_fault
-from .workspace import local_module_root, tree_digest
-
-_STAGE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-# -- options ---------------------------------------------------------------------------------
-def stage_names(value: str | None) -> tuple[str, ...]:
-    """Parse ``--converge-stages``: a comma list of at least two distinct names.
-
-    >>> stage_names("dev, prod")
-    ('dev', 'prod')
-    """
-    names = tuple(n.strip() for n in (value or "").split(",") if n.strip())
-    if not names:
-        return ()
-    bad = [n for n in names if not _STAGE_NAME.match(n)]
-    if bad or len(set(names)) != len(names) or len(names) < 2:
-        raise ValueError(
-            f"{value!r}: expected two or more distinct stage names in promotion order, "
-            "letters, digits, '-' and '_' only, e.g. dev,prod"
-        )
-    return names
-
-
-def allow_list(value: str | None) -> list[str]:
-    """``--converge-allow-replace``: addresses or globs, comma or line separated."""
-    return [a.strip() for a in re.split(r"[,\n]", value or "") if a.strip()]
-
-
-# -- the old revision ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Revision:
-    """REF of the repository holding a module, extracted into ``tree``."""
-
-    ref: str
-    commit: str
-    repo: Path
-    tree: Path
-
-    def module(self, current: Path) -> Path | None:
-        """The module's directory at this revision, or None when it did not exist there."""
-        old = self.tree / current.resolve().relative_to(self.repo)
-        if old.is_dir() and any(
-            p.suffix == ".tf" or p.name.endswith(".tf.json") for p in old.iterdir()
-        ):
-            return old
-        return None
-
-    @property
-    def label(self) -> str:
-        return f"{self.ref} ({self.commit[:10]})"
-
-
-class RevisionError(ConvergeError):
-    """REF cannot be read from the module's repository."""
-
-
-#: Variables that would point git at another repository than the module's.
-_GIT_REDIRECTS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
-_GIT_ENV = {k: v for k, v in os.environ.items() if k not in _GIT_REDIRECTS}
-
-
-def _git(repo: Path, *args: str, binary: bool = False) -> Any:
-    done = subprocess.run(
-        ["git", "-C", str(repo), *args],
-        capture_output=True,
-        check=False,
-        env={**_GIT_ENV, "GIT_TERMINAL_PROMPT": "0"},
-    )
-    if done.returncode != 0:
-        error = done.stderr.decode(errors="replace").strip()
-        raise RevisionError(f"`git {' '.join(args)}` failed in {repo}: {error}")
-    return done.stdout if binary else done.stdout.decode().strip()
-
-
-def resolve_revision(path: Path, ref: str) -> tuple[Path, str]:
-    """The repository holding ``path`` and REF's commit id; RevisionError says what is wrong."""
-    try:
-        repo = Path(_git(path, "rev-parse", "--show-toplevel")).resolve()
-    except FileNotFoundError:
-        raise RevisionError("--converge-upgrade-from needs git on PATH") from None
-    except RevisionError:
-        raise RevisionError(
-            f"--converge-upgrade-from {ref}: {path} is not inside a git repository; the old "
-            "revision is read from the repository holding the module"
-        ) from None
-    try:
-        commit = _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    except RevisionError:
-        shallow = _git(repo, "rev-parse", "--is-shallow-repository") == "true"
-        raise RevisionError(
-            f"--converge-upgrade-from {ref}: no such revision in {repo}"
-            + (
-                ". This clone is shallow: fetch the history first (`git fetch --unshallow`, "
-                "or `fetch-depth: 0` in actions/checkout)"
-                if shallow
-                else "; fetch it first (`git fetch origin main`) or name a commit, tag or branch"
-            )
-        ) from None
-    return repo, commit
-
-
-_revisions_key = pytest.StashKey[dict[tuple[Path, str], Revision]]()
-
-
-def revision(config: pytest.Config, module: Path, ref: str) -> Revision:
-    """REF of ``module``'s repository, extracted once per session (``git archive``)."""
-    repo, commit = resolve_revision(module, ref)
-    cache = config.stash.setdefault(_revisions_key, {})
-    key = (repo, commit)
-    if key not in cache:
-        base = config._tmp_path_factory.getbasetemp() / "converge-upgrade"  # type: ignore[attr-defined]
-        tree = base / f"{commit[:12]}-{abs(hash(str(repo))) % 10**8}"
-        if not tree.exists():
-            data = _git(repo, "archive", "--format=tar", commit, binary=True)
-            partial = tree.with_name(tree.name + ".partial")
-            partial.mkdir(parents=True, exist_ok=True)
-            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-                if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 / 3.10.12
-                    archive.extractall(partial, filter="data")
-                else:  # pragma: no cover - git archive of the user's own repository
-                    archive.extractall(partial)
-            partial.rename(tree)
-        cache[key] = Revision(ref, commit, repo, tree)
-    return cache[key]
-
+from ..errors import ConvergeError, ConvergenceError
+from ..faults import parse_fault
+from ..workspace import local_module_root, tree_digest
+from .cache import once_per_run
+from .items import ConvergeItem
+from .options import allow_list, converge_paths, fault_kinds, stage_names
+from .points import module_digest, ordered
+from .revision import Revision, RevisionError, resolve_revision, revision
+from .stacks import make_stack
 
 # -- upgrade fault points --------------------------------------------------------------------
 _points_key = pytest.StashKey[dict[str, tuple[list[str], str | None]]]()
@@ -183,31 +50,20 @@ def upgrade_points(config: pytest.Config, module: Path, old: Path) -> tuple[list
     key = f"{module_digest(module)}-{tree_digest(local_module_root(old))}"
     if key in cache:
         return cache[key]
-    shared = _shared_dir(config) / f"upgrade-points-{key}.json"
-    shared.parent.mkdir(parents=True, exist_ok=True)
-    with open(shared.with_suffix(".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+
+    def compute() -> dict[str, Any]:
+        data: dict[str, Any] = {"points": [], "error": None}
         try:
-            if shared.exists():
-                data = json.loads(shared.read_text())
-            else:
-                data = {"points": [], "error": None}
-                try:
-                    stack = make_stack(config, module, reproduce="")
-                    try:
-                        points = stack.upgrade_fault_points(old)
-                    finally:
-                        stack.close()
-                    data["points"] = sorted(
-                        points, key=lambda p: (p.rpartition("#")[0], int(p.rpartition("#")[2]))
-                    )
-                except ConvergeError as exc:
-                    data["error"] = str(exc)
-                tmp = shared.with_name(shared.name + f".{os.getpid()}")
-                tmp.write_text(json.dumps(data))
-                os.replace(tmp, shared)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            stack = make_stack(config, module, reproduce="")
+            try:
+                data["points"] = ordered(stack.upgrade_fault_points(old))
+            finally:
+                stack.close()
+        except ConvergeError as exc:
+            data["error"] = str(exc)
+        return data
+
+    data = once_per_run(config, f"upgrade-points-{key}", compute)
     cache[key] = (list(data["points"]), data["error"])
     return cache[key]
 
@@ -215,7 +71,7 @@ def upgrade_points(config: pytest.Config, module: Path, old: Path) -> tuple[list
 # -- items -----------------------------------------------------------------------------------
 def upgrade_items(directory: Any) -> Iterator[pytest.Item]:
     """The upgrade and stage items of one root module (called by ``ConvergeDirectory``)."""
-    from .session import get_session
+    from ..session import get_session
 
     session = get_session(directory.config)
     ref = session.option("upgrade_from")
@@ -263,7 +119,7 @@ class UpgradeItem(ConvergeItem):
         return parse_fault(self.scenario[len("upgrade-") :])
 
     def runtest(self) -> None:
-        from .session import get_session
+        from ..session import get_session
 
         session = get_session(self.config)
         started = time.monotonic()
@@ -274,7 +130,7 @@ class UpgradeItem(ConvergeItem):
             defects = self.run_on(stack)
             errors = [d for d in defects if d.is_error]
             if errors:
-                from .report import format_defects
+                from ..report import format_defects
 
                 raise ConvergenceError(
                     format_defects(
@@ -294,8 +150,8 @@ class UpgradeItem(ConvergeItem):
 
     def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
-        from .session import get_session
-        from .upgrade import upgrade_from
+        from ..session import get_session
+        from ..upgrade import upgrade_from
 
         assert self.old is not None
         old = self.old.module(self.path)
@@ -342,8 +198,8 @@ class StagesItem(UpgradeItem):
         return None
 
     def runtest(self) -> None:
-        from .emulator.account import AccountView, stage_account
-        from .session import get_session
+        from ..emulator.account import AccountView, stage_account
+        from ..session import get_session
 
         session = get_session(self.config)
         if session.backend != "moto":
@@ -386,7 +242,7 @@ class StagesItem(UpgradeItem):
                     break
             self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
             if stopped is not None:
-                from .report import format_defects
+                from ..report import format_defects
 
                 rest = ", ".join(self.stages[self.stages.index(stopped) + 1 :]) or "none"
                 raise ConvergenceError(
@@ -415,7 +271,7 @@ def _stack(item: Any) -> Any:
 # -- hooks -----------------------------------------------------------------------------------
 def pytest_configure(config: pytest.Config) -> None:
     """Bad ``--converge-upgrade-from`` / ``--converge-stages`` values fail before collection."""
-    from .session import get_session
+    from ..session import get_session
 
     session = get_session(config)
     try:
@@ -435,7 +291,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """Where each module's upgrade and promotion ended."""
-    from .session import get_session
+    from ..session import get_session
 
     session = get_session(config)
     upgrades = [s for s in session.scenarios if "upgrade_from" in s and "stages" not in s]

@@ -1,0 +1,291 @@
+"""The collectors and items of zero-code mode: one item per scenario of a root module.
+
+Each root module yields ``<module>::two-run``, one ``<module>::<kind>@<Op>#<n>``
+per fault kind and fault point (e.g. ``modules/network::crash@CreateVpc#1``),
+``<module>::drift-<kind>@<address>`` per drift kind and managed resource, and
+the upgrade and stage items of :mod:`.upgrade`. An item runs its scenario on
+a fresh Stack, records its defects as user properties (so they reach the
+controller under xdist) and can say the one command line that runs it again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..errors import ConvergeError, ConvergenceError, UnsupportedServiceError
+from ..faults import parse_fault
+from ..report import defect_json, junit_properties
+from ..tfvars import missing_variables
+from .discovery import Discovery
+from .options import drift_kinds, fault_kinds
+from .points import drift_targets, fault_points
+from .stacks import make_stack
+
+
+class ConvergeDirectory(pytest.Directory):
+    """A directory under a ``--converge`` PATH: its own items if it is a root module,
+    then the directories beneath it that hold root modules."""
+
+    discovery: Discovery
+
+    @classmethod
+    def from_parent(  # type: ignore[override]
+        cls, parent: pytest.Collector, *, path: Path, discovery: Discovery
+    ) -> ConvergeDirectory:
+        node = super().from_parent(parent=parent, path=path)
+        node.discovery = discovery
+        return node
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        if self.path in self.discovery.roots:
+            yield from self._module_items()
+        for entry in sorted(self.path.iterdir()):
+            if entry.is_dir() and self.discovery.holds(entry):
+                yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
+
+    def _module_items(self) -> Iterator[pytest.Item]:
+        missing = missing_variables(self.path)
+        if missing:
+            raise self.CollectError(
+                f"{self._rel()} needs values for variable(s) {', '.join(missing)}: they have "
+                "no default and no .tfvars file beside the module sets them. Put them in "
+                f'{self._rel()}/converge.tfvars (HCL, e.g. `{missing[0]} = "..."`) or '
+                "converge.tfvars.json; terraform.tfvars and *.auto.tfvars are read too."
+            )
+        from ..session import get_session, module_id
+
+        mid = module_id(self.config, self.path, self.discovery.path)
+        try:  # one clear error (or a skip) before anything is applied
+            get_session(self.config).check_served(self.path)
+        except UnsupportedServiceError as exc:
+            raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
+        get_session(self.config).modules.add(mid)
+        yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
+        drift = drift_kinds(get_session(self.config).option("drift"))
+        if drift:
+            yield from self._drift_items(drift)
+
+        from .upgrade import upgrade_items
+
+        yield from upgrade_items(self)
+        kinds = fault_kinds(get_session(self.config).option("faults"))
+        if not kinds:
+            return
+        found = fault_points(self.config, self.path)
+        if found.error is not None:
+            yield ConvergeItem.from_parent(
+                self, name="fault-points", scenario="fault-points", error=found.error
+            )
+            return
+        for kind in kinds:
+            for point in found.points:
+                label = f"{kind}@{point}"
+                yield ConvergeItem.from_parent(self, name=label, scenario=label)
+
+    def _drift_items(self, kinds: Sequence[str]) -> Iterator[ConvergeItem]:
+        found = drift_targets(self.config, self.path)
+        if found.error is not None:
+            yield ConvergeItem.from_parent(
+                self, name="drift-targets", scenario="drift-targets", error=found.error
+            )
+            return
+        for kind in kinds:
+            for address, _type, taggable in found.targets:
+                if kind == "modify" and not taggable:
+                    continue  # nothing this plugin can change out of band in general
+                label = f"drift-{kind}@{address}"
+                yield ConvergeItem.from_parent(self, name=label, scenario=label)
+
+    def _rel(self) -> str:
+        return self.nodeid or "."
+
+
+class ConvergeItem(pytest.Item):
+    """One scenario of one module: ``two-run`` or a fault label like ``crash@CreateVpc#1``."""
+
+    def __init__(self, *, scenario: str, error: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.error = error
+        self.add_marker("converge")
+
+    @property
+    def module(self) -> Path:
+        return self.path
+
+    @property
+    def module_id(self) -> str:
+        """The module's name in reports: its path relative to the rootdir (see ``module_id``)."""
+        from ..session import module_id
+
+        return module_id(self.config, self.path, _converge_root(self))
+
+    def runtest(self) -> None:
+        if self.error is not None:
+            what = "resources" if self.scenario == "drift-targets" else "fault points"
+            raise FaultPointsError(
+                f"could not record the {what} of {self.parent.nodeid} "  # type: ignore[union-attr]
+                f"(one clean apply):\n{self.error}"
+            )
+        from ..session import get_session
+
+        session = get_session(self.config)
+        started = time.monotonic()
+        outcome = "error"
+        flaky = False
+        defects: list[Any] = []
+        fault_scenario = self.scenario != "two-run" and not self.scenario.startswith("drift-")
+        if self.scenario == "two-run" or fault_scenario:
+            session.emptied_emulator()  # before any Stack: may skip the reset
+        stack = make_stack(
+            self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
+        )
+        stack.emulator_is_empty = fault_scenario  # emptied just above
+        session.track(stack)
+        try:
+            if self.scenario == "two-run":
+                try:
+                    stack.assert_converged()
+                except ConvergenceError:
+                    # --converge-confirm-with: what the other backend does not show is
+                    # marked a suspected emulator gap (a warning unless strict).
+                    if not session.confirm(stack):
+                        raise
+                    if any(d.is_error for d in stack.defects):
+                        raise _reconfirmed(stack) from None
+                finally:
+                    defects = list(stack.defects)
+            elif self.scenario.startswith("drift-"):
+                try:
+                    defects = self._run_drift(stack)
+                except ConvergenceError as exc:
+                    defects = list(exc.defects)
+                    raise
+            else:
+                try:
+                    report = stack.recover(parse_fault(self.scenario))
+                except ConvergenceError as exc:
+                    defects = list(exc.defects)
+                    raise
+                defects = list(report.defects)
+                flaky = report.flaky
+                report.raise_for_defects()
+            outcome = "passed"
+        except ConvergenceError:
+            # A replay that disagrees is reported as such, not as a plain failure.
+            outcome = "flaky" if flaky else "failed"
+            raise
+        finally:
+            session.untrack(stack)
+            stack.close(keep=bool(session.option("keep")))
+            self._record(defects, outcome, time.monotonic() - started)
+
+    def _run_drift(self, stack: Any) -> list[Any]:
+        """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
+        from ..loop import drift_scenario
+        from ..report import jsonable
+
+        stack.on_loop = lambda record: self.user_properties.append(
+            ("converge_loop", json.dumps(jsonable(record)))
+        )
+        kind, _, address = self.scenario.partition("@")
+        report = drift_scenario(stack, kind.removeprefix("drift-"), address)
+        # The drift's lifetime and the loop's calls: shown with -rA, and on failure.
+        self.add_report_section("call", "loop", report.text())
+        try:
+            report.raise_for_defects()
+        except ConvergenceError as exc:
+            exc.defects = list(report.defects)
+            raise
+        return list(report.defects)
+
+    def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
+        # The same properties the fixture writes: plugin.py gathers them from
+        # reports, so they reach the controller under xdist too.
+        self.user_properties.append(
+            ("converge_defects", json.dumps([defect_json(d) for d in defects]))
+        )
+        for d in defects:  # JUnit XML carries them as <property> elements
+            self.user_properties.extend(junit_properties(d))
+        entry = {
+            "module": self.module_id,
+            "path": self.parent.nodeid,  # type: ignore[union-attr]
+            "scenario": self.scenario,
+            "outcome": outcome,
+            "seconds": round(seconds, 3),
+        }
+        unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
+        if unverified:
+            entry["unverified_types"] = unverified
+            warnings.warn(
+                ConvergeCoverageWarning(
+                    f"{self.nodeid}: no inventory lister covers {', '.join(unverified)}; "
+                    "their duplicates and orphans were not looked for"
+                ),
+                stacklevel=1,
+            )
+        self.user_properties.append(("converge_scenario", json.dumps(entry)))
+
+    def reproduce_command(self) -> str:
+        """The one command line that runs exactly this scenario again."""
+        from ..session import get_session
+
+        drift = self.scenario.startswith("drift-")
+        faults = "none" if self.scenario == "two-run" or drift else self.scenario.partition("@")[0]
+        root = _converge_root(self)
+        base = self.config.invocation_params.dir
+        where = os.path.relpath(root, base) if root else "."
+        here = os.path.relpath(self.path, base)
+        options = get_session(self.config).outcome_options()
+        return " ".join(
+            [
+                "pytest",
+                "--converge",
+                shlex.quote(where),
+                "--converge-faults",
+                faults,
+                *options,
+                f'"{here}::{self.name}"',
+            ]
+        )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        # Defects and terraform diagnostics are the message; a traceback into
+        # the plugin would only hide them.
+        if isinstance(excinfo.value, ConvergeError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+
+
+def _reconfirmed(stack: Any) -> ConvergenceError:
+    """The ConvergenceError of ``stack``'s findings as they are now (after confirming)."""
+    return ConvergenceError.of(stack.defects, header=f"{stack.name} does not converge:")
+
+
+class FaultPointsError(ConvergeError):
+    """The clean apply that finds a module's fault points failed."""
+
+
+class ConvergeCoverageWarning(UserWarning):
+    """A scenario created resource types that no inventory lister covers."""
+
+
+def _converge_root(item: pytest.Item) -> Path | None:
+    node: Any = item.parent
+    root = None
+    while isinstance(node, ConvergeDirectory):
+        root = node.discovery.path
+        node = node.parent
+    return root

@@ -1,0 +1,205 @@
+"""What one clean apply tells collection: a module's fault points and drift targets.
+
+A module's *fault points* are the mutating API calls of a clean apply
+(``CreateVpc#1``, ...); its *drift targets* the managed resources it leaves.
+Both are recorded at collection time, once per module content per session
+(and shared between xdist workers, :mod:`.cache`), so ``--collect-only``
+lists exactly what would run. Fault points are also kept across sessions
+until the module or the toolchain changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..errors import ConvergeError
+from ..workspace import local_module_root, tree_digest
+from .cache import once_per_run
+from .discovery import tree_uses_aws
+from .stacks import make_stack
+
+
+@dataclass(frozen=True)
+class FaultPoints:
+    """The mutating calls of one clean apply, or why they could not be recorded."""
+
+    points: tuple[str, ...] = ()
+    error: str | None = None
+    seconds: float = 0.0
+
+
+_points_key = pytest.StashKey[dict[str, FaultPoints]]()
+
+
+def module_digest(module: Path) -> str:
+    """Content digest of what a workspace copy of ``module`` takes (as Templates keys it)."""
+    root = local_module_root(module)
+    return tree_digest(root) + "-" + hashlib.sha256(str(module).encode()).hexdigest()[:8]
+
+
+def ordered(points: Iterable[str]) -> list[str]:
+    """Fault points in a stable order: by operation, then by call number.
+
+    Calls of a parallel apply arrive in any order, and every worker and every
+    session must collect the same items in the same order.
+    """
+    return sorted(points, key=lambda p: (p.rpartition("#")[0], int(p.rpartition("#")[2])))
+
+
+def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
+    """The module's fault points: recorded once per module content, engine and backend.
+
+    A recorded list is kept in the cache dir, so later sessions skip the clean
+    apply until the module (or the toolchain) changes. Under xdist every
+    worker collects; the first to get here records, the
+    others read its file (same result, so all workers collect the same items).
+    """
+    cache = config.stash.setdefault(_points_key, {})
+    key = module_digest(module)
+    if key in cache:
+        return cache[key]
+    if not tree_uses_aws(module):
+        cache[key] = FaultPoints()
+        return cache[key]
+
+    def compute() -> dict[str, Any]:
+        data = _remembered_points(config, key)
+        if data is None:
+            found = _record(config, module)
+            data = {"points": list(found.points), "error": found.error, "seconds": found.seconds}
+            if found.error is None:
+                _remember_points(config, key, data)
+        return data
+
+    data = once_per_run(config, f"points-{key}", compute)
+    cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
+    return cache[key]
+
+
+def _points_file(config: pytest.Config, key: str) -> Path:
+    """Where the fault points of this module content are kept across sessions.
+
+    Keyed like the initialised templates (module files, engine, version, CLI
+    config) plus the backend and parallelism: the same inputs make the same
+    clean apply. A stale list cannot pass silently: a fault that never fires
+    is an error.
+    """
+    from ..session import get_session
+
+    session = get_session(config)
+    tc = session.toolchain()
+    ident = json.dumps(
+        [
+            key,
+            tc.flavor,
+            tc.version,
+            tc.command,
+            tc.cli_config.read_text() if tc.cli_config.exists() else "",
+            session.backend,
+            session.option("endpoint") or "",
+            session.parallelism,
+        ]
+    )
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:16]
+    return tc.plugin_cache.parent / "points" / f"{digest}.json"
+
+
+def _remembered_points(config: pytest.Config, key: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_points_file(config, key).read_text())
+    except (OSError, ValueError, ConvergeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("points"), list):
+        return None
+    return {"points": data["points"], "error": None, "seconds": 0.0}
+
+
+def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError, ConvergeError):
+        path = _points_file(config, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}")
+        tmp.write_text(json.dumps({"points": data["points"]}))
+        os.replace(tmp, path)
+
+
+def _record(config: pytest.Config, module: Path) -> FaultPoints:
+    started = time.monotonic()
+    try:
+        stack = make_stack(config, module, reproduce="")
+    except ConvergeError as exc:
+        return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
+    try:
+        points = stack.fault_points()
+    except ConvergeError as exc:
+        return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
+    finally:
+        stack.close()
+    return FaultPoints(tuple(ordered(points)), None, time.monotonic() - started)
+
+
+# -- drift targets -------------------------------------------------------
+@dataclass(frozen=True)
+class DriftTargets:
+    """The managed resources of one clean apply (address, type, taggable), or why not."""
+
+    targets: tuple[tuple[str, str, bool], ...] = ()
+    error: str | None = None
+
+
+_targets_key = pytest.StashKey[dict[str, DriftTargets]]()
+
+
+def drift_targets(config: pytest.Config, module: Path) -> DriftTargets:
+    """The module's managed resources after a clean apply: once per module content per session.
+
+    Shared between xdist workers through a file, as the fault points are.
+    """
+    cache = config.stash.setdefault(_targets_key, {})
+    key = module_digest(module)
+    if key in cache:
+        return cache[key]
+
+    def compute() -> dict[str, Any]:
+        found = _record_targets(config, module)
+        return {"targets": [list(t) for t in found.targets], "error": found.error}
+
+    data = once_per_run(config, f"drift-targets-{key}", compute)
+    cache[key] = DriftTargets(tuple(tuple(t) for t in data["targets"]), data["error"])
+    return cache[key]
+
+
+def _record_targets(config: pytest.Config, module: Path) -> DriftTargets:
+    from ..analysis.state import state_resources
+
+    try:
+        stack = make_stack(config, module, reproduce="")
+    except ConvergeError as exc:
+        return DriftTargets(error=str(exc))
+    try:
+        # A new Stack's state is empty; every recording empties the emulator after itself.
+        stack.apply().raise_for_error()
+        resources = state_resources(stack.state())
+        stack._fresh_start()
+    except ConvergeError as exc:
+        return DriftTargets(error=str(exc))
+    finally:
+        stack.close()
+    return DriftTargets(
+        tuple(
+            # A map of tags can be changed out of band on any resource that has one.
+            (r.address, r.type, isinstance(r.values.get("tags", []), dict | None))
+            for r in resources
+            if r.is_managed
+        )
+    )
