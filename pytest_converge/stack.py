@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .analysis.defects import Defect
 from .analysis.diffs import plan_defects
+from .analysis.hints import recovery_failed_hints
 from .analysis.plan import Plan, parse_plan
 from .egress import EgressGuard
 from .emulator.base import Emulator
@@ -634,7 +635,7 @@ class Stack:
         diags = err.diagnostics if err is not None else []
         address = _address_in(diags) or (first.pending[0].split(" ")[0] if first.pending else None)
         text = "; ".join(diags) or str(err)
-        exists = "already exist" in text.lower() or "inuse" in text.lower().replace(" ", "")
+        why, fix = recovery_failed_hints(text, address)
         return Defect(
             kind="recovery-failed",
             address=address,
@@ -643,19 +644,8 @@ class Stack:
             observed=text,
             objects=[],
             message=f"after {scenario} the clean re-run failed: {text}",
-            why=(
-                "the first run created the object, then died before recording it in state; "
-                "the re-run tries to create it again and the name is taken"
-                if exists
-                else "the re-run cannot complete from the state the interrupted run left"
-            ),
-            fix=(
-                f"`terraform import {address} <id>` (or an `import {{ to = {address} ... }}` "
-                "block) adopts the object; a module can avoid it with names that do not "
-                "collide (name_prefix) or by tolerating existing objects"
-                if exists
-                else "make the resource's create idempotent, or document the manual recovery"
-            ),
+            why=why,
+            fix=fix,
         )
 
     # -- upgrades ------------------------------------------------------

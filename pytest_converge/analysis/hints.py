@@ -307,3 +307,27 @@ def escape_hatch_fix(
         f'filesha256("build.sh") or sha256(file(...)), a version variable, or the ids of '
         f"the resources it depends on. {last_resort(attribute)}"
     )
+
+
+def recovery_failed_hints(text: str, address: str | None) -> tuple[str, str]:
+    """The ``why`` and ``fix`` of a ``recovery-failed`` defect.
+
+    ``text`` is the clean re-run's error after a fault; ``address`` the
+    resource it names (or the one the interrupted run left pending).
+
+    >>> why, fix = recovery_failed_hints("Role app already exists", "aws_iam_role.app")
+    >>> fix.startswith("`terraform import aws_iam_role.app <id>`")
+    True
+    """
+    if "already exist" in text.lower() or "inuse" in text.lower().replace(" ", ""):
+        return (
+            "the first run created the object, then died before recording it in state; "
+            "the re-run tries to create it again and the name is taken",
+            f"`terraform import {address} <id>` (or an `import {{ to = {address} ... }}` "
+            "block) adopts the object; a module can avoid it with names that do not "
+            "collide (name_prefix) or by tolerating existing objects",
+        )
+    return (
+        "the re-run cannot complete from the state the interrupted run left",
+        "make the resource's create idempotent, or document the manual recovery",
+    )

@@ -1,0 +1,29 @@
+"""The why and fix of a recovery-failed defect, worded in analysis/hints.py from plain text."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_converge.analysis.hints import recovery_failed_hints
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "creating IAM Role (app): EntityAlreadyExists: Role with name app already exists.",
+        "BucketAlreadyOwnedByYou: Your previous request to create the named bucket "
+        "succeeded and you already own it. Bucket already exists",
+        "InvalidGroup.Duplicate: the security group is In Use",
+    ],
+)
+def test_a_taken_name_says_import_the_object(text):
+    why, fix = recovery_failed_hints(text, "aws_iam_role.app")
+    assert "the name is taken" in why
+    assert fix.startswith("`terraform import aws_iam_role.app <id>`")
+    assert "import { to = aws_iam_role.app ... }" in fix
+
+
+def test_any_other_failure_says_make_the_create_idempotent():
+    why, fix = recovery_failed_hints("timeout while waiting for state to become 'ready'", None)
+    assert why == "the re-run cannot complete from the state the interrupted run left"
+    assert "idempotent" in fix
