@@ -35,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .analysis.defects import Defect
+from .analysis.defects import Defect, DefectReport
 from .analysis.loop import (
     TERRAFORM,
     Cycle,
@@ -50,9 +50,9 @@ from .analysis.plan import Plan, format_value, parse_plan
 from .analysis.state import state_resources
 from .analysis.stateful import STATEFUL_TYPES
 from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
-from .errors import ConvergeError, ConvergenceError, TerraformError
+from .errors import ConvergeError, TerraformError
 from .faults import Call
-from .report import format_defects, jsonable
+from .report import jsonable
 from .terraform import IsFlagged, Runner, read_json
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def _strings(value: Any) -> set[str]:
 
 
 @dataclass
-class LoopReport:
+class LoopReport(DefectReport):
     """What a loop run did: ``cycles``, ``drift``, ``flapping`` and ``defects``."""
 
     module: str
@@ -150,23 +150,11 @@ class LoopReport:
     #: Told which defects were raised (the ``converge`` fixture fails a test that never does).
     on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False)
 
-    @property
-    def errors(self) -> list[Defect]:
-        return [d for d in self.defects if d.is_error]
+    def _failure_header(self) -> str:
+        return f"{self.module} under a continuous loop:"
 
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def raise_for_defects(self) -> LoopReport:
-        if self.errors:
-            if self.on_raise is not None:
-                self.on_raise(self.defects)
-            header = f"{self.module} under a continuous loop:"
-            raise ConvergenceError(
-                format_defects(self.defects, header=header) + "\n" + self.text(), self.defects
-            )
-        return self
+    def _failure_detail(self) -> str:
+        return self.text()
 
     def median_seconds(self) -> float:
         return statistics.median(c.seconds for c in self.cycles) if self.cycles else 0.0

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .analysis.defects import Defect
+from .analysis.defects import Defect, DefectReport
 from .analysis.diffs import plan_defects
 from .analysis.hints import recovery_failed_hints
 from .analysis.plan import Plan, parse_plan
@@ -36,7 +36,6 @@ from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
 from .faults import Call, Fault, Proxy
 from .inventory import prepare_clients
 from .provider import ReattachedProvider
-from .report import format_defects
 from .safety import ensure_loopback
 from .terraform import Completed, IsFlagged, Runner, read_json
 from .workspace import Template, Templates, aws_addresses
@@ -83,16 +82,15 @@ class ApplyResult:
         """
         if self.error is not None:
             if self.egress:
-                raise ConvergenceError(
-                    format_defects(self.egress, header="the apply tried to leave this machine:"),
-                    self.egress,
+                raise ConvergenceError.of(
+                    self.egress, header="the apply tried to leave this machine:"
                 ) from self.error
             raise self.error
         return self
 
 
 @dataclass
-class RecoveryReport:
+class RecoveryReport(DefectReport):
     """The outcome of one fault scenario (see :meth:`Stack.recover`)."""
 
     module: str
@@ -115,33 +113,14 @@ class RecoveryReport:
     #: teardown for error defects it never raised).
     on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def errors(self) -> list[Defect]:
-        """The error-level defects (warnings left out): what makes the scenario fail."""
-        return [d for d in self.defects if d.is_error]
-
-    @property
-    def ok(self) -> bool:
-        """True when the module recovered: no error-level defect (warnings allowed)."""
-        return not self.errors
-
-    def raise_for_defects(self) -> RecoveryReport:
-        """Raise :class:`ConvergenceError` listing every defect if any is an error; else ``self``.
-
-        >>> stack.recover(LostResponse("CreateVpc")).raise_for_defects()   # doctest: +SKIP
-        """
-        if self.errors:
-            if self.on_raise is not None:
-                self.on_raise(self.defects)
-            header = f"{self.module} does not recover from {self.scenario}:"
-            if self.flaky:
-                header = (
-                    f"{self.module} under {self.scenario} is FLAKY: a replay gave "
-                    f"{_outcome(self.replayed) or 'no defects'} instead of "
-                    f"{_outcome(self.defects)}. First run:"
-                )
-            raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
-        return self
+    def _failure_header(self) -> str:
+        if self.flaky:
+            return (
+                f"{self.module} under {self.scenario} is FLAKY: a replay gave "
+                f"{_outcome(self.replayed) or 'no defects'} instead of "
+                f"{_outcome(self.defects)}. First run:"
+            )
+        return f"{self.module} does not recover from {self.scenario}:"
 
 
 class Stack:
@@ -433,9 +412,7 @@ class Stack:
         if errors:
             if self._on_raise is not None:
                 self._on_raise(self, defects)
-            raise ConvergenceError(
-                format_defects(defects, header=f"{self.name} does not converge:"), defects
-            )
+            raise ConvergenceError.of(defects, header=f"{self.name} does not converge:")
 
     def compare_with(self, other: Emulator) -> list[Defect]:
         """Run the two-run test here and on ``other``; what only one of them finds.

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .analysis.defects import Defect
+from .analysis.defects import Defect, DefectReport
 from .analysis.plan import Plan
 from .analysis.upgrade import (
     STATEFUL_TYPES,
@@ -33,9 +33,8 @@ from .analysis.upgrade import (
     upgrade_actions,
     upgrade_defects,
 )
-from .errors import ConvergenceError, FaultError, TerraformError
+from .errors import FaultError, TerraformError
 from .faults import Fault
-from .report import format_defects
 from .terraform import IsFlagged, Runner, read_json
 from .tfvars import AUTO_COPY, copy_test_vars
 
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class UpgradeReport:
+class UpgradeReport(DefectReport):
     """The outcome of :meth:`Stack.upgrade_from`."""
 
     module: str
@@ -65,31 +64,17 @@ class UpgradeReport:
     flaky: bool = False
     replayed: list[Defect] = field(default_factory=list)
 
-    @property
-    def errors(self) -> list[Defect]:
-        """The error-level defects (warnings such as a rename hint excluded)."""
-        return [d for d in self.defects if d.is_error]
-
-    @property
-    def ok(self) -> bool:
-        """True when the upgrade has no error-level defect."""
-        return not self.errors
-
     def action(self, address: str) -> str:
         """The upgrade plan's action for ``address`` (``no-op`` when it does not touch it)."""
         return next((a.action for a in self.actions if a.address == address), "no-op")
 
-    def raise_for_defects(self) -> UpgradeReport:
-        """Raise :class:`ConvergenceError` listing the defects unless :attr:`ok`; else ``self``."""
-        if self.errors:
-            header = f"{self.module} does not upgrade cleanly ({self.scenario}):"
-            if self.flaky:
-                header = (
-                    f"{self.module} under {self.scenario} is FLAKY: a replay gave a different "
-                    "outcome. First run:"
-                )
-            raise ConvergenceError(format_defects(self.defects, header=header), self.defects)
-        return self
+    def _failure_header(self) -> str:
+        if self.flaky:
+            return (
+                f"{self.module} under {self.scenario} is FLAKY: a replay gave a different "
+                "outcome. First run:"
+            )
+        return f"{self.module} does not upgrade cleanly ({self.scenario}):"
 
 
 def upgrade_from(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from ..errors import ConvergenceError
 
 #: The kinds of finding, in the words of the JSON report.
 KINDS = (
@@ -144,3 +147,50 @@ class Defect:
 def is_class_name(name: object) -> bool:
     """A built-in classification, or a user's class name (``api-rounding``)."""
     return isinstance(name, str) and (name in CLASSIFICATIONS or bool(CLASS_NAME.match(name)))
+
+
+_Report = TypeVar("_Report", bound="DefectReport")
+
+
+class DefectReport:
+    """``errors``, ``ok`` and ``raise_for_defects`` of a report that holds ``defects``.
+
+    The base of ``RecoveryReport``, ``UpgradeReport`` and ``LoopReport``: each
+    is a dataclass with a ``defects`` field and says its failure header in
+    :meth:`_failure_header` (and any text after the defects in
+    :meth:`_failure_detail`).
+    """
+
+    defects: list[Defect]
+    #: Told which defects were raised (the ``converge`` fixture fails a test at
+    #: teardown for error defects it never raised).
+    on_raise: Callable[[list[Defect]], None] | None = None
+
+    @property
+    def errors(self) -> list[Defect]:
+        """The error-level defects (warnings left out): what makes the report fail."""
+        return [d for d in self.defects if d.is_error]
+
+    @property
+    def ok(self) -> bool:
+        """True when no defect is an error (warnings allowed)."""
+        return not self.errors
+
+    def raise_for_defects(self: _Report) -> _Report:
+        """Raise :class:`ConvergenceError` listing every defect if any is an error; else ``self``.
+
+        >>> stack.recover(LostResponse("CreateVpc")).raise_for_defects()   # doctest: +SKIP
+        """
+        if self.errors:
+            if self.on_raise is not None:
+                self.on_raise(self.defects)
+            raise ConvergenceError.of(self.defects, self._failure_header(), self._failure_detail())
+        return self
+
+    def _failure_header(self) -> str:
+        """The line above the defects in the error's message."""
+        raise NotImplementedError
+
+    def _failure_detail(self) -> str:
+        """Text after the defects in the error's message (none by default)."""
+        return ""
