@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from .local_server import serve_in_thread, server_url
 from .safety import LOOPBACK_NAMES
 
 log = logging.getLogger(__name__)
@@ -66,19 +67,11 @@ class EgressGuard:
         server = _Server(("127.0.0.1", 0), _Handler)
         server.guard = self
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.1},
-            name="converge-egress",
-            daemon=True,
-        )
-        self._thread.start()
+        self._thread = serve_in_thread(server, "converge-egress", poll_interval=0.1)
 
     @property
     def url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("the egress guard is not running; call start() first")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return server_url(self._server, "the egress guard")
 
     def proxy_env(self) -> dict[str, str]:
         """Environment variables that send every non-loopback request here."""

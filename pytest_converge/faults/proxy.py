@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from ..analysis.gaps import unimplemented_operation
 from ..errors import FaultError
+from ..local_server import serve_in_thread, server_url
 from ..safety import LoopbackTarget, loopback_target
 from .kinds import SIGNALLING, Fault, Request, Signal
 from .operations import Operation, identify, is_mutating
@@ -127,20 +128,12 @@ class Proxy:
         server = _Server(("127.0.0.1", self._port), _Handler)
         server.proxy = self
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="converge-proxy",
-            daemon=True,
-        )
-        self._thread.start()
+        self._thread = serve_in_thread(server, "converge-proxy", poll_interval=0.05)
 
     @property
     def endpoint(self) -> str:
         """``http://127.0.0.1:<port>``: the URL to give every service endpoint."""
-        if self._server is None:
-            raise RuntimeError("the proxy is not running; call start() first")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return server_url(self._server, "the proxy")
 
     def stop(self) -> None:
         """Stop listening, close every connection and join every thread; idempotent."""
