@@ -125,15 +125,22 @@ def parse_attributes(text: str, file: Path | None = None) -> dict[str, Attribute
     ``.json`` files (``.tfvars.json``) are read as one JSON object.
     """
     if file is not None and file.name.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise HclError(f"{file}: not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise HclError(f"{file}: expected one JSON object of variable values")
+        data = _json_object(text, file, "expected one JSON object of variable values")
         return {k: Attribute(k, json.dumps(v), 1, v) for k, v in data.items()}
     reader, body = _read(text, file)
     return reader.attributes(body)
+
+
+def _json_object(text: str, file: Path | None, expected: str) -> dict[str, Any]:
+    """``text`` as one JSON object, or HclError naming the file and what it should hold."""
+    where = file or "<text>"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise HclError(f"{where}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise HclError(f"{where}: {expected}")
+    return data
 
 
 def _read(text: str, file: Path | None) -> tuple[_Reader, Any]:
@@ -340,12 +347,7 @@ _JSON_LABELS = {
 
 
 def _json_blocks(text: str, file: Path | None) -> list[Block]:
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise HclError(f"{file or '<text>'}: not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise HclError(f"{file or '<text>'}: a .tf.json file holds one JSON object")
+    data = _json_object(text, file, "a .tf.json file holds one JSON object")
     lines = text.splitlines()
     blocks: list[Block] = []
     for type_, content in data.items():
