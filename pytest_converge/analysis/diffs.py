@@ -342,22 +342,14 @@ def _attribute_defect(
     if declared is UNKNOWN:
         declared = "(known after apply)"
     if transient:
-        return Defect(
-            kind="needs-second-apply",
-            address=rc.address,
-            attribute=attr.path,
-            declared=declared,
-            observed=observed,
-            classification=str(classification),
-            module=ctx.module,
-            scenario=ctx.scenario,
-            severity=WARNING,
-            message=message + _GONE_NEXT,
-            why=_TRANSIENT_WHY,
-            fix=_TRANSIENT_FIX,
-        )
+        kind, severity = "needs-second-apply", WARNING
+        message, why, fix = message + _GONE_NEXT, _TRANSIENT_WHY, _TRANSIENT_FIX
+    else:
+        kind, severity = "permanent-diff", ""  # "": the kind's own severity
+        why = hints.why(classification, attr.declared, attr.observed)
+        fix = hints.fix(classification, attr.path, attr.declared, attr.observed)
     return Defect(
-        kind="permanent-diff",
+        kind=kind,
         address=rc.address,
         attribute=attr.path,
         declared=declared,
@@ -365,9 +357,10 @@ def _attribute_defect(
         classification=str(classification),
         module=ctx.module,
         scenario=ctx.scenario,
+        severity=severity,
         message=message,
-        why=hints.why(classification, attr.declared, attr.observed),
-        fix=hints.fix(classification, attr.path, attr.declared, attr.observed),
+        why=why,
+        fix=fix,
     )
 
 
