@@ -574,19 +574,8 @@ class Stack:
             prepare_clients(self.emulator, sorted(self.regions), self._resource_types())
         self._progress(f"{self.name}: apply through {scenario}")
         first = self.apply(fault)
-        if first.unfired:
-            seen = sorted({c.label for c in first.calls if c.mutating})
-            raise FaultError(
-                f"{scenario} never fired: the apply made no call {fault.op}#{fault.n}. "
-                f"Mutating calls seen: {', '.join(seen) or 'none'}"
-            )
-        self._check_emulator()
-        self._progress(f"{self.name}: clean re-run after {scenario}")
-        second = self.apply()
-        defects: list[Defect] = []
-        if not second.ok:
-            defects.append(self._recovery_failed(scenario, first, second))
-        else:
+        second, defects = self._rerun_clean(fault, first, scenario)
+        if second.ok:
             defects.extend(self._second_plan_defects(scenario))
         after = take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
         created = list(after.minus(baseline))
@@ -606,6 +595,25 @@ class Stack:
             if missing:
                 defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
         return first, second, self._take_egress(scenario) + defects, created
+
+    def _rerun_clean(
+        self, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
+    ) -> tuple[ApplyResult, list[Defect]]:
+        """After ``first`` ran through ``fault``: the clean re-run, and its recovery-failed defect.
+
+        A fault that never fired is a FaultError (the scenario did not happen).
+        """
+        if first.unfired:
+            seen = sorted({c.label for c in first.calls if c.mutating})
+            raise FaultError(
+                f"{fault.label} never fired: the {what} made no call {fault.op}#{fault.n}. "
+                f"Mutating calls seen: {', '.join(seen) or 'none'}"
+            )
+        self._check_emulator()
+        self._progress(f"{self.name}: clean re-run after {fault.label}")
+        second = self.apply()
+        failed = [] if second.ok else [self._recovery_failed(scenario, first, second)]
+        return second, failed
 
     def _recovery_failed(self, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
         err = second.error

@@ -33,7 +33,7 @@ from .analysis.upgrade import (
     upgrade_actions,
     upgrade_defects,
 )
-from .errors import FaultError, TerraformError
+from .errors import TerraformError
 from .faults import Fault
 from .terraform import IsFlagged, Runner, read_json
 from .tfvars import AUTO_COPY, copy_test_vars
@@ -231,17 +231,8 @@ class _Upgrade:
         first = stack.apply(fault)
         second = None
         if fault is not None:
-            if first.unfired:
-                seen = sorted({c.label for c in first.calls if c.mutating})
-                raise FaultError(
-                    f"{fault.label} never fired: the upgrade apply made no call "
-                    f"{fault.op}#{fault.n}. Mutating calls seen: {', '.join(seen) or 'none'}"
-                )
-            stack._check_emulator()
-            stack._progress(f"{stack.name}: clean re-run after {fault.label}")
-            second = stack.apply()
-            if not second.ok:
-                defects.append(stack._recovery_failed(self.scenario, first, second))
+            second, failed = stack._rerun_clean(fault, first, self.scenario, "upgrade apply")
+            defects.extend(failed)
         elif first.error is not None:
             defects.append(self._failed(first))
         if (second or first).ok:
