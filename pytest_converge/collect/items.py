@@ -10,12 +10,14 @@ controller under xdist) and can say the one command line that runs it again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import time
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +84,7 @@ class ConvergeDirectory(pytest.Directory):
             return
         found = fault_points(self.config, self.path)
         if found.error is not None:
-            yield ConvergeItem.from_parent(
-                self, name="fault-points", scenario="fault-points", error=found.error
-            )
+            yield self._not_recorded("fault-points", found.error)
             return
         for kind in kinds:
             for point in found.points:
@@ -94,9 +94,7 @@ class ConvergeDirectory(pytest.Directory):
     def _drift_items(self, kinds: Sequence[str]) -> Iterator[ConvergeItem]:
         found = drift_targets(self.config, self.path)
         if found.error is not None:
-            yield ConvergeItem.from_parent(
-                self, name="drift-targets", scenario="drift-targets", error=found.error
-            )
+            yield self._not_recorded("drift-targets", found.error)
             return
         for kind in kinds:
             for address, _type, taggable in found.targets:
@@ -104,6 +102,10 @@ class ConvergeDirectory(pytest.Directory):
                     continue  # nothing this plugin can change out of band in general
                 label = f"drift-{kind}@{address}"
                 yield ConvergeItem.from_parent(self, name=label, scenario=label)
+
+    def _not_recorded(self, what: str, error: str) -> ConvergeItem:
+        """The item that fails saying why the clean apply recording ``what`` failed."""
+        return ConvergeItem.from_parent(self, name=what, scenario=what, error=error)
 
     def _rel(self) -> str:
         return self.nodeid or "."
@@ -139,19 +141,11 @@ class ConvergeItem(pytest.Item):
         from ..session import get_session
 
         session = get_session(self.config)
-        started = time.monotonic()
-        outcome = "error"
-        flaky = False
-        defects: list[Any] = []
         fault_scenario = self.scenario != "two-run" and not self.scenario.startswith("drift-")
         if self.scenario == "two-run" or fault_scenario:
             session.emptied_emulator()  # before any Stack: may skip the reset
-        stack = make_stack(
-            self.config, self.module, reproduce=self.reproduce_command(), name=self.module_id
-        )
-        stack.emulator_is_empty = fault_scenario  # emptied just above
-        session.track(stack)
-        try:
+        with self._recording() as run, self._stack(name=self.module_id) as stack:
+            stack.emulator_is_empty = fault_scenario  # emptied just above
             if self.scenario == "two-run":
                 try:
                     stack.assert_converged()
@@ -163,31 +157,51 @@ class ConvergeItem(pytest.Item):
                     if any(d.is_error for d in stack.defects):
                         raise _reconfirmed(stack) from None
                 finally:
-                    defects = list(stack.defects)
+                    run.defects = list(stack.defects)
             elif self.scenario.startswith("drift-"):
                 try:
-                    defects = self._run_drift(stack)
+                    run.defects = self._run_drift(stack)
                 except ConvergenceError as exc:
-                    defects = list(exc.defects)
+                    run.defects = list(exc.defects)
                     raise
             else:
                 try:
                     report = stack.recover(parse_fault(self.scenario))
                 except ConvergenceError as exc:
-                    defects = list(exc.defects)
+                    run.defects = list(exc.defects)
                     raise
-                defects = list(report.defects)
-                flaky = report.flaky
+                run.defects = list(report.defects)
+                run.flaky = report.flaky
                 report.raise_for_defects()
-            outcome = "passed"
+
+    @contextlib.contextmanager
+    def _recording(self) -> Iterator[_Run]:
+        """The scenario's outcome and defects, recorded as user properties however it ends."""
+        started = time.monotonic()
+        run = _Run()
+        try:
+            yield run
+            run.outcome = "passed"
         except ConvergenceError:
             # A replay that disagrees is reported as such, not as a plain failure.
-            outcome = "flaky" if flaky else "failed"
+            run.outcome = "flaky" if run.flaky else "failed"
             raise
+        finally:
+            self._record(run.defects, run.outcome, time.monotonic() - started)
+
+    @contextlib.contextmanager
+    def _stack(self, name: str | None = None) -> Iterator[Any]:
+        """A fresh Stack for this scenario, tracked by the session and closed after."""
+        from ..session import get_session
+
+        session = get_session(self.config)
+        stack = make_stack(self.config, self.module, reproduce=self.reproduce_command(), name=name)
+        session.track(stack)
+        try:
+            yield stack
         finally:
             session.untrack(stack)
             stack.close(keep=bool(session.option("keep")))
-            self._record(defects, outcome, time.monotonic() - started)
 
     def _run_drift(self, stack: Any) -> list[Any]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
@@ -267,6 +281,16 @@ class ConvergeItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+
+
+@dataclass
+class _Run:
+    """What a running scenario has found so far (see ``ConvergeItem._recording``)."""
+
+    defects: list[Any] = field(default_factory=list)
+    outcome: str = "error"
+    #: A replay gave another outcome: a failure is reported as ``flaky``.
+    flaky: bool = False
 
 
 def _reconfirmed(stack: Any) -> ConvergenceError:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -119,34 +118,11 @@ class UpgradeItem(ConvergeItem):
         return parse_fault(self.scenario[len("upgrade-") :])
 
     def runtest(self) -> None:
-        from ..session import get_session
-
-        session = get_session(self.config)
-        started = time.monotonic()
-        outcome, defects = "error", []
-        stack = _stack(self)
-        session.track(stack)
-        try:
-            defects = self.run_on(stack)
-            errors = [d for d in defects if d.is_error]
-            if errors:
-                from ..report import format_defects
-
-                raise ConvergenceError(
-                    format_defects(
-                        defects,
-                        header=f"{self.parent.nodeid} {self.scenario}:",  # type: ignore[union-attr]
-                    ),
-                    defects,
-                )
-            outcome = "passed"
-        except ConvergenceError:
-            outcome = "failed"
-            raise
-        finally:
-            session.untrack(stack)
-            stack.close(keep=bool(session.option("keep")))
-            self._record(defects, outcome, time.monotonic() - started)
+        with self._recording() as run, self._stack() as stack:
+            run.defects = self.run_on(stack)
+            if any(d.is_error for d in run.defects):
+                header = f"{self.parent.nodeid} {self.scenario}:"  # type: ignore[union-attr]
+                raise ConvergenceError.of(run.defects, header=header)
 
     def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
@@ -207,65 +183,45 @@ class StagesItem(UpgradeItem):
                 f"--converge-stages needs isolated accounts on one emulator: only the moto "
                 f"backend offers them here (this run uses {session.backend})"
             )
-        started = time.monotonic()
         results: list[dict[str, Any]] = [{"stage": s, "outcome": "not run"} for s in self.stages]
-        defects: list[Any] = []
         stopped: str | None = None
-        outcome = "error"
         session.emulator().reset()
-        try:
-            for i, stage in enumerate(self.stages):
-                stack = _stack(self)
-                view = AccountView(session.emulator(), stage_account(i))
-                stack.emulator = view
-                stack.proxy.extra_headers = view.headers
-                session.track(stack)
-                try:
-                    stack._progress(f"{stack.name}: stage {stage} (account {view.account_id})")
-                    if self.old is not None:
-                        found = self.run_on(stack, fresh=False)
-                    else:
-                        found = stack.converged_defects(f"stage-{stage}")
-                except Exception:
-                    results[i]["outcome"], stopped = "error", stage
-                    raise
-                finally:
-                    session.untrack(stack)
-                    stack.close(keep=bool(session.option("keep")))
-                for d in found:
-                    d.scenario = f"stage-{stage}"
-                defects.extend(found)
-                failed = any(d.is_error for d in found)
-                results[i]["outcome"] = "failed" if failed else "converged"
-                if failed:
-                    stopped = stage
-                    break
-            self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
-            if stopped is not None:
-                from ..report import format_defects
-
-                rest = ", ".join(self.stages[self.stages.index(stopped) + 1 :]) or "none"
-                raise ConvergenceError(
-                    format_defects(
-                        defects,
-                        header=(
-                            f"{self.parent.nodeid}: promotion stopped at stage {stopped!r} "  # type: ignore[union-attr]
-                            f"(not run: {rest}):"
-                        ),
-                    ),
-                    defects,
-                )
-            outcome = "passed"
-        except ConvergenceError:
-            outcome = "failed"
-            raise
-        finally:
-            self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
-            self._record(defects, outcome, time.monotonic() - started)
-
-
-def _stack(item: Any) -> Any:
-    return make_stack(item.config, item.path, reproduce=item.reproduce_command())
+        with self._recording() as run:
+            try:
+                for i, stage in enumerate(self.stages):
+                    with self._stack() as stack:
+                        view = AccountView(session.emulator(), stage_account(i))
+                        stack.emulator = view
+                        stack.proxy.extra_headers = view.headers
+                        try:
+                            stack._progress(
+                                f"{stack.name}: stage {stage} (account {view.account_id})"
+                            )
+                            if self.old is not None:
+                                found = self.run_on(stack, fresh=False)
+                            else:
+                                found = stack.converged_defects(f"stage-{stage}")
+                        except Exception:
+                            results[i]["outcome"], stopped = "error", stage
+                            raise
+                    for d in found:
+                        d.scenario = f"stage-{stage}"
+                    run.defects.extend(found)
+                    failed = any(d.is_error for d in found)
+                    results[i]["outcome"] = "failed" if failed else "converged"
+                    if failed:
+                        stopped = stage
+                        break
+                self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
+                if stopped is not None:
+                    rest = ", ".join(self.stages[self.stages.index(stopped) + 1 :]) or "none"
+                    header = (
+                        f"{self.parent.nodeid}: promotion stopped at stage {stopped!r} "  # type: ignore[union-attr]
+                        f"(not run: {rest}):"
+                    )
+                    raise ConvergenceError.of(run.defects, header=header)
+            finally:
+                self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
 
 
 # -- hooks -----------------------------------------------------------------------------------
