@@ -69,12 +69,21 @@ class Request:
         )
 
 
+@dataclass(frozen=True)
 class Fault:
-    """Base of the fault kinds: ``op``, ``n`` (1-based occurrence), ``kind``, ``label``."""
+    """Base of the fault kinds: ``op``, ``n`` (1-based occurrence), ``kind``, ``label``.
+
+    A kind is a frozen dataclass subclass with its own ``kind`` name and
+    ``before()`` and/or ``after()``; its settings are further fields with
+    defaults, checked in ``__post_init__`` after ``super().__post_init__()``.
+    """
 
     kind: ClassVar[str] = ""
     op: str
-    n: int
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        self._check()
 
     @property
     def label(self) -> str:
@@ -124,13 +133,11 @@ class ApiError(Fault):
     """
 
     kind: ClassVar[str] = "error"
-    op: str
-    n: int = 1
     status: int = 500
     code: str = "InternalError"
 
     def __post_init__(self) -> None:
-        self._check()
+        super().__post_init__()
         if (
             isinstance(self.status, bool)
             or not isinstance(self.status, int)
@@ -156,11 +163,6 @@ class LostResponse(Fault):
     """The emulator processes the call; the client gets a 500 instead of the answer."""
 
     kind: ClassVar[str] = "lost-response"
-    op: str
-    n: int = 1
-
-    def __post_init__(self) -> None:
-        self._check()
 
     def after(self, request: Request, response: Response, signal: Signal) -> Response | None:
         return request.error(
@@ -178,12 +180,10 @@ class Throttle(Fault):
     """
 
     kind: ClassVar[str] = "throttle"
-    op: str
-    n: int = 1
     times: int = field(default=3, kw_only=True)
 
     def __post_init__(self) -> None:
-        self._check()
+        super().__post_init__()
         if isinstance(self.times, bool) or not isinstance(self.times, int) or self.times < 1:
             raise FaultError(
                 f"Throttle({self.op!r}): times must be an integer >= 1, got {self.times!r}"
@@ -203,11 +203,6 @@ class Crash(Fault):
     """SIGKILL Terraform right after the emulator processed the call; no answer is sent."""
 
     kind: ClassVar[str] = "crash"
-    op: str
-    n: int = 1
-
-    def __post_init__(self) -> None:
-        self._check()
 
     def after(self, request: Request, response: Response, signal: Signal) -> Response | None:
         # Signal before answering: a client that read the answer could record
@@ -221,11 +216,6 @@ class Interrupt(Fault):
     """SIGINT Terraform after the call (graceful stop, like Ctrl-C); the answer is sent."""
 
     kind: ClassVar[str] = "interrupt"
-    op: str
-    n: int = 1
-
-    def __post_init__(self) -> None:
-        self._check()
 
     def after(self, request: Request, response: Response, signal: Signal) -> Response | None:
         signal(_signal.SIGINT)
@@ -246,7 +236,7 @@ SIGNALLING = (Crash, Interrupt)
 
 def _settings(cls: type[Fault]) -> list[dataclasses.Field[Any]]:
     """A fault kind's settings beyond ``op`` and ``n`` (``status``, ``code``, ``times``)."""
-    return [f for f in dataclasses.fields(cls) if f.name not in ("op", "n")]  # type: ignore[arg-type]
+    return [f for f in dataclasses.fields(cls) if f.name not in ("op", "n")]
 
 
 def parse_fault(text: str) -> Fault:
@@ -287,7 +277,7 @@ def parse_fault(text: str) -> Fault:
             settings[key] = int(value)
         else:
             settings[key] = value
-    return cls(op.strip(), int(count), **settings)  # type: ignore[call-arg]
+    return cls(op.strip(), int(count), **settings)
 
 
 def __getattr__(name: str) -> Any:
