@@ -109,18 +109,31 @@ class RecoveryReport(DefectReport):
     unverified_types: list[str] = field(default_factory=list)
     #: The regions whose objects the inventory listed.
     regions: list[str] = field(default_factory=list)
+    #: The resource whose apply the fault hit (None if not known), and the replay's.
+    #: ``Op#n`` counts calls in the order terraform makes them, and terraform orders
+    #: independent resources freely: two runs can hit two resources.
+    hit: str | None = None
+    replay_hit: str | None = None
     #: Told which defects were raised (the ``converge`` fixture fails a test at
     #: teardown for error defects it never raised).
     on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False, compare=False)
 
     def _failure_header(self) -> str:
         if self.flaky:
+            moved = ""
+            if self.hit and self.replay_hit and self.hit != self.replay_hit:
+                moved = (
+                    f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
+                    "independent resources freely, so the n-th call of an operation is "
+                    "not always the same resource's."
+                )
             return (
                 f"{self.module} under {self.scenario} is FLAKY: a replay gave "
                 f"{_outcome(self.replayed) or 'no defects'} instead of "
-                f"{_outcome(self.defects)}. First run:"
+                f"{_outcome(self.defects)}.{moved} First run:"
             )
-        return f"{self.module} does not recover from {self.scenario}:"
+        where = f" (it hit {self.hit})" if self.hit else ""
+        return f"{self.module} does not recover from {self.scenario}{where}:"
 
 
 class Stack:
@@ -528,10 +541,11 @@ class Stack:
         started = time.monotonic()
         first, second, defects, created = self._scenario(fault)
         unverified: list[str] = next((d.observed for d in defects if d.kind == "unverified"), [])
-        flaky, replayed = False, []
+        flaky, replayed, replay_hit = False, [], None
         if (self.replay if replay is None else replay) and any(d.is_error for d in defects):
             self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
-            replayed = self._scenario(fault)[2]
+            again = self._scenario(fault)
+            replayed, replay_hit = again[2], _fault_hit(again[0])
             flaky = _outcome(replayed) != _outcome(defects)
         report = RecoveryReport(
             self.name,
@@ -547,6 +561,8 @@ class Stack:
             unverified_types=list(unverified),
             regions=sorted(self.regions),
             on_raise=self._report_raised,
+            hit=_fault_hit(first),
+            replay_hit=replay_hit,
         )
         self.reports.append(report)
         return report
@@ -776,6 +792,14 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _fault_hit(result: ApplyResult) -> str | None:
+    """The resource whose apply the armed fault fired on (see :class:`RecoveryReport`)."""
+    from .analysis.writers import fault_addresses
+
+    found = fault_addresses(result.calls, result.events, result.clock_offset)
+    return found[0] if found else None
 
 
 def _reattached_provider(

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["ApplyWindow", "apply_windows", "sibling_writers"]
+__all__ = ["ApplyWindow", "apply_windows", "fault_addresses", "sibling_writers"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,27 @@ def apply_windows(events: Iterable[Mapping[str, Any]]) -> dict[str, ApplyWindow]
     for address, start in started.items():
         windows[address] = ApplyWindow(address, start, float("inf"))
     return windows
+
+
+def fault_addresses(
+    calls: Iterable[Any], events: Iterable[Mapping[str, Any]], clock_offset: float = 0.0
+) -> list[str]:
+    """The resources whose apply made the calls a fault fired on, in call order.
+
+    Fault scenarios apply with ``-parallelism=1``, so one resource's window is
+    open at a time; a call no single window holds is left out. ``calls`` and
+    ``clock_offset`` are as for :func:`sibling_writers`.
+    """
+    windows = apply_windows(events)
+    found: list[str] = []
+    for call in calls:
+        if not getattr(call, "fault", None):
+            continue
+        moment = call.started + clock_offset
+        holding = [w.address for w in windows.values() if w.holds(moment)]
+        if len(holding) == 1 and holding[0] not in found:
+            found.append(holding[0])
+    return found
 
 
 def sibling_writers(

@@ -172,6 +172,7 @@ class ConvergeItem(pytest.Item):
                     raise
                 run.defects = list(report.defects)
                 run.flaky = report.flaky
+                run.hit = report.hit
                 report.raise_for_defects()
 
     @contextlib.contextmanager
@@ -187,7 +188,7 @@ class ConvergeItem(pytest.Item):
             run.outcome = "flaky" if run.flaky else "failed"
             raise
         finally:
-            self._record(run.defects, run.outcome, time.monotonic() - started)
+            self._record(run.defects, run.outcome, time.monotonic() - started, run.hit)
 
     @contextlib.contextmanager
     def _stack(self, name: str | None = None) -> Iterator[Any]:
@@ -222,7 +223,9 @@ class ConvergeItem(pytest.Item):
             raise
         return list(report.defects)
 
-    def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
+    def _record(
+        self, defects: Sequence[Any], outcome: str, seconds: float, hit: str | None = None
+    ) -> None:
         # The same properties the fixture writes: plugin.py gathers them from
         # reports, so they reach the controller under xdist too.
         self.user_properties.append(
@@ -237,6 +240,8 @@ class ConvergeItem(pytest.Item):
             "outcome": outcome,
             "seconds": round(seconds, 3),
         }
+        if hit:
+            entry["fault_address"] = hit
         unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
         if unverified:
             entry["unverified_types"] = unverified
@@ -291,6 +296,8 @@ class _Run:
     outcome: str = "error"
     #: A replay gave another outcome: a failure is reported as ``flaky``.
     flaky: bool = False
+    #: The resource the fault hit (fault scenarios).
+    hit: str | None = None
 
 
 def _reconfirmed(stack: Any) -> ConvergenceError:

@@ -150,8 +150,10 @@ class UpgradeItem(ConvergeItem):
         self.extra["actions"] = {a.address: a.action for a in report.actions}
         return report.defects
 
-    def _record(self, defects: Sequence[Any], outcome: str, seconds: float) -> None:
-        super()._record(defects, outcome, seconds)
+    def _record(
+        self, defects: Sequence[Any], outcome: str, seconds: float, hit: str | None = None
+    ) -> None:
+        super()._record(defects, outcome, seconds, hit)
         name, value = self.user_properties[-1]
         self.user_properties[-1] = (name, json.dumps({**json.loads(str(value)), **self.extra}))
 

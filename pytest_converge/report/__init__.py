@@ -315,6 +315,9 @@ def _scenario(item: Any) -> dict[str, Any]:
     unverified = get("unverified_types", None)
     if unverified:
         entry["unverified_types"] = sorted(str(t) for t in unverified)
+    hit = get("fault_address", None)
+    if hit:
+        entry["fault_address"] = str(hit)
     return entry
 
 

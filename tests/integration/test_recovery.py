@@ -140,3 +140,31 @@ def test_an_emulator_that_died_mid_scenario_is_named(converge_toolchain, tmp_pat
             stack.recover(LostResponse("CreateQueue"))
     finally:
         stack.close()
+
+
+CHAINED_QUEUES = """
+provider "aws" {
+  region = "us-east-1"
+}
+resource "aws_sqs_queue" "dead" {
+  name = "orders-dead"
+}
+resource "aws_sqs_queue" "jobs" {
+  name       = "orders"
+  depends_on = [aws_sqs_queue.dead]
+}
+"""
+
+
+@pytest.mark.parametrize(("n", "address"), [(1, "aws_sqs_queue.dead"), (2, "aws_sqs_queue.jobs")])
+def test_the_report_names_the_resource_the_fault_hit(converge, tmp_path, n, address):
+    # jobs depends on dead, so terraform always creates dead first: CreateQueue#1 is dead's.
+    (tmp_path / "main.tf").write_text(CHAINED_QUEUES)
+    report = converge(tmp_path).recover(Crash("CreateQueue", n))
+    assert report.hit == address
+
+
+def test_independent_resources_of_one_operation_are_named_whichever_was_hit(converge):
+    # jobs and dead do not depend on each other: either may be the first CreateQueue.
+    report = converge(MODULES / "two_queues").recover(Crash("CreateQueue", 1))
+    assert report.hit in {"aws_sqs_queue.jobs", "aws_sqs_queue.dead"}

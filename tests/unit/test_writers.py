@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from pytest_converge.analysis.state import StateResource
-from pytest_converge.analysis.writers import apply_windows, sibling_writers
+from pytest_converge.analysis.writers import apply_windows, fault_addresses, sibling_writers
 
 
 def _event(kind, address, second):
@@ -141,3 +141,19 @@ def test_a_rule_of_another_group_that_only_names_this_one_as_source_is_not_its_w
         {"aws_security_group.this": ["ingress"]}, events, calls, state, EPOCH_10H
     )
     assert found == {"aws_security_group.this": ["aws_security_group_rule.own"]}
+
+
+def test_the_resource_a_fault_hit_is_the_one_whose_apply_was_running():
+    calls = [
+        _call("CreateQueue", 1.5),
+        SimpleNamespace(operation="CreateQueue", started=3.5, status=0, mutating=True, fault="x"),
+    ]
+    events = [
+        _event("apply_start", "aws_sqs_queue.a", 1),
+        _event("apply_complete", "aws_sqs_queue.a", 2),
+        _event("apply_start", "aws_sqs_queue.b", 3),  # killed: the window never closes
+    ]
+    assert fault_addresses(calls, events, EPOCH_10H) == ["aws_sqs_queue.b"]
+    # Two windows open at the moment of the call: not known, not guessed.
+    both = [*events, _event("apply_start", "aws_sqs_queue.c", 3.2)]
+    assert fault_addresses(calls, both, EPOCH_10H) == []
