@@ -177,14 +177,18 @@ class ConvergeSession:
             )
         return emulator
 
-    def _started_emulator(self) -> Emulator:
+    def _started_emulator(self, wait: bool = True) -> Emulator:
+        """The session's emulator, started. ``wait=False``: a backend that can
+        :meth:`launch` is not waited for (its endpoint takes calls already; they
+        are served once it is up), so the first Stack is built meanwhile."""
         with self._lock:
             if self._failed_start is not None:
                 raise self._failed_start
             if self._emulator is None:
                 emulator, self._pending = self._pending or self._made_emulator(), None
+                launch = None if wait else getattr(emulator, "launch", None)
                 try:
-                    emulator.start()
+                    launch() if launch is not None else emulator.start()
                     ensure_loopback(emulator.endpoint, "emulator endpoint")
                 except ConvergeError as exc:
                     emulator.stop()
@@ -199,7 +203,7 @@ class ConvergeSession:
         """The emulator, emptied; an emulator nothing has used since it started is
         not reset (a reset would throw away the backends its warm-up built)."""
         with self._lock:
-            emulator = self._started_emulator()
+            emulator = self._started_emulator(wait=False)
             pristine, self._pristine = self._pristine, False
         if not pristine:
             emulator.reset()

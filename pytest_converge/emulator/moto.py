@@ -8,8 +8,11 @@ Design (kept small on purpose; other parts rely on it):
   no ``AWS_PROFILE``, config files, credentials or proxies of the user's shell)
   plus ``MOTO_IAM_LOAD_MANAGED_POLICIES=true`` so AWS-managed IAM policies
   exist as they do in AWS. The user's own ``MOTO_*`` settings pass through.
-- The child binds the port itself (port 0: the kernel picks one, no race) and
-  prints ``READY <port>``; ``start()`` waits for that line and one HTTP answer.
+- ``launch()`` binds the listening socket here (port 0: the kernel picks one,
+  no race) and hands it to the child, so the endpoint is known at once and
+  calls made before moto serves wait in the socket's backlog. The child prints
+  ``READY <port>`` when it serves; ``start()`` waits for that line and one HTTP
+  answer.
 - ``reset()`` is ``POST /moto-api/reset``; ``is_alive()`` checks the process
   and the port (a moto busy building a backend is alive, not dead).
 - ``stop()`` closes the child's stdin (it exits on EOF), then signals its
@@ -72,6 +75,7 @@ class MotoEmulator(Emulator):
         #: Seconds from spawn to the first HTTP answer (set by ``start()``).
         self.start_seconds: float | None = None
         self._launched = 0.0
+        self._ready = False
 
     @property
     def endpoint(self) -> str:
@@ -106,14 +110,26 @@ class MotoEmulator(Emulator):
         if self._proc is not None:
             return
         atexit.register(self.stop)
-        self._home = tempfile.mkdtemp(prefix="converge-moto-")
-        self.log_path = Path(self._home) / "moto.log"
         self._launched = time.monotonic()
+        family = socket.AF_INET6 if ":" in self._host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
         try:
+            try:
+                listener.bind((self._host, self._port))
+                listener.listen(128)
+            except OSError as exc:
+                raise EmulatorError(
+                    f"cannot start moto on {self._host}:{self._port}: {exc.strerror or exc}. "
+                    "Use port 0 (an ephemeral port, the default) or free the port."
+                ) from None
+            self._bound = listener.getsockname()[1]
+            self._home = tempfile.mkdtemp(prefix="converge-moto-")
+            self.log_path = Path(self._home) / "moto.log"
             with open(self.log_path, "wb") as log:
                 self._proc = subprocess.Popen(
                     [sys.executable, "-m", SERVER_MODULE, "--host", self._host,
-                     "--port", str(self._port)],
+                     "--port", str(self._bound), "--fd", str(listener.fileno())],
+                    pass_fds=(listener.fileno(),),
                     stdin=subprocess.PIPE,  # closed by stop(), or by the kernel when we die
                     stdout=subprocess.PIPE,
                     stderr=log,
@@ -124,16 +140,22 @@ class MotoEmulator(Emulator):
         except OSError as exc:
             self.stop()
             raise EmulatorError(f"cannot run {sys.executable} -m {SERVER_MODULE}: {exc}") from exc
+        except BaseException:
+            self.stop()
+            raise
+        finally:
+            # The child holds it now: once the child is gone, connecting is refused.
+            listener.close()
         cancel.track(self._proc.pid)
 
     def start(self) -> None:
         """Launch (unless :meth:`launch` did) and wait until the server answers."""
-        if self._bound:
+        if self._ready:
             return
         self.launch()
         started = self._launched
         try:
-            self._bound = self._read_port(started + self._start_timeout)
+            self._read_port(started + self._start_timeout)
             if not self._wait_ready(started + self._start_timeout):
                 raise EmulatorError(
                     f"moto did not answer within {self._start_timeout:.0f}s:\n{self._log_tail()}"
@@ -141,6 +163,7 @@ class MotoEmulator(Emulator):
         except BaseException:
             self.stop()
             raise
+        self._ready = True
         self.start_seconds = time.monotonic() - started
 
     def _read_port(self, deadline: float) -> int:
@@ -190,6 +213,7 @@ class MotoEmulator(Emulator):
         atexit.unregister(self.stop)
         proc, self._proc = self._proc, None
         self._bound = 0
+        self._ready = False
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 with contextlib.suppress(OSError):

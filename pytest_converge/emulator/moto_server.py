@@ -1,8 +1,9 @@
 """The moto server process that :class:`~pytest_converge.emulator.moto.MotoEmulator` runs.
 
-``python -m pytest_converge.emulator.moto_server --host 127.0.0.1 --port 0``
+``python -m pytest_converge.emulator.moto_server --host 127.0.0.1 --port 0 [--fd N]``
 
-Serves moto's app (werkzeug, one thread per request) on loopback, prints one
+Serves moto's app (werkzeug, one thread per request) on loopback (on the
+listening socket ``--fd`` the parent bound and handed over, if given), prints one
 line ``READY <port>`` on stdout once it listens, then warms up the backends
 the plugin uses most. It exits when its stdin closes: the parent holds the
 other end, so the server never outlives the pytest process that started it,
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="moto_server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--fd", type=int, default=None, help="a listening socket to serve on")
     args = parser.parse_args(argv)
 
     from moto.moto_server.werkzeug_app import (
@@ -64,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher = DomainDispatcherApplication(create_backend_app)
     app = _ResetAfterWarmUp(dispatcher, warmed)
     try:
-        server = make_server(args.host, args.port, app, threaded=True, request_handler=QuietHandler)
+        server = make_server(
+            args.host, args.port, app, threaded=True, request_handler=QuietHandler, fd=args.fd
+        )
     except (OSError, SystemExit) as exc:
         # werkzeug prints and calls sys.exit(1) when the port is taken.
         print(f"CANNOT-BIND {args.host}:{args.port} {exc}", flush=True)

