@@ -15,6 +15,7 @@ import atexit
 import json
 import os
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,7 @@ class ConvergeSession:
         with self._lock:
             if self._templates is None:
                 self._templates = Templates(self.toolchain(), base)
+                self._templates.extra_env.update(go_procs(self.config))
             return self._templates
 
     def emulator(self) -> Emulator:
@@ -487,6 +489,23 @@ def _quote(value: str) -> str:
 
 
 session_key = pytest.StashKey[ConvergeSession]()
+
+
+def go_procs(config: pytest.Config, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``GOMAXPROCS`` for terraform and its providers: the cores per xdist worker.
+
+    Go gives each process every core, and its collector keeps the idle ones
+    busy; with as many workers as cores, each worker's terraform and provider
+    then fight the others' for them. Measured on 2 cores, 12 fault scenarios
+    with ``-n 2``: 54 -> 50 CPU seconds, 29 -> 27 s wall. A serial run keeps
+    Go's default (it is ~5% faster there), and so does a ``GOMAXPROCS`` the
+    user set.
+    """
+    environ = os.environ if environ is None else environ
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0) or 0)
+    if workers < 2 or "GOMAXPROCS" in environ:
+        return {}
+    return {"GOMAXPROCS": str(max(1, (os.cpu_count() or 1) // workers))}
 
 
 def get_session(config: pytest.Config) -> ConvergeSession:

@@ -260,6 +260,8 @@ class Templates:
         #: How many templates this object took from the cross-session cache / built.
         self.reused = 0
         self.built = 0
+        #: Added to every terraform (and provider) environment, e.g. ``GOMAXPROCS``.
+        self.extra_env: dict[str, str] = {}
 
     def get(self, module_dir: str | os.PathLike[str]) -> Template:
         module = check_module(module_dir)
@@ -321,7 +323,7 @@ class Templates:
         )
 
     def env(self, scratch: Path) -> dict[str, str]:
-        return terraform_env(self.toolchain.cli_config, scratch)
+        return {**terraform_env(self.toolchain.cli_config, scratch), **self.extra_env}
 
     def _init(self, runner: Runner) -> None:
         # The plugin cache is not safe for concurrent writers (xdist workers).
