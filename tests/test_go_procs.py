@@ -29,7 +29,7 @@ def test_under_xdist_the_provider_process_gets_it(pytester, monkeypatch):
     from pathlib import Path
 
     monkeypatch.delenv("GOMAXPROCS", raising=False)
-    module = Path(__file__).resolve().parents[1] / "modules" / "two_queues"
+    module = Path(__file__).resolve().parent / "modules" / "two_queues"
     pytester.makepyfile(
         test_go=f"""
         from pathlib import Path
