@@ -362,20 +362,31 @@ def fault_and_matrix(
     selected = [*matrix, *scenarios]
     serial: list[float] = []
     xdist: list[float] = []
+    cpu: dict[int, list[float]] = {id(serial): [], id(xdist): []}
     for i in range(max(1, repeats - 1)):
         order = [(serial, []), (xdist, ["-n", "2"])]
         for out, extra in order if i % 2 == 0 else reversed(order):
             seconds, _, records = bench.pytest([*selected, *extra])
             out.append(seconds)
+            cpu[id(out)].append(bench.cpu[-1])
             if extra:
                 rss.extend(records)
     speedup = statistics.median(serial) / statistics.median(xdist)
+    busy = [statistics.median(cpu[id(side)]) / statistics.median(side) for side in (serial, xdist)]
+    ceiling = statistics.median(serial) / (statistics.median(cpu[id(xdist)]) / 2)
     rows.append(
         (
             "(3) -n 2 speed-up over -n 0, 12 fault scenarios",
             f"{speedup:.2f}x",
             f"{statistics.median(serial):.0f} s / {statistics.median(xdist):.0f} s; "
             f"target >= 1.7 {_met(speedup >= 1.7)}",
+        )
+    )
+    rows.append(
+        (
+            "    cores busy, -n 0 / -n 2 (CPU seconds / wall seconds)",
+            f"{busy[0]:.2f}",
+            f"{busy[1]:.2f} with -n 2; CPU-bound ceiling on 2 cores {ceiling:.2f}x",
         )
     )
     return rows
