@@ -43,3 +43,16 @@ def test_reproducible_report_is_not_called_flaky():
 def test_warnings_alone_do_not_fail():
     warn = Defect(kind="needs-second-apply", address="a.b", severity="warning")
     assert report([warn], [], flaky=False).raise_for_defects().ok
+
+
+def test_a_replay_failing_the_same_way_on_other_objects_is_not_flaky():
+    # A crash leaves unrecorded whatever the run created before it; which
+    # independent resources that was depends on terraform's walk order.
+    from pytest_converge.stack import _outcome
+
+    first = [Defect(kind="duplicate", address="aws_subnet.a[0]", module="net")]
+    again = [Defect(kind="duplicate", address="aws_subnet.a[1]", module="net")]
+    other = [Defect(kind="recovery-failed", address="aws_subnet.a[0]", module="net")]
+    assert _outcome(first) == _outcome(again)
+    assert _outcome(first) != _outcome(other)
+    assert _outcome(first) != _outcome([])
