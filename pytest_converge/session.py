@@ -233,9 +233,13 @@ class ConvergeSession:
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
         self.check_served(Path(module))
+        with self._lock:  # the first Stack on a fresh emulator needs no reset
+            emulator = self._started_emulator(wait=False)
+            pristine, self._pristine = self._pristine, False
         stack = Stack(
             module,
-            emulator=self.emulator(),
+            emulator=emulator,
+            emulator_empty=pristine,
             templates=self.templates(base),
             workdir=factory.mktemp("stack"),
             variables=variables,

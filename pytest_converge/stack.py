@@ -167,6 +167,7 @@ class Stack:
         name: str | None = None,
         strict: bool = False,
         reattach: bool = True,
+        emulator_empty: bool = False,
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
@@ -204,12 +205,14 @@ class Stack:
         #: Every fault scenario's report, in the order :meth:`recover` made them.
         self.reports: list[RecoveryReport] = []
         self._clients_prepared = False
-        #: Set by a caller that has just emptied the emulator (or knows nothing
-        #: used it since it started): the first scenario skips its reset.
-        self.emulator_is_empty = False
+        #: Nothing has used the emulator since it started or was emptied (the
+        #: session knows): the first scenario skips its reset; any apply ends it.
+        self._emulator_empty = emulator_empty
+        #: The AWS resources and data sources the module and its modules declare.
+        self._addresses = aws_addresses(self.template.root / self.template.subdir)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(aws_addresses(self.template.root / self.template.subdir), self.name)
+            check_served(self._addresses, self.name)
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
@@ -247,6 +250,7 @@ class Stack:
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         self._check_emulator()
+        self._emulator_empty = False
         parallelism = self.parallelism or (1 if armed else None)
         self.proxy.clear()
         if armed:
@@ -587,7 +591,11 @@ class Stack:
         if not self._clients_prepared:
             # The inventory after the runs will need their clients: build them meanwhile.
             self._clients_prepared = True
-            prepare_clients(self.emulator, sorted(self.regions), self._resource_types())
+            prepare_clients(
+                self.emulator,
+                sorted(self.regions),
+                {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
+            )
         self._progress(f"{self.name}: apply through {scenario}")
         first = self.apply(fault)
         second, defects = self._rerun_clean(fault, first, scenario)
@@ -706,24 +714,11 @@ class Stack:
             d.scenario = scenario
         return list(unique.values())
 
-    def _resource_types(self) -> set[str]:
-        """The resource types this module and its local modules declare."""
-        from .hcl import module_blocks, module_tree
-
-        return {
-            b.labels[0]
-            for d in module_tree(self.module)
-            for b in module_blocks(d, "resource")
-            if b.labels
-        }
-
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
         self._check_emulator()
         self._egress = []
-        if self.emulator_is_empty:
-            self.emulator_is_empty = False  # once: the scenario is about to fill it
-        else:
+        if not self._emulator_empty:
             self.emulator.reset()
         for name in (
             "terraform.tfstate",

@@ -76,11 +76,15 @@ def fault_addresses(
     for call in calls:
         if not getattr(call, "fault", None):
             continue
-        moment = call.started + clock_offset
-        holding = [w.address for w in windows.values() if w.holds(moment)]
+        holding = _holding(windows, call.started + clock_offset)
         if len(holding) == 1 and holding[0] not in found:
             found.append(holding[0])
     return found
+
+
+def _holding(windows: Mapping[str, ApplyWindow], moment: float) -> list[str]:
+    """The addresses whose apply was running at ``moment``."""
+    return [w.address for w in windows.values() if w.holds(moment)]
 
 
 def sibling_writers(
@@ -105,9 +109,8 @@ def sibling_writers(
         if not getattr(call, "mutating", False) or not 0 < getattr(call, "status", 0) < 400:
             continue
         moment = call.started + clock_offset
-        for window in windows.values():
-            if window.holds(moment):
-                writes.setdefault(window.address, []).append((moment, _words(call.operation)))
+        for address in _holding(windows, moment):
+            writes.setdefault(address, []).append((moment, _words(call.operation)))
     by_address = {r.address: r for r in state}
     found: dict[str, list[str]] = {}
     for address, attributes in drifted.items():

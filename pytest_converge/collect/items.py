@@ -141,11 +141,10 @@ class ConvergeItem(pytest.Item):
         from ..session import get_session
 
         session = get_session(self.config)
-        fault_scenario = self.scenario != "two-run" and not self.scenario.startswith("drift-")
-        if self.scenario == "two-run" or fault_scenario:
+        if self.scenario == "two-run":
             session.emptied_emulator()  # before any Stack: may skip the reset
+        # A fault scenario empties the emulator itself (unless it is fresh).
         with self._recording() as run, self._stack(name=self.module_id) as stack:
-            stack.emulator_is_empty = fault_scenario  # emptied just above
             if self.scenario == "two-run":
                 try:
                     stack.assert_converged()
