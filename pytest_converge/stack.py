@@ -857,11 +857,13 @@ def _drifted(done: Completed) -> list[str]:
 
 
 def _address_in(diags: Sequence[str]) -> str | None:
+    """The resource address a diagnostic names: its trailing ``[address, file:line]``
+    (see :func:`~.terraform.format_diagnostic`); instance keys (``[0]``) included."""
     import re
 
     for d in diags:
-        match = re.search(r"\[([a-z0-9_.\[\]\"-]+\.[a-z0-9_-]+[^,\]]*)", d)
-        if match:
+        match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
+        if match and ":" not in match.group(1) and "." in match.group(1):
             return match.group(1)
     return None
 

@@ -56,3 +56,17 @@ def test_a_replay_failing_the_same_way_on_other_objects_is_not_flaky():
     assert _outcome(first) == _outcome(again)
     assert _outcome(first) != _outcome(other)
     assert _outcome(first) != _outcome([])
+
+
+def test_the_address_a_diagnostic_names_keeps_its_instance_key():
+    from pytest_converge.stack import _address_in
+
+    seen = "EntityAlreadyExists: Role with name readonly already exists."
+    assert (
+        _address_in([f"{seen} [module.roles.aws_iam_role.readonly[0], ../m/main.tf:96]"])
+        == "module.roles.aws_iam_role.readonly[0]"
+    )
+    assert _address_in(['x [aws_s3_bucket.b["logs"]]']) == 'aws_s3_bucket.b["logs"]'
+    assert _address_in(["x [aws_vpc.main, main.tf:3]"]) == "aws_vpc.main"
+    assert _address_in(["x [main.tf:3]"]) is None
+    assert _address_in(["no address here"]) is None
