@@ -35,6 +35,36 @@ def converge_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     session.close()
 
 
+class Findings:
+    """The defects a test's Stacks found, and the ones the test looked at.
+
+    A test has looked at a report's defects when it read them (``defects``,
+    ``errors``, ``ok``, ``duplicates``, a loop's ``flapping`` ..., see
+    ``DefectReport.watch``), read a ``converged_defects()`` list, or had them
+    raised. :func:`fail_unseen` fails it for the error defects it never looked at.
+    """
+
+    def __init__(self) -> None:
+        self.found: list[Defect] = []
+        self._seen: set[int] = set()
+        #: ``found[:checked]`` were already judged (in the call phase).
+        self.checked = 0
+
+    def add(self, defects: list[Defect]) -> None:
+        self.found.extend(defects)
+
+    def see(self, defects: list[Defect]) -> None:
+        self._seen.update(id(d) for d in defects)
+
+    def take_unseen(self) -> list[Defect]:
+        """The error defects found since the last call that the test never looked at."""
+        new, self.checked = self.found[self.checked :], len(self.found)
+        return [d for d in new if d.is_error and id(d) not in self._seen]
+
+
+findings_key = pytest.StashKey[Findings]()
+
+
 @pytest.fixture
 def converge(
     request: pytest.FixtureRequest,
@@ -47,24 +77,24 @@ def converge(
     current directory. The emulator is emptied before the test, and every
     Stack's proxy and workspace are cleaned up after it.
 
-    Error-level defects a Stack found that the test never raised (a
-    ``recover()`` whose report was not ``raise_for_defects()``-ed, a
-    ``converged_defects()`` list) fail the test at teardown with their text,
-    and appear in the summary and the reports. Opt out per test with
+    Error-level defects a Stack found that the test never looked at (a
+    ``recover()`` report whose defects it never read nor raised, a
+    ``converged_defects()`` list it dropped) fail the test with their text
+    when its body returns, and appear in the summary and the reports. A test
+    that asserts on the defects it expected passes. Opt out per test with
     ``@pytest.mark.converge(allow_defects=True)``.
     """
     session = get_session(request.config)
     converge_emulator.reset()
     made: list[Stack] = []
     keep = bool(session.option("keep"))
-    found: list[Defect] = []
-    raised: set[int] = set()
+    findings = request.node.stash[findings_key] = Findings()
 
     def record(stack: Stack, defects: list[Defect]) -> None:
         request.config.hook.pytest_converge_defects(
             config=request.config, stack=stack, defects=defects
         )
-        found.extend(defects)
+        findings.add(defects)
         if not defects:
             return
         request.node.user_properties.append(
@@ -72,9 +102,6 @@ def converge(
         )
         for d in defects:  # JUnit XML carries them as <property> elements
             request.node.user_properties.extend(junit_properties(d))
-
-    def mark_raised(stack: Stack, defects: list[Defect]) -> None:
-        raised.update(id(d) for d in defects)
 
     def factory(module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None) -> Stack:
         path = Path(module_dir)
@@ -85,7 +112,7 @@ def converge(
             path,
             variables=vars,
             on_defects=record,
-            on_raise=mark_raised,
+            on_seen=lambda stack, defects: findings.see(defects),
             reproduce=reproduce_line(request.config, request.node),
         )
         made.append(stack)  # first: a signal from here on still finds it at teardown
@@ -101,24 +128,41 @@ def converge(
         stack.close(keep=keep)
     if any(r.flaky for stack in made for r in stack.reports):
         request.node.user_properties.append(("converge_flaky", "true"))
-    unraised = [d for d in found if d.is_error and id(d) not in raised]
+    # Defects found after the call phase (by a fixture's teardown): only here can
+    # they fail the test; those of the test body were judged when it returned.
+    unseen = findings.take_unseen()
     call_failed = request.node.nodeid in session.failed_calls  # counted with the failure
-    if unraised and not call_failed and not _allows_defects(request.node):
+    if unseen and not call_failed and not _allows_defects(request.node):
         request.node.user_properties.append(
-            ("converge_unraised", json.dumps([defect_json(d) for d in unraised]))
+            ("converge_unraised", json.dumps([defect_json(d) for d in unseen]))
         )
-        modules = ", ".join(sorted({d.module for d in unraised}))
-        pytest.fail(
-            format_defects(
-                unraised,
-                header=(
-                    f"{modules}: defects found and never raised by the test (call "
-                    "report.raise_for_defects(), or mark the test "
-                    "@pytest.mark.converge(allow_defects=True) to accept them):"
-                ),
-            ),
-            pytrace=False,
-        )
+        pytest.fail(_unseen_text(unseen), pytrace=False)
+
+
+def fail_unseen(item: pytest.Item) -> None:
+    """After a test body returned: fail it for error defects it never looked at.
+
+    Called by the plugin's ``pytest_runtest_call`` wrapper, so such a test has
+    one outcome, failed, in its call phase (a body that failed is not judged).
+    """
+    findings = item.stash.get(findings_key, None)
+    if findings is None:
+        return
+    unseen = findings.take_unseen()
+    if unseen and not _allows_defects(item):
+        pytest.fail(_unseen_text(unseen), pytrace=False)
+
+
+def _unseen_text(unseen: list[Defect]) -> str:
+    modules = ", ".join(sorted({d.module for d in unseen}))
+    return format_defects(
+        unseen,
+        header=(
+            f"{modules}: defects found that the test never looked at (assert on the "
+            "report's defects, call report.raise_for_defects(), or mark the test "
+            "@pytest.mark.converge(allow_defects=True) to accept them):"
+        ),
+    )
 
 
 def _allows_defects(node: pytest.Item) -> bool:

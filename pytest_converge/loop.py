@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .analysis.defects import Defect, DefectReport
 from .analysis.loop import (
@@ -147,8 +147,7 @@ class LoopReport(DefectReport):
     alert: int = DEFAULT_ALERT
     #: Out-of-band calls per cycle (``Operation by writer``).
     out_of_band: dict[int, list[str]] = field(default_factory=dict)
-    #: Told which defects were raised (the ``converge`` fixture fails a test that never does).
-    on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False)
+    _findings: ClassVar[tuple[str, ...]] = ("defects", "drift", "flapping")
 
     def _failure_header(self) -> str:
         return f"{self.module} under a continuous loop:"
@@ -479,7 +478,6 @@ class Loop:
             analysis.flapping,
             defects,
             alert=self.alert,
-            on_raise=stack._report_raised,
             out_of_band={
                 o.number: [f"{c.operation} by {c.writer}" for c in o.out_of_band]
                 for o in self._observations
@@ -489,7 +487,7 @@ class Loop:
         on_loop = getattr(stack, "on_loop", None)
         if on_loop is not None:
             on_loop({"loop": self.id, **self.report_dict()})
-        return report
+        return report.watch(stack._seen)
 
     def report_dict(self) -> dict[str, Any]:
         analysis = analyse(

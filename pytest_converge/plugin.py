@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from typing import Any
 
 import pytest
 
 from . import hookspecs
-from .fixtures import converge, converge_emulator, converge_toolchain
+from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .session import BACKENDS, get_session
 
 __all__ = ["converge", "converge_emulator", "converge_toolchain"]
@@ -130,7 +131,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "converge(allow_defects=False): a convergence test of a Terraform module "
-        "(pytest-converge); allow_defects=True accepts error defects the test never raised",
+        "(pytest-converge); allow_defects=True accepts error defects the test never looked at",
     )
     config.addinivalue_line("markers", "localstack: needs a LocalStack emulator (pytest-converge)")
     _validate(config)
@@ -232,6 +233,18 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
             python=session.option("localstack_python") or None,
         )
     return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """A test body that returned fails for error defects it never looked at.
+
+    In the call phase, so the test has one outcome (failed), not a pass and an
+    error at teardown; a body that raised keeps its own failure only.
+    """
+    result = yield
+    fail_unseen(item)
+    return result
 
 
 @pytest.hookimpl(hookwrapper=True)

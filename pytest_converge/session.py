@@ -217,7 +217,7 @@ class ConvergeSession:
         *,
         variables: dict[str, Any] | None = None,
         on_defects: Any = None,
-        on_raise: Any = None,
+        on_seen: Any = None,
         reproduce: str = "",
         name: str | None = None,
     ) -> Any:
@@ -256,7 +256,7 @@ class ConvergeSession:
                 )
             ),
             on_defects=on_defects,
-            on_raise=on_raise,
+            on_seen=on_seen,
             reproduce=reproduce,
             name=name or module_id(config, module),
             strict=self.strict,
@@ -411,9 +411,11 @@ class ConvergeSession:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Gather defects and scenarios from the reports' user properties.
 
-        Defects of a test that passed were expected by it (``pytest.raises``):
-        only their warnings are kept. Defects a test never raised come in its
-        teardown report (``converge_unraised``) and fail it there.
+        Defects of a test that passed were expected by it (it asserted on them,
+        or on ``pytest.raises``): only their warnings are kept. A test that never
+        looked at its error defects fails in its call phase (``fixtures.fail_unseen``),
+        so they come with that failed report; those a fixture's teardown found
+        come in the teardown report (``converge_unraised``) and fail it there.
         """
         self._gather_loops(report)
         if report.when == "teardown":
@@ -454,7 +456,7 @@ class ConvergeSession:
                 self.loops[key] = {"test": report.nodeid, **record}
 
     def _gather_unraised(self, report: pytest.TestReport) -> None:
-        """Teardown: defects the test never raised, and whether a scenario was flaky."""
+        """Teardown: defects found after the call and never looked at, and flaky scenarios."""
         for name, value in report.user_properties:
             if name != "converge_unraised":
                 continue

@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from .analysis.defects import Defect, DefectReport
+from .analysis.defects import Defect, DefectReport, WatchedList
 from .analysis.diffs import plan_defects
 from .analysis.hints import recovery_failed_hints
 from .analysis.plan import Plan, parse_plan
@@ -114,9 +114,7 @@ class RecoveryReport(DefectReport):
     #: independent resources freely: two runs can hit two resources.
     hit: str | None = None
     replay_hit: str | None = None
-    #: Told which defects were raised (the ``converge`` fixture fails a test at
-    #: teardown for error defects it never raised).
-    on_raise: Callable[[list[Defect]], None] | None = field(default=None, repr=False, compare=False)
+    _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")
 
     def _failure_header(self) -> str:
         if self.flaky:
@@ -163,7 +161,7 @@ class Stack:
         reproduce: str = "",
         progress: Callable[[str], None] | None = None,
         replay: bool = True,
-        on_raise: Callable[[Stack, list[Defect]], None] | None = None,
+        on_seen: Callable[[Stack, list[Defect]], None] | None = None,
         name: str | None = None,
         strict: bool = False,
         reattach: bool = True,
@@ -176,7 +174,8 @@ class Stack:
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
-        self._on_raise = on_raise
+        #: Told the defects a test looked at (see :meth:`_handed`).
+        self._on_seen = on_seen
         # Live progress with `--log-cli-level=INFO` (or any logging setup).
         self._progress = progress or _log.info
         self._templates = templates
@@ -369,6 +368,10 @@ class Stack:
         reach a host beyond the emulator gives ``egress`` defects; when that made
         the apply fail, they are returned instead of terraform's error.
         """
+        found = self._converged_defects(scenario)
+        return WatchedList(found, lambda: self._seen(found))
+
+    def _converged_defects(self, scenario: str) -> list[Defect]:
         try:
             defects = self._second_plan_defects(scenario)
         except (TerraformError, ConvergenceError):
@@ -423,12 +426,11 @@ class Stack:
         The error lists each defect: address, attribute path, declared ->
         observed, its classification, why it happens and how to fix it.
         """
-        defects = self.converged_defects()
+        defects = self._converged_defects("two-run")
         self.defects.extend(defects)
         errors = [d for d in defects if d.is_error]
         if errors:
-            if self._on_raise is not None:
-                self._on_raise(self, defects)
+            self._seen(defects)  # raised: the test fails with them, or caught them
             raise ConvergenceError.of(defects, header=f"{self.name} does not converge:")
 
     def compare_with(self, other: Emulator) -> list[Defect]:
@@ -564,16 +566,16 @@ class Stack:
             replayed=replayed,
             unverified_types=list(unverified),
             regions=sorted(self.regions),
-            on_raise=self._report_raised,
             hit=_fault_hit(first),
             replay_hit=replay_hit,
         )
         self.reports.append(report)
-        return report
+        return report.watch(self._seen)
 
-    def _report_raised(self, defects: list[Defect]) -> None:
-        if self._on_raise is not None:
-            self._on_raise(self, defects)
+    def _seen(self, defects: list[Defect]) -> None:
+        """The test looked at ``defects`` (read a report's findings, or caught them raised)."""
+        if self._on_seen is not None:
+            self._on_seen(self, defects)
 
     def _scenario(self, fault: Fault) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
         """One run of a fault scenario from an empty emulator and state."""
@@ -685,9 +687,10 @@ class Stack:
         """
         from .upgrade import upgrade_from
 
-        return upgrade_from(
+        report = upgrade_from(
             self, old_module_dir, vars, allow_replace=allow_replace, fault=fault, replay=replay
         )
+        return report.watch(self._seen)
 
     def upgrade_fault_points(
         self, old_module_dir: str | Path, vars: dict[str, Any] | None = None

@@ -21,7 +21,7 @@ import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .analysis.defects import Defect, DefectReport
 from .analysis.plan import Plan
@@ -63,6 +63,7 @@ class UpgradeReport(DefectReport):
     created: list[Any] = field(default_factory=list)
     flaky: bool = False
     replayed: list[Defect] = field(default_factory=list)
+    _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")
 
     def action(self, address: str) -> str:
         """The upgrade plan's action for ``address`` (``no-op`` when it does not touch it)."""

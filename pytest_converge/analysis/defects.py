@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, SupportsIndex, TypeVar, overload
 
 from ..errors import ConvergenceError
 
@@ -150,6 +150,78 @@ def is_class_name(name: object) -> bool:
 
 
 _Report = TypeVar("_Report", bound="DefectReport")
+_T = TypeVar("_T")
+
+
+class WatchedList(list[_T]):
+    """A list of findings handed to a test: reading it calls ``on_read``.
+
+    Iterating, ``len()``, truth, indexing, ``in``, ``==`` and ``repr`` are
+    reads; appending is not. The ``converge`` fixture learns this way which
+    defects a test looked at (asserted on): only the others fail it.
+    """
+
+    __slots__ = ("on_read",)
+
+    def __init__(self, items: Iterable[_T] = (), on_read: Callable[[], None] | None = None):
+        super().__init__(items)
+        self.on_read = on_read
+
+    def _read(self) -> None:
+        if self.on_read is not None:
+            self.on_read()
+
+    def __iter__(self) -> Iterator[_T]:
+        self._read()
+        return super().__iter__()
+
+    def __reversed__(self) -> Iterator[_T]:
+        self._read()
+        return super().__reversed__()
+
+    def __len__(self) -> int:
+        self._read()
+        return super().__len__()
+
+    def __bool__(self) -> bool:
+        self._read()
+        return super().__len__() > 0
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+    def __getitem__(self, index: SupportsIndex | slice) -> _T | list[_T]:
+        self._read()
+        return super().__getitem__(index)
+
+    def __contains__(self, item: object) -> bool:
+        self._read()
+        return super().__contains__(item)
+
+    def __eq__(self, other: object) -> bool:
+        self._read()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._read()
+        return super().__ne__(other)
+
+    def __repr__(self) -> str:
+        self._read()
+        return super().__repr__()
+
+    def index(self, item: _T, *args: SupportsIndex) -> int:
+        self._read()
+        return super().index(item, *args)
+
+    def count(self, item: _T) -> int:
+        self._read()
+        return super().count(item)
+
+    def copy(self) -> list[_T]:
+        self._read()
+        return super().copy()
 
 
 class DefectReport:
@@ -162,9 +234,30 @@ class DefectReport:
     """
 
     defects: list[Defect]
-    #: Told which defects were raised (the ``converge`` fixture fails a test at
-    #: teardown for error defects it never raised).
+    #: Told which defects were raised (by :meth:`raise_for_defects`).
     on_raise: Callable[[list[Defect]], None] | None = None
+    #: The attributes that show what the report found: reading one of them after
+    #: :meth:`watch` is looking at the defects (a subclass adds its own lists).
+    _findings: ClassVar[tuple[str, ...]] = ("defects",)
+
+    def watch(self: _Report, on_seen: Callable[[list[Defect]], None]) -> _Report:
+        """Tell ``on_seen`` the report's defects whenever the caller reads what it found.
+
+        Called when the report is handed to a test: reading ``defects``,
+        ``errors``, ``ok``, ``duplicates``, ... (or a subclass's own lists of
+        findings), or :meth:`raise_for_defects`, counts as having looked at the
+        defects; reads before this call (the plugin's own) do not.
+        """
+
+        def seen() -> None:
+            on_seen(list.copy(self.defects))  # list.copy: not itself a watched read
+
+        for name in self._findings:
+            items = getattr(self, name)
+            if isinstance(items, WatchedList):
+                items = list.copy(items)
+            setattr(self, name, WatchedList(items, seen))
+        return self
 
     @property
     def errors(self) -> list[Defect]:
@@ -175,6 +268,16 @@ class DefectReport:
     def ok(self) -> bool:
         """True when no defect is an error (warnings allowed)."""
         return not self.errors
+
+    @property
+    def duplicates(self) -> list[Defect]:
+        """The ``duplicate`` defects: objects created twice, one of them not in state."""
+        return [d for d in self.defects if d.kind == "duplicate"]
+
+    @property
+    def orphans(self) -> list[Defect]:
+        """The ``orphan`` defects: objects created, in no state, matching nothing."""
+        return [d for d in self.defects if d.kind == "orphan"]
 
     def raise_for_defects(self: _Report) -> _Report:
         """Raise :class:`ConvergenceError` listing every defect if any is an error; else ``self``.

@@ -1,4 +1,5 @@
-"""DefectReport: the one errors/ok/raise_for_defects of Recovery-, Upgrade- and LoopReport."""
+"""DefectReport: the one errors/ok/raise_for_defects of Recovery-, Upgrade- and LoopReport,
+and which reads of a report count as looking at its defects."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pytest_converge import ConvergenceError, RecoveryReport, UpgradeReport
-from pytest_converge.analysis.defects import Defect, DefectReport
+from pytest_converge import ApplyResult, ConvergenceError, RecoveryReport, UpgradeReport
+from pytest_converge.analysis.defects import Defect, DefectReport, WatchedList
+from pytest_converge.analysis.loop import Flapping
 from pytest_converge.loop import LoopReport
 
 
@@ -59,3 +61,113 @@ def test_convergence_error_of_words_defects_as_the_report_does():
     error = ConvergenceError.of([ERROR], header="head:")
     assert str(error) == format_defects([ERROR], header="head:")
     assert error.defects == [ERROR]
+
+
+# -- which reads count as looking at the defects (the converge fixture's rule) --
+DUPLICATE = Defect("duplicate", address="aws_vpc.main")
+ORPHAN = Defect("orphan", address="aws_vpc.main")
+
+
+def _counted(read) -> int:
+    reads: list[None] = []
+    items = WatchedList([ERROR, WARNING], on_read=lambda: reads.append(None))
+    read(items)
+    return len(reads)
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        list,
+        len,
+        bool,
+        lambda x: x[0],
+        lambda x: x[:1],
+        lambda x: ERROR in x,
+        lambda x: x == [ERROR, WARNING],
+        lambda x: x != [],
+        repr,
+        lambda x: x.index(WARNING),
+        lambda x: x.count(ERROR),
+        lambda x: x.copy(),
+        reversed,
+        lambda x: [d.kind for d in x],
+    ],
+)
+def test_every_read_of_a_watched_list_is_told(read):
+    assert _counted(read) >= 1
+
+
+def test_writes_to_a_watched_list_are_not_reads():
+    assert _counted(lambda x: (x.append(ORPHAN), x.extend([DUPLICATE]))) == 0
+    assert WatchedList([ERROR]) == [ERROR]  # no watcher: a plain list
+
+
+def _recovery(defects: list[Defect]) -> RecoveryReport:
+    first = ApplyResult(ok=True, error=None, seconds=0.0)
+    return RecoveryReport("modules/app", "lost-response@CreateVpc#1", defects, first, None, None, 0)
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        lambda r: r.defects[0].kind,
+        lambda r: r.errors,
+        lambda r: r.ok,
+        lambda r: r.duplicates,
+        lambda r: r.orphans,
+        lambda r: list(r.defects),
+        lambda r: len(r.replayed),
+    ],
+)
+def test_reading_what_a_watched_report_found_is_looking_at_its_defects(look):
+    seen: list[list[Defect]] = []
+    report = _recovery([DUPLICATE, WARNING])
+    # The plugin's own reads, before the report is handed to the test, do not count.
+    assert not report.ok and report.errors == report.duplicates == [DUPLICATE]
+    assert report.watch(seen.append) is report
+    assert seen == []
+    look(report)
+    assert seen and seen[-1] == [DUPLICATE, WARNING]
+
+
+def test_raise_for_defects_is_looking_whether_or_not_it_raises():
+    seen: list[list[Defect]] = []
+    report = _recovery([DUPLICATE]).watch(seen.append)
+    with pytest.raises(ConvergenceError, match="duplicate"):
+        report.raise_for_defects()
+    assert seen[-1] == [DUPLICATE]
+    quiet: list[list[Defect]] = []
+    _recovery([WARNING]).watch(quiet.append).raise_for_defects()
+    assert quiet[-1] == [WARNING]
+
+
+def test_other_attributes_of_a_report_are_not_looking():
+    seen: list[list[Defect]] = []
+    report = _recovery([DUPLICATE]).watch(seen.append)
+    assert report.first.ok and not report.flaky and report.hit is None
+    assert report.module == "modules/app" and report.created == []
+    assert seen == []
+
+
+def test_duplicates_and_orphans_are_the_defects_of_their_kind():
+    report = _recovery([DUPLICATE, ORPHAN, ERROR])
+    assert report.duplicates == [DUPLICATE] and report.orphans == [ORPHAN]
+
+
+def test_a_loop_reports_flapping_and_drift_are_its_findings():
+    flap = Flapping("aws_sqs_queue.work", "visibility_timeout_seconds", [60, 120], [], [1, 2])
+    defect = Defect("flapping", address="aws_sqs_queue.work")
+    for look in (lambda r: r.flapping[0], lambda r: r.drift == [], lambda r: r.defects[0]):
+        seen: list[list[Defect]] = []
+        report = LoopReport("modules/app", [], [], [flap], [defect]).watch(seen.append)
+        assert report.cycles == [] and report.module == "modules/app"  # not findings
+        assert seen == []
+        look(report)
+        assert seen[-1] == [defect]
+    watched = LoopReport("m", [], [], [flap], [defect]).watch(lambda d: None)
+    assert watched.flapping == [flap] and watched.defects == [defect]
+
+
+def test_an_upgrade_reports_defects_are_watched_too():
+    assert UpgradeReport._findings == ("defects", "replayed")

@@ -58,3 +58,9 @@ def test_named_members_are_documented() -> None:
 
 def test_py_typed_ships_with_the_package() -> None:
     assert (Path(pytest_converge.__file__).parent / "py.typed").is_file()
+
+
+def test_the_readme_suite_that_expects_defects_is_the_example_that_runs() -> None:
+    example = README.parent / "examples" / "expected_defects" / "test_expected_defects.py"
+    body = example.read_text().split('"""\n', 1)[1].lstrip()  # after the module docstring
+    assert f"```python\n{body}```" in README.read_text()
