@@ -174,7 +174,7 @@ class Stack:
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
-        #: Told the defects a test looked at (see :meth:`_handed`).
+        #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
         # Live progress with `--log-cli-level=INFO` (or any logging setup).
         self._progress = progress or _log.info
