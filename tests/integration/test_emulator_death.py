@@ -136,7 +136,11 @@ def test_localstack_dying_costs_only_the_scenario_in_flight(
     _matrix(pytester, "clean.json", faults="crash", backend="localstack")
     undisturbed = _outcomes(pytester, "clean.json")
     result = _matrix(
-        pytester, "killed.json", kill=("crash@CreateSubnet#1",), faults="crash", backend="localstack"
+        pytester,
+        "killed.json",
+        kill=("crash@CreateSubnet#1",),
+        faults="crash",
+        backend="localstack",
     )
     killed = _outcomes(pytester, "killed.json")
     assert killed.pop("crash@CreateSubnet#1") == "error", result.stdout.str()
