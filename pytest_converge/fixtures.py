@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -31,7 +31,8 @@ def converge_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     ``.endpoint``, ``.reset()``, ``.client("s3")``. Stopped at session end.
     """
     session = get_session(pytestconfig)
-    yield session.emulator()
+    session.emulator()  # started here: a failure to start is this fixture's error
+    yield cast(Emulator, _CurrentEmulator(session))
     session.close()
 
 
@@ -65,6 +66,23 @@ class Findings:
 findings_key = pytest.StashKey[Findings]()
 
 
+class _CurrentEmulator:
+    """The session's emulator as it is now: after the emulator died, the fresh one.
+
+    A session-scoped fixture value lives as long as the session; the emulator
+    behind it may not (see ``ConvergeSession._note_death``).
+    """
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session.emulator(), name)
+
+    def __repr__(self) -> str:
+        return repr(self._session.emulator())
+
+
 @pytest.fixture
 def converge(
     request: pytest.FixtureRequest,
@@ -85,7 +103,7 @@ def converge(
     ``@pytest.mark.converge(allow_defects=True)``.
     """
     session = get_session(request.config)
-    converge_emulator.reset()
+    session.emptied_emulator()
     made: list[Stack] = []
     keep = bool(session.option("keep"))
     findings = request.node.stash[findings_key] = Findings()

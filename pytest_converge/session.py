@@ -12,10 +12,12 @@ never starts an emulator or resolves terraform.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
+import logging
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,8 @@ NOT_OUTCOME_OPTIONS = frozenset({"report", "sarif", "keep"})
 
 #: The name the session object is registered under as a plugin.
 PLUGIN_NAME = "converge-session"
+
+_log = logging.getLogger("pytest_converge")
 
 
 def module_id(config: pytest.Config, module: Path, converge_root: Path | None = None) -> str:
@@ -75,6 +79,10 @@ class ConvergeSession:
         self._stateful: frozenset[str] | None = None
         #: The emulator was just started and nothing has run against it yet.
         self._pristine = False
+        #: Deaths of the emulator with no scenario finished between them.
+        self._deaths = 0
+        #: Why the run must stop (the emulator died twice in a row), for the next teardown.
+        self._stop: str | None = None
         #: Results gathered for the terminal summary and the reports.
         self.defects: list[Defect] = []
         self.scenarios: list[dict[str, Any]] = []
@@ -184,6 +192,8 @@ class ConvergeSession:
         :meth:`launch` is not waited for (its endpoint takes calls already; they
         are served once it is up), so the first Stack is built meanwhile."""
         with self._lock:
+            if self._emulator is not None and not self._emulator.is_alive():
+                self._note_death()
             if self._failed_start is not None:
                 raise self._failed_start
             if self._emulator is None:
@@ -200,6 +210,45 @@ class ConvergeSession:
                 self._emulator = emulator
                 self._pristine = True
             return self._emulator
+
+    def _note_death(self) -> None:
+        """The emulator died (or stopped answering): the next use starts a fresh one, once.
+
+        The scenario it died under has already failed saying so; the next one gets
+        a fresh emulator. If that one dies too before any scenario finished on it,
+        something kills it (memory, a crash every scenario triggers): the run stops
+        with one clear error rather than failing every scenario left.
+        """
+        dead, self._emulator = self._emulator, None
+        assert dead is not None
+        self._deaths += 1
+        with contextlib.suppress(Exception):
+            dead.stop()
+        if self._deaths > 1:
+            self._stop = (
+                f"the {dead.name} emulator died twice in a row (the fresh one started after "
+                "the first death died before any scenario finished on it); the run stops "
+                "here: look at the emulator's memory and at the scenario that was running"
+            )
+            self._failed_start = EmulatorError(self._stop)
+        else:
+            _log.warning("the %s emulator died; the next scenario gets a fresh one", dead.name)
+
+    def scenario_finished(self, emulator: Emulator) -> None:
+        """A Stack on ``emulator`` was closed: did the emulator outlive its scenario?"""
+        with self._lock:
+            if emulator is not self._emulator:
+                return
+            if emulator.is_alive():
+                self._deaths = 0
+            else:
+                self._note_death()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:
+        yield  # after the fixtures' teardown: their Stacks are closed by now
+        if self._stop is not None:
+            item.session.shouldstop = self._stop
 
     def emptied_emulator(self) -> Emulator:
         """The emulator, emptied; an emulator nothing has used since it started is
@@ -364,6 +413,7 @@ class ConvergeSession:
         with self._lock:
             if stack in self._stacks:
                 self._stacks.remove(stack)
+        self.scenario_finished(stack.emulator)
 
     def close(self) -> None:
         """Stop everything still running; safe to call more than once."""

@@ -305,7 +305,7 @@ class Stack:
             else:
                 self.services.setdefault(c.region, set()).add(c.service)
         if not armed and error is not None and not self.emulator.is_alive():
-            raise EmulatorError(f"the {self.emulator.name} emulator died during apply: {error}")
+            raise EmulatorError(self._emulator_died("during apply", error))
         return result
 
     def plan(self) -> Plan:
@@ -627,9 +627,11 @@ class Stack:
     ) -> tuple[ApplyResult, list[Defect]]:
         """After ``first`` ran through ``fault``: the clean re-run, and its recovery-failed defect.
 
-        A fault that never fired is a FaultError (the scenario did not happen).
+        A fault that never fired is a FaultError (the scenario did not happen),
+        unless the emulator died under the run (then that is the error).
         """
         if first.unfired:
+            self._check_emulator()
             seen = sorted({c.label for c in first.calls if c.mutating})
             raise FaultError(
                 f"{fault.label} never fired: the {what} made no call {fault.op}#{fault.n}. "
@@ -735,10 +737,17 @@ class Stack:
 
     def _check_emulator(self) -> None:
         if not self.emulator.is_alive():
-            raise EmulatorError(
-                f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not "
-                "answer; it died or was stopped mid-scenario"
-            )
+            raise EmulatorError(self._emulator_died("mid-scenario"))
+
+    def _emulator_died(self, when: str, error: object = None) -> str:
+        """Why this scenario has no outcome: the emulator under it went away."""
+        detail = f" (terraform said: {error})" if error else ""
+        return (
+            f"the {self.emulator.name} emulator died or stopped answering {when}{detail}. "
+            "This scenario's outcome is unknown: it is an error of the test set-up, not a "
+            f"finding about {self.name}. The next scenario runs on a fresh "
+            f"{self.emulator.name} emulator."
+        )
 
     def _finish(self, defects: list[Defect]) -> list[Defect]:
         from .analysis.gaps import emulator_version, mark_emulator_gaps
