@@ -540,3 +540,18 @@ def test_a_field_with_a_second_writer_is_one_error_naming_it():
         "aws_security_group_rule.r",
     }
     assert any("new in the third plan" in d.message for d in found)
+
+
+def test_a_list_of_blocks_read_back_in_another_order_is_order():
+    """Each element alone differs in ways nothing explains; the list as a whole is a
+    permutation (the API sorts the blocks), so the finding is ``order``, not unknown."""
+    declared = [
+        {"cidr_block": "10.1.0.0/16", "rule_no": 200, "action": "deny"},
+        {"cidr_block": "10.0.0.0/16", "rule_no": 100, "action": "allow"},
+    ]
+    observed = list(reversed(declared))
+    change = _update("aws_network_acl.a", {"ingress": observed}, {"ingress": declared})
+    [defect] = plan_defects(_plan(change))
+    assert defect.attribute == "ingress"
+    assert defect.classification == "order"
+    assert "order" in defect.fix.lower() or "sort" in defect.fix.lower()
