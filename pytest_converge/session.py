@@ -83,6 +83,9 @@ class ConvergeSession:
         self.failed_calls: set[str] = set()
         #: Loop records for the JSON report's ``loops`` section, keyed by (test, loop).
         self.loops: dict[tuple[str, int], dict[str, Any]] = {}
+        #: Module -> the engine and provider versions its runs used (the JSON report's
+        #: ``toolchains``).
+        self.toolchains: dict[str, dict[str, Any]] = {}
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -127,7 +130,10 @@ class ConvergeSession:
     def toolchain(self) -> Toolchain:
         with self._lock:
             if self._toolchain is None:
-                self._toolchain = resolve_toolchain(self.option("terraform") or None)
+                self._toolchain = resolve_toolchain(
+                    self.option("terraform") or None,
+                    provider_mirror=self.option("provider_mirror") or None,
+                )
             return self._toolchain
 
     def templates(self, base: Path) -> Templates:
@@ -416,6 +422,10 @@ class ConvergeSession:
         teardown report (``converge_unraised``) and fail it there.
         """
         self._gather_loops(report)
+        for name, value in report.user_properties:
+            if name == TOOLCHAIN_PROPERTY:
+                record = json.loads(str(value))
+                self.toolchains[record.pop("module")] = record
         if report.when == "teardown":
             self._gather_unraised(report)
             return
@@ -484,6 +494,17 @@ class ConvergeSession:
         for scenario in self.scenarios:
             if scenario.get("scenario") == nodeid:
                 scenario["outcome"] = "flaky"
+
+
+#: The user property that says which engine and providers a Stack of a test ran with.
+TOOLCHAIN_PROPERTY = "converge_toolchain"
+
+
+def record_toolchain(node: pytest.Item, stack: Any) -> None:
+    """Note on ``node`` the engine and provider versions ``stack`` runs with (the JSON
+    report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
+    record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
+    node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
 
 
 def _quote(value: str) -> str:
