@@ -570,7 +570,11 @@ def install_failure(
     sources = list(sources)
     for source in sources:
         if source.origin == "bundled":
-            offered = source.offers(address)
+            offered = (
+                source.offers(address)
+                if source.handles(address)
+                else f"nothing for it (only {', '.join(short_address(p) for p in source.include)})"
+            )
             lines.append(f"  - the offline mirror has: {offered} ({source.location})")
         else:
             lines.append(f"  - {source.describe()}: {source.offers(address)}")

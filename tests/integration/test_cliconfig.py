@@ -193,3 +193,23 @@ def test_converge_runs_on_the_provider_of_the_user_config(tmp_path):
     assert report["toolchains"]["mod"]["engine"]["flavor"] in ("terraform", "tofu", "bundled")
     sarif = json.loads((root / "out.sarif").read_text())
     assert sarif["runs"][0]["properties"]["toolchains"]["mod"]["providers"] == {AWS: "5.100.0"}
+
+
+@needs_aws5
+def test_converge_provider_mirror_adds_a_mirror_beside_the_user_sources(tmp_path):
+    env = {
+        **os.environ,
+        "TF_CLI_CONFIG_FILE": str(tmp_path / "missing.tfrc"),
+        "HOME": str(tmp_path),
+    }
+    toolchain = resolve_toolchain(root=tmp_path / "cache", provider_mirror=AWS5_MIRROR, environ=env)
+    assert [s.origin for s in toolchain.sources] == [
+        "implied",
+        "--converge-provider-mirror",
+        "bundled",
+    ]
+    template = Templates(toolchain, tmp_path / "t", cache=False).get(module(tmp_path, "= 5.100.0"))
+    assert template.providers == {AWS: "5.100.0"}
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(ToolchainError, match="a file, not a directory"):
+        resolve_toolchain(root=tmp_path / "cache", provider_mirror=tmp_path / "a-file", environ=env)
