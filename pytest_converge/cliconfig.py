@@ -355,12 +355,10 @@ def _sources(install: _Node) -> Iterable[Source]:
         location = ""
         if method.type == "filesystem_mirror":
             location = _required(method, "path")
-            if not Path(location).is_dir():
-                raise ToolchainError(
-                    f"{method.where}: filesystem_mirror path {location} "
-                    f"{'is not a directory' if Path(location).exists() else 'does not exist'}; "
-                    "terraform stops at it too: fix the path or remove the mirror"
-                )
+            try:
+                check_mirror(location, f"{method.where}: filesystem_mirror path")
+            except ValueError as exc:
+                raise ToolchainError(f"{exc}; fix the path or remove the mirror") from None
         elif method.type == "network_mirror":
             location = _required(method, "url")
         yield Source(method.type, location, include, exclude, method.where)
@@ -406,18 +404,19 @@ def providers_on_disk(mirror: Path) -> dict[str, dict[str, set[str]]]:
     if not mirror.is_dir():
         return found
     for type_dir in mirror.glob("*/*/*"):
-        if not type_dir.is_dir():
-            continue
         address = "/".join(type_dir.relative_to(mirror).parts).lower()
         versions: dict[str, set[str]] = {}
-        for entry in type_dir.iterdir():
-            packed = _PACKED.match(entry.name)
-            if packed and entry.is_file():
-                versions.setdefault(packed["version"], set()).add(packed["target"])
-            elif entry.is_dir() and entry.name[:1].isdigit():
-                targets = {t.name for t in entry.iterdir() if t.is_dir() and _TARGET.match(t.name)}
-                if targets:
-                    versions.setdefault(entry.name, set()).update(targets)
+        try:
+            for entry in type_dir.iterdir() if type_dir.is_dir() else ():
+                packed = _PACKED.match(entry.name)
+                if packed and entry.is_file():
+                    versions.setdefault(packed["version"], set()).add(packed["target"])
+                elif entry.name[:1].isdigit() and entry.is_dir():
+                    targets = {t.name for t in entry.iterdir() if _TARGET.match(t.name)}
+                    if targets:
+                        versions.setdefault(entry.name, set()).update(targets)
+        except OSError:
+            continue  # unreadable: terraform cannot install from it either
         if versions:
             found[address] = versions
     return found

@@ -179,7 +179,11 @@ def test_tf_plugin_cache_dir_wins_over_the_file(tmp_path):
         ("provider_installation {\n  direct {\n", r"ci.tfrc:\d+: not valid HCL"),
         (
             'provider_installation {\n  filesystem_mirror {\n    path = "/no/such/dir"\n  }\n}\n',
-            "filesystem_mirror path /no/such/dir does not exist",
+            "filesystem_mirror path /no/such/dir: no such directory",
+        ),
+        (
+            'provider_installation {\n  filesystem_mirror {\n    path = "{tmp}"\n  }\n}\n',
+            "filesystem_mirror path .*: holds no provider",
         ),
         ('plugin_cache_dir = "/no/such/cache"\n', "plugin cache directory /no/such/cache"),
         (
@@ -191,8 +195,9 @@ def test_tf_plugin_cache_dir_wins_over_the_file(tmp_path):
     ],
 )
 def test_a_config_terraform_would_refuse_is_one_clear_error(tmp_path, text, error):
+    (tmp_path / "empty").mkdir()
     with pytest.raises(ToolchainError, match=error):
-        read_cli_config(env_with(tmp_path, text))
+        read_cli_config(env_with(tmp_path, text.replace("{tmp}", str(tmp_path / "empty"))))
 
 
 def test_json_cli_configs_are_read(tmp_path):
