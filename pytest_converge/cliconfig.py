@@ -192,8 +192,9 @@ def read_cli_config(environ: Mapping[str, str] | None = None) -> CliConfig:
     """The CLI config terraform would use in ``environ`` (default: this process's).
 
     Raises ToolchainError for a file that does not parse, a ``provider_installation``
-    that terraform would refuse, a ``filesystem_mirror`` that does not exist and a
-    plugin cache directory that does not exist (terraform refuses those too).
+    that terraform would refuse, a ``filesystem_mirror`` that does not exist (terraform
+    stops at it too) or holds no provider, and a plugin cache directory that does
+    not exist (terraform reports it as an error and goes on without a cache).
     """
     env = os.environ if environ is None else environ
     home = Path(env.get("HOME") or os.path.expanduser("~"))
