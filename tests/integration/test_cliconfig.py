@@ -213,3 +213,109 @@ def test_converge_provider_mirror_adds_a_mirror_beside_the_user_sources(tmp_path
     (tmp_path / "a-file").write_text("")
     with pytest.raises(ToolchainError, match="a file, not a directory"):
         resolve_toolchain(root=tmp_path / "cache", provider_mirror=tmp_path / "a-file", environ=env)
+
+
+def _self_signed(where: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (the certificate is its own CA)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = where / "cert.pem", where / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_file, key_file
+
+
+def test_a_network_mirror_installs_what_no_local_mirror_holds(tmp_path, monkeypatch):
+    """A loopback HTTPS network mirror (self-signed, trusted through SSL_CERT_FILE)
+    offering aws "2.70.1": the local-first init finds no such version on disk, the
+    second init asks the user's network mirror and installs from it. A module the
+    bundled provider satisfies never asks it."""
+    import http.server
+    import ssl
+    import threading
+
+    from pytest_converge.toolchain import bundled_provider_zips
+
+    zips = [z for z in bundled_provider_zips() if "_2.70.0_" in z.name]
+    if not zips:
+        pytest.skip("the bundled aws 2.70.0 zip (offline extra) is not installed")
+    served = {
+        "/registry.terraform.io/hashicorp/aws/index.json": json.dumps(
+            {"versions": {"2.70.1": {}}}
+        ).encode(),
+        "/registry.terraform.io/hashicorp/aws/2.70.1.json": json.dumps(
+            {"archives": {"linux_amd64": {"url": "aws.zip"}}}
+        ).encode(),
+        "/registry.terraform.io/hashicorp/aws/aws.zip": zips[0].read_bytes(),
+    }
+    asked: list[str] = []
+
+    class Mirror(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append(self.path)
+            body = served.get(self.path)
+            self.send_response(200 if body is not None else 404)
+            kind = "application/zip" if self.path.endswith(".zip") else "application/json"
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body or b"")))
+            self.end_headers()
+            self.wfile.write(body or b"")
+
+        def log_message(self, *args):
+            pass
+
+    cert, key = _self_signed(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Mirror)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # terraform (Go) trusts it from here
+    try:
+        url = f"https://127.0.0.1:{server.server_address[1]}/"
+        env = user_config(
+            tmp_path,
+            f'provider_installation {{\n  network_mirror {{\n    url = "{url}"\n  }}\n}}\n',
+        )
+        toolchain = resolve_toolchain(root=tmp_path / "cache", environ=env)
+        templates = Templates(toolchain, tmp_path / "t", cache=False)
+        # A provider on disk: the network mirror is not asked at all (offline-safe).
+        (tmp_path / "local").mkdir()
+        local = templates.get(module(tmp_path / "local", None))
+        assert local.providers == {AWS: "3.39.0"} and asked == []
+        template = templates.get(module(tmp_path, "= 2.70.1"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert template.providers == {AWS: "2.70.1"}
+    assert "/registry.terraform.io/hashicorp/aws/aws.zip" in asked
