@@ -13,7 +13,7 @@ import pytest
 from .analysis.defects import Defect
 from .emulator.base import Emulator
 from .report import defect_json, format_defects, jsonable, junit_properties
-from .session import get_session
+from .session import get_session, record_toolchain
 from .stack import ConvergeFactory, Stack
 from .toolchain import Toolchain
 
@@ -135,6 +135,7 @@ def converge(
         )
         made.append(stack)  # first: a signal from here on still finds it at teardown
         session.track(stack)
+        record_toolchain(request.node, stack)
         stack.on_loop = lambda record: request.node.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
         )

@@ -39,6 +39,7 @@ __all__ = [
     "module_blocks",
     "module_tree",
     "parse_attributes",
+    "parse_config",
     "parse_file",
     "parse_text",
     "provider_regions",
@@ -129,6 +130,16 @@ def parse_attributes(text: str, file: Path | None = None) -> dict[str, Attribute
         return {k: Attribute(k, json.dumps(v), 1, v) for k, v in data.items()}
     reader, body = _read(text, file)
     return reader.attributes(body)
+
+
+def parse_config(text: str, file: Path | None = None) -> tuple[dict[str, Attribute], list[Block]]:
+    """A file's top-level attributes and blocks, from one parse (a Terraform CLI config).
+
+    The CLI config is HCL 1; what it holds (blocks, strings, lists, maps) reads the same
+    as HCL 2, except quoted attribute names (``dev_overrides``), which raise HclError.
+    """
+    reader, body = _read(text, file)
+    return reader.attributes(body), reader.body(body)
 
 
 def _json_object(text: str, file: Path | None, expected: str) -> dict[str, Any]:

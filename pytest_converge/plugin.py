@@ -25,6 +25,12 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ),
     ("endpoint", {"metavar": "URL"}, "use an already running emulator at this loopback URL"),
     ("terraform", {"metavar": "PATH"}, "terraform/tofu executable (default: PATH, then bundled)"),
+    (
+        "provider_mirror",
+        {"metavar": "DIR"},
+        "a provider mirror directory (packed zips or unpacked, as `terraform providers mirror` "
+        "writes) added to the sources of your CLI config",
+    ),
     ("faults", {"metavar": "KINDS"}, "fault kinds for --converge: comma list, 'none' or 'all'"),
     ("report", {"metavar": "FILE"}, "write the JSON convergence report here"),
     ("sarif", {"metavar": "FILE"}, "write defects as SARIF 2.1.0 here"),
@@ -206,6 +212,26 @@ def _validate(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--converge-loop-alert {alert!r}: expected a whole number of cycles >= 1, e.g. 3"
         )
+    mirror = session.option("provider_mirror")
+    if mirror:
+        from .cliconfig import check_mirror
+
+        try:
+            check_mirror(str(mirror))
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    from .collect.options import converge_paths
+
+    if converge_paths(config):
+        # Zero-code mode runs terraform for sure: a CLI config it cannot use is one error
+        # now, not the same failure in every item.
+        from .cliconfig import read_cli_config
+        from .errors import ToolchainError
+
+        try:
+            read_cli_config()
+        except ToolchainError as exc:
+            raise pytest.UsageError(str(exc)) from None
     endpoint = session.option("endpoint")
     if endpoint:
         from .safety import is_loopback_url
@@ -324,6 +350,7 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
             converge.scenarios,
             converge.defects,
             loops=list(converge.loops.values()),
+            toolchains=converge.toolchains,
         )
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
@@ -332,7 +359,8 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
     if sarif_path:
         path = Path(sarif_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(sarif_report(converge.defects, config.rootpath), indent=2))
+        sarif = sarif_report(converge.defects, config.rootpath, toolchains=converge.toolchains)
+        path.write_text(json.dumps(sarif, indent=2))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -91,6 +91,9 @@ class ConvergeSession:
         self.failed_calls: set[str] = set()
         #: Loop records for the JSON report's ``loops`` section, keyed by (test, loop).
         self.loops: dict[tuple[str, int], dict[str, Any]] = {}
+        #: Module -> the engine and provider versions its runs used (the JSON report's
+        #: ``toolchains``).
+        self.toolchains: dict[str, dict[str, Any]] = {}
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -135,7 +138,10 @@ class ConvergeSession:
     def toolchain(self) -> Toolchain:
         with self._lock:
             if self._toolchain is None:
-                self._toolchain = resolve_toolchain(self.option("terraform") or None)
+                self._toolchain = resolve_toolchain(
+                    self.option("terraform") or None,
+                    provider_mirror=self.option("provider_mirror") or None,
+                )
             return self._toolchain
 
     def templates(self, base: Path) -> Templates:
@@ -468,6 +474,10 @@ class ConvergeSession:
         come in the teardown report (``converge_unraised``) and fail it there.
         """
         self._gather_loops(report)
+        for name, value in report.user_properties:
+            if name == TOOLCHAIN_PROPERTY:
+                record = json.loads(str(value))
+                self.toolchains[record.pop("module")] = record
         if report.when == "teardown":
             self._gather_unraised(report)
             return
@@ -536,6 +546,17 @@ class ConvergeSession:
         for scenario in self.scenarios:
             if scenario.get("scenario") == nodeid:
                 scenario["outcome"] = "flaky"
+
+
+#: The user property that says which engine and providers a Stack of a test ran with.
+TOOLCHAIN_PROPERTY = "converge_toolchain"
+
+
+def record_toolchain(node: pytest.Item, stack: Any) -> None:
+    """Note on ``node`` the engine and provider versions ``stack`` runs with (the JSON
+    report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
+    record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
+    node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
 
 
 def _quote(value: str) -> str:

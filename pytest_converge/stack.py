@@ -30,6 +30,7 @@ from .analysis.defects import Defect, DefectReport, WatchedList
 from .analysis.diffs import plan_defects
 from .analysis.hints import recovery_failed_hints
 from .analysis.plan import Plan, parse_plan
+from .cliconfig import short_address
 from .egress import EgressGuard
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
@@ -115,6 +116,8 @@ class RecoveryReport(DefectReport):
     hit: str | None = None
     replay_hit: str | None = None
     _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")
+    #: The engine and provider versions the runs used (``terraform 1.11.4, hashicorp/aws 5.100.0``).
+    ran_with: str = ""
 
     def _failure_header(self) -> str:
         if self.flaky:
@@ -131,7 +134,8 @@ class RecoveryReport(DefectReport):
                 f"{_described(self.defects)}.{moved} First run:"
             )
         where = f" (it hit {self.hit})" if self.hit else ""
-        return f"{self.module} does not recover from {self.scenario}{where}:"
+        engine = f" [{self.ran_with}]" if self.ran_with else ""
+        return f"{self.module} does not recover from {self.scenario}{where}{engine}:"
 
 
 class Stack:
@@ -431,7 +435,7 @@ class Stack:
         errors = [d for d in defects if d.is_error]
         if errors:
             self._seen(defects)  # raised: the test fails with them, or caught them
-            raise ConvergenceError.of(defects, header=f"{self.name} does not converge:")
+            raise ConvergenceError.of(defects, header=self.failure_header())
 
     def compare_with(self, other: Emulator) -> list[Defect]:
         """Run the two-run test here and on ``other``; what only one of them finds.
@@ -568,6 +572,7 @@ class Stack:
             regions=sorted(self.regions),
             hit=_fault_hit(first),
             replay_hit=replay_hit,
+            ran_with=self.ran_with,
         )
         self.reports.append(report)
         return report.watch(self._seen)
@@ -779,6 +784,28 @@ class Stack:
 
     def __repr__(self) -> str:
         return f"<Stack {self.name} at {self.workdir}>"
+
+    @property
+    def engine(self) -> dict[str, str]:
+        """``{"flavor": "terraform", "version": "1.11.4"}``: the engine every run uses."""
+        toolchain = self._templates.toolchain
+        return {"flavor": toolchain.flavor, "version": toolchain.version}
+
+    @property
+    def providers(self) -> dict[str, str]:
+        """The provider versions init selected, by address (from the lock file)."""
+        return self.template.providers
+
+    @property
+    def ran_with(self) -> str:
+        """``terraform 1.11.4, hashicorp/aws 5.100.0``: what a failure header names."""
+        engine = self.engine
+        providers = [f"{short_address(a)} {v}" for a, v in sorted(self.providers.items())]
+        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers])
+
+    def failure_header(self) -> str:
+        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0]:``."""
+        return f"{self.name} does not converge [{self.ran_with}]:"
 
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: str) -> None:

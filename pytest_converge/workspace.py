@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cliconfig import install_failure, provider_address
 from .emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from .errors import ModuleError, TerraformError, ToolchainError
-from .hcl import blocks_of, local_source, module_blocks, module_tree
-from .provider import provider_binary
+from .hcl import HclError, blocks_of, local_source, module_blocks, module_tree, parse_file
+from .provider import AWS_ADDRESS, provider_binary
 from .safety import ensure_loopback, terraform_env
 from .terraform import IsFlagged, Runner
 from .toolchain import Toolchain
@@ -254,7 +255,7 @@ class Templates:
     def __init__(self, toolchain: Toolchain, base: Path, cache: bool = True) -> None:
         self.toolchain = toolchain
         self.base = base
-        self.cache: Path | None = toolchain.plugin_cache.parent / "templates" if cache else None
+        self.cache: Path | None = toolchain.cache_root / "templates" if cache else None
         self._made: dict[str, Template] = {}
         self._schemas: dict[str, ProviderSchema] = {}
         #: How many templates this object took from the cross-session cache / built.
@@ -315,7 +316,7 @@ class Templates:
             # init must know the default configuration exists.
             (workdir / PROVIDER_FILE).write_text('provider "aws" {}\n')
         runner = Runner(self.toolchain.command, workdir, self.env(dest_root))
-        self._init(runner)
+        self._init(runner, module)
         schema = self._schema(runner, workdir) if aws else None
         provider = provider_binary(workdir) if aws else None
         return Template(
@@ -325,26 +326,30 @@ class Templates:
     def env(self, scratch: Path) -> dict[str, str]:
         return {**terraform_env(self.toolchain.cli_config, scratch), **self.extra_env}
 
-    def _init(self, runner: Runner) -> None:
+    def _init(self, runner: Runner, module: Path) -> None:
+        tc = self.toolchain
         # The plugin cache is not safe for concurrent writers (xdist workers).
-        with _locked(self.toolchain.plugin_cache.parent / "init.lock"):
+        with _locked(tc.cache_root / "init.lock"):
             done = runner.run("init", input=False, no_color=IsFlagged)
         if done.returncode == 0:
             return
         diags = done.diagnostics()
         if _provider_missing(diags, done.stderr):
-            # Not in the mirror: a user with a network gets it from the registry.
-            runner.env = {**runner.env, "TF_CLI_CONFIG_FILE": str(self.toolchain.direct_config)}
-            with _locked(self.toolchain.plugin_cache.parent / "init.lock"):
-                retry = runner.run("init", input=False, no_color=IsFlagged)
-            runner.env = self.env(runner.working_dir)
-            if retry.returncode == 0:
-                return
-            diags = retry.diagnostics() or diags
+            if tc.direct_config != tc.cli_config:
+                # Not on disk: the network sources of the user's config may have it.
+                runner.env = {**runner.env, "TF_CLI_CONFIG_FILE": str(tc.direct_config)}
+                with _locked(tc.cache_root / "init.lock"):
+                    retry = runner.run("init", input=False, no_color=IsFlagged)
+                runner.env = self.env(runner.working_dir)
+                if retry.returncode == 0:
+                    return
+                diags = retry.diagnostics() or diags
+            address = _missing_provider(" ".join(diags)) or AWS_ADDRESS
             raise ToolchainError(
-                "terraform init could not install a provider. The offline mirror has: "
-                f"{', '.join(_mirror_versions(self.toolchain.mirror)) or 'nothing'}; "
-                "any other version needs the registry, which could not be reached either.\n  "
+                install_failure(
+                    address, provider_constraints(module, address), tc.sources, tc.user_config
+                )
+                + "\n  terraform said:\n  "
                 + "\n  ".join(diags)
             )
         raise TerraformError(
@@ -355,7 +360,7 @@ class Templates:
         version = _locked_version(workdir / ".terraform.lock.hcl") or "unknown"
         if version in self._schemas:
             return self._schemas[version]
-        cached = self.toolchain.plugin_cache.parent / f"schema-aws-{version}.json"
+        cached = self.toolchain.cache_root / f"schema-aws-{version}.json"
         data: dict[str, Any] = {}
         if version != "unknown" and cached.exists():
             with contextlib.suppress(ValueError, OSError):
@@ -400,6 +405,11 @@ class Template:
     schema: ProviderSchema | None
     #: The aws provider executable init installed (what a reattached provider runs).
     provider: Path | None = None
+
+    @property
+    def providers(self) -> dict[str, str]:
+        """The provider versions init selected, by address (read from the lock file)."""
+        return locked_providers(self.root / self.subdir / ".terraform.lock.hcl")
 
     def instantiate(self, dest: Path, endpoint: str, variables: dict[str, Any] | None) -> Path:
         """Copy into ``dest`` and point it at ``endpoint``; return the working dir."""
@@ -521,19 +531,46 @@ def _provider_missing(diags: list[str], stderr: str) -> bool:
     )
 
 
-def _locked_version(lock_file: Path) -> str | None:
+def locked_providers(lock_file: Path) -> dict[str, str]:
+    """``{"registry.terraform.io/hashicorp/aws": "5.100.0"}``: what a lock file selected."""
     try:
-        text = lock_file.read_text()
-    except OSError:
-        return None
-    match = re.search(
-        r'provider "registry\.[^"]*/hashicorp/aws" \{\s*version\s*=\s*"([^"]+)"', text
-    )
-    return match.group(1) if match else None
+        blocks = parse_file(lock_file)
+    except (OSError, HclError):
+        return {}
+    return {
+        b.labels[0]: version
+        for b in blocks_of(blocks, "provider")
+        if b.labels and isinstance(version := b.value("version", None), str)
+    }
 
 
-def _mirror_versions(mirror: Path) -> list[str]:
-    return sorted(
-        re.sub(r"^terraform-provider-|_linux_amd64\.zip$", "", p.name)
-        for p in mirror.glob("*/*/*/*.zip")
-    )
+def _locked_version(lock_file: Path) -> str | None:
+    return locked_providers(lock_file).get(AWS_ADDRESS)
+
+
+def _missing_provider(text: str) -> str | None:
+    """The provider an init diagnostic names (``... for provider hashicorp/aws: ...``)."""
+    match = re.search(r"provider\s+((?:[\w.-]+/)?[\w-]+/[\w-]+)", text)
+    return provider_address(match.group(1)) if match else None
+
+
+def provider_constraints(module: Path, address: str) -> list[str]:
+    """The version constraints the module and its local modules set on ``address``,
+    each with its file and line: ``"~> 5.0" (versions.tf:4)``."""
+    found: list[str] = []
+    for directory in module_tree(module):
+        for block in blocks_of(module_blocks(directory, "terraform"), "terraform"):
+            for required in block.children("required_providers"):
+                for name, attr in required.attributes.items():
+                    value = attr.value
+                    source = value.get("source", name) if isinstance(value, dict) else name
+                    if not isinstance(source, str) or provider_address(source) != address:
+                        continue
+                    version = value.get("version") if isinstance(value, dict) else value
+                    if isinstance(version, str) and version:
+                        where = os.path.relpath(block.file or directory, module)
+                        line = (
+                            attr.entries["version"].line if "version" in attr.entries else attr.line
+                        )
+                        found.append(f'"{version}" ({where}:{line})')
+    return found

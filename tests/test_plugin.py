@@ -36,6 +36,31 @@ def test_bad_option_values_are_usage_errors(pytester: pytest.Pytester, args, mes
     result.stderr.fnmatch_lines([message])
 
 
+def test_a_provider_mirror_must_be_a_directory_holding_a_provider(pytester: pytest.Pytester):
+    pytester.makefile(".zip", mirror="not a mirror")
+    pytester.mkdir("empty")
+    result = pytester.runpytest("--converge-provider-mirror", "mirror.zip")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--converge-provider-mirror mirror.zip: a file, not a directory*"]
+    )
+    pytester.makeini("[pytest]\nconverge_provider_mirror = empty\n")  # the ini twin
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*empty: holds no provider; expected a filesystem mirror*"])
+
+
+def test_a_cli_config_that_does_not_parse_is_one_usage_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+):
+    rc = pytester.makefile(".tfrc", ci="provider_installation {\n  direct {\n")
+    monkeypatch.setenv("TF_CLI_CONFIG_FILE", str(rc))
+    pytester.mkdir("mod").joinpath("main.tf").write_text('resource "aws_sqs_queue" "q" {}\n')
+    result = pytester.runpytest("--converge", "mod")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*the CLI config does not parse: *ci.tfrc:*: not valid HCL*"])
+
+
 def test_ini_twin_is_validated(pytester: pytest.Pytester):
     pytester.makeini("[pytest]\nconverge_parallelism = many\n")
     result = pytester.runpytest()

@@ -85,6 +85,12 @@ def test_json_report_validates_against_our_schema(run):
     assert scenario["scenario"] == "test_escape.py::test_escape"
     assert scenario["outcome"] == "failed"
     assert scenario["seconds"] > 0
+    # The engine the module ran with (terraform_data needs no provider to install).
+    toolchain = data["toolchains"]["modules/escape_hatch"]
+    assert toolchain["engine"]["flavor"] in ("terraform", "tofu", "bundled")
+    assert toolchain["engine"]["version"][0].isdigit() and toolchain["providers"] == {}
+    engine = f"{toolchain['engine']['flavor']} {toolchain['engine']['version']}"
+    assert f"modules/escape_hatch does not converge [{engine}]:" in run["proc"].stdout
 
 
 def test_sarif_validates_against_the_oasis_schema(run):
@@ -101,6 +107,8 @@ def test_sarif_validates_against_the_oasis_schema(run):
     assert location["region"]["startLine"] == 3
     assert result["ruleId"] == "escape-hatch" and result["level"] == "error"
     assert result["properties"]["module"] == "modules/escape_hatch"
+    engine = result["properties"]["toolchain"]["engine"]
+    assert engine == data["runs"][0]["properties"]["toolchains"]["modules/escape_hatch"]["engine"]
 
 
 def test_junit_carries_the_defect_as_properties(run):

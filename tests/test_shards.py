@@ -122,6 +122,12 @@ def test_merged_report_and_sarif(shards):
         if "physicalLocation" in r["locations"][0]
     }
     assert any(u.endswith("escape_hatch/main.tf") for u in uris), uris
+    # What each module ran with, from both shards.
+    assert set(merged["toolchains"]) == {s["module"] for s in merged["scenarios"]}
+    providers = merged["toolchains"]["mods/network"]["providers"]
+    assert list(providers) == ["registry.terraform.io/hashicorp/aws"]
+    assert providers["registry.terraform.io/hashicorp/aws"][0].isdigit()
+    assert sarif["runs"][0]["properties"]["toolchains"] == merged["toolchains"]
 
 
 def test_merge_refuses_what_is_not_a_report(tmp_path):

@@ -192,11 +192,12 @@ class ConvergeItem(pytest.Item):
     @contextlib.contextmanager
     def _stack(self, name: str | None = None) -> Iterator[Any]:
         """A fresh Stack for this scenario, tracked by the session and closed after."""
-        from ..session import get_session
+        from ..session import get_session, record_toolchain
 
         session = get_session(self.config)
         stack = make_stack(self.config, self.module, reproduce=self.reproduce_command(), name=name)
         session.track(stack)
+        record_toolchain(self, stack)
         try:
             yield stack
         finally:
@@ -301,7 +302,7 @@ class _Run:
 
 def _reconfirmed(stack: Any) -> ConvergenceError:
     """The ConvergenceError of ``stack``'s findings as they are now (after confirming)."""
-    return ConvergenceError.of(stack.defects, header=f"{stack.name} does not converge:")
+    return ConvergenceError.of(stack.defects, header=stack.failure_header())
 
 
 class FaultPointsError(ConvergeError):

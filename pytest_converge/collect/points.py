@@ -111,7 +111,7 @@ def _points_file(config: pytest.Config, key: str) -> Path:
         ]
     )
     digest = hashlib.sha256(ident.encode()).hexdigest()[:16]
-    return tc.plugin_cache.parent / "points" / f"{digest}.json"
+    return tc.cache_root / "points" / f"{digest}.json"
 
 
 def _remembered_points(config: pytest.Config, key: str) -> dict[str, Any] | None:

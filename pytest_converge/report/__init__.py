@@ -275,12 +275,15 @@ def json_report(
     scenarios: Iterable[Any],
     defects: Iterable[Defect],
     loops: Iterable[Mapping[str, Any]] = (),
+    toolchains: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The ``--converge-report`` document (validates against ``schemas/report.schema.json``).
 
     ``modules`` are names/paths (strings or Paths); ``scenarios`` are mappings
     or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``;
-    ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``).
+    ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``);
+    ``toolchains`` maps a module to the engine and provider versions its runs used
+    (``{"engine": {"flavor", "version"}, "providers": {address: version}}``).
     """
     entries = [_scenario(s) for s in scenarios]
     defects = list(defects)
@@ -294,6 +297,7 @@ def json_report(
     return {
         "version": REPORT_VERSION,
         "modules": [str(m) for m in modules],
+        "toolchains": {str(m): jsonable(dict(tc)) for m, tc in sorted((toolchains or {}).items())},
         "scenarios": entries,
         "defects": [defect_json(d) for d in defects],
         "unverified_types": sorted(unverified),
@@ -329,13 +333,21 @@ def load_schema() -> dict[str, Any]:
 # -- SARIF ----------------------------------------------------------------------------------
 
 
-def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = None) -> dict:
+def sarif_report(
+    defects: Iterable[Defect],
+    root: Path,
+    version: str | None = None,
+    toolchains: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict:
     """SARIF 2.1.0: one rule per defect kind, one result per distinct defect.
 
     Locations are the resource block's file and line, relative to ``root``
     (the repository), taken from ``Defect.file``/``line`` or, failing that,
-    looked up in ``root / defect.module``.
+    looked up in ``root / defect.module``. ``toolchains`` (as in
+    :func:`json_report`) go in the run's properties, and each result names
+    its module's engine and providers.
     """
+    toolchains = {str(m): jsonable(dict(tc)) for m, tc in (toolchains or {}).items()}
     root = Path(root).resolve()
     rules = [_rule(kind) for kind in KINDS]
     index = {kind: i for i, kind in enumerate(KINDS)}
@@ -360,6 +372,7 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
                     "fix": d.fix,
                     "objects": d.objects,
                     "reproduce": d.reproduce,
+                    "toolchain": toolchains.get(d.module),
                 }
             ),
         }
@@ -389,6 +402,7 @@ def sarif_report(defects: Iterable[Defect], root: Path, version: str | None = No
                 },
                 "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
                 "results": results,
+                "properties": {"toolchains": dict(sorted(toolchains.items()))},
             }
         ],
     }
@@ -506,6 +520,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     defects: list[Any] = []
     unverified: set[str] = set()
     loops: list[Any] = []
+    toolchains: dict[str, Any] = {}
     for i, doc in enumerate(documents):
         if not isinstance(doc, Mapping) or doc.get("version") != REPORT_VERSION:
             found = doc.get("version") if isinstance(doc, Mapping) else type(doc).__name__
@@ -520,9 +535,11 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         defects.extend(doc.get("defects", []))
         unverified.update(doc.get("unverified_types", []))
         loops.extend(doc.get("loops", []))
+        toolchains.update(doc.get("toolchains", {}))
     return {
         "version": REPORT_VERSION,
         "modules": sorted(modules),
+        "toolchains": dict(sorted(toolchains.items())),
         "scenarios": [_scenario(s) for s in scenarios],
         "defects": defects,
         "unverified_types": sorted(unverified),

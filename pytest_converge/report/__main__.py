@@ -57,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.sarif is not None:
         defects = [Defect.from_dict(d) for d in merged["defects"]]
         options.sarif.parent.mkdir(parents=True, exist_ok=True)
-        options.sarif.write_text(json.dumps(sarif_report(defects, options.root), indent=2) + "\n")
+        sarif = sarif_report(defects, options.root, toolchains=merged["toolchains"])
+        options.sarif.write_text(json.dumps(sarif, indent=2) + "\n")
     errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
     print(
         f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "

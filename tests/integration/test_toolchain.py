@@ -61,8 +61,24 @@ def test_provider_version_not_in_mirror(tmp_path):
         'terraform {\n  required_providers {\n    aws = {\n      source = "hashicorp/aws"\n'
         '      version = "= 0.0.1"\n    }\n  }\n}\n'
     )
-    with pytest.raises(ToolchainError, match="offline mirror has"):
+    with pytest.raises(ToolchainError, match="offline mirror has") as failure:
         Templates(toolchain, tmp_path / "t").get(module)
+    assert 'the module asks for "= 0.0.1" (main.tf:5)' in str(failure.value)
+
+
+def test_a_provider_only_the_registry_has_needs_the_network(tmp_path):
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "main.tf").write_text(
+        'terraform {\n  required_providers {\n    random = {\n      version = "= 0.0.1"\n'
+        '    }\n  }\n}\nresource "random_id" "x" {\n  byte_length = 4\n}\n'
+    )
+    with pytest.raises(ToolchainError) as failure:
+        Templates(resolve_toolchain(), tmp_path / "t").get(module)
+    text = str(failure.value)
+    assert 'could not install hashicorp/random; the module asks for "= 0.0.1"' in text
+    assert "the offline mirror has: nothing for it (only hashicorp/aws)" in text
+    assert "Any other version needs the network" in text
 
 
 def test_emulator_port_in_use():

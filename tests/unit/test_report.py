@@ -15,6 +15,7 @@ from pytest_converge.report import (
     json_report,
     junit_properties,
     load_schema,
+    merge_reports,
     sarif_report,
     summary_lines,
 )
@@ -162,6 +163,31 @@ def test_json_report_validates_against_the_shipped_schema(tmp_path):
     assert report["scenarios"][1]["seconds"] == 1.0
     assert report["defects"][2]["declared"] == "(known after apply)"
     assert report["defects"][2]["observed"] == {"ids": ["vpc-1", "vpc-2"]}
+
+
+TOOLCHAINS = {
+    "modules/sqs": {
+        "engine": {"flavor": "terraform", "version": "1.11.4"},
+        "providers": {"registry.terraform.io/hashicorp/aws": "5.100.0"},
+    }
+}
+
+
+def test_reports_name_the_engine_and_providers_each_module_ran_with(tmp_path):
+    validator = jsonschema.Draft202012Validator(load_schema())
+    report = json_report(["modules/sqs"], [], [_diff()], toolchains=TOOLCHAINS)
+    validator.validate(report)
+    assert report["toolchains"] == TOOLCHAINS
+    assert not validator.is_valid(
+        {**report, "toolchains": {"modules/sqs": {"engine": {"flavor": "terraform"}}}}
+    )
+    other = json_report(
+        ["modules/net"], [], [], toolchains={"modules/net": TOOLCHAINS["modules/sqs"]}
+    )
+    assert set(merge_reports([report, other])["toolchains"]) == {"modules/sqs", "modules/net"}
+    run = sarif_report([_diff()], tmp_path, toolchains=TOOLCHAINS)["runs"][0]
+    assert run["properties"]["toolchains"] == TOOLCHAINS
+    assert run["results"][0]["properties"]["toolchain"] == TOOLCHAINS["modules/sqs"]
 
 
 def test_json_report_schema_rejects_bad_documents():
