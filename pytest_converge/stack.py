@@ -740,11 +740,14 @@ class Stack:
 
         found: list[Stall] = []
         limits = self.stall_limits
+        begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
         def watch() -> str | None:
             # Called from the thread that appends to ``timeline``: no race.
             progress = [t for t, e in timeline if e.get("type") in _PROGRESS_EVENTS]
-            stall = find_stall(self.proxy.calls, self.egress_guard.attempts, progress, limits)
+            calls = [c for c in self.proxy.calls if c.started >= begun]
+            refused = [a for a in self.egress_guard.attempts if a.at >= begun]
+            stall = find_stall(calls, refused, progress, limits)
             if stall is None:
                 return None
             found.append(stall)

@@ -53,13 +53,15 @@ class StallLimits:
     times over at least ``seconds``, with no progress in between."""
 
     repeats: int = 3
-    seconds: float = 20.0
+    seconds: float = 35.0
 
 
 #: The limits a Stack uses (``Stack.stall_limits`` overrides them, e.g. in a test).
-#: 20 s of unchanged answers: provider 3.39's waiters poll at most every 10 s, so a
-#: stall is seen about 25 s after it starts, well within a minute; a real wait
-#: (a resource going pending -> available) changes its answer and is never stopped.
+#: Some waits see the same answer on purpose: aws 5.x creates an SQS queue and then
+#: wants its attributes read back unchanged 6 times, 5 s apart (25 s; real AWS too).
+#: 35 s stays clear of that; provider 3.39's waiters poll at most every 10 s, so a
+#: stall is stopped 35-50 s after it starts, within a minute. A real wait (a resource
+#: going pending -> available) changes its answer and is never stopped.
 STALL_LIMITS = StallLimits()
 
 

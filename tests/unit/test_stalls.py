@@ -163,7 +163,8 @@ def test_the_stalled_finding_names_operation_attribute_and_is_a_suspected_gap():
 
 
 def test_a_refused_retry_loop_is_told_on_the_egress_finding_with_the_provider_fix():
-    stall = find_stall([], [Refusal("sts.us-east-1.amazonaws.com", t) for t in (0, 12, 24)])
+    refused = [Refusal("sts.us-east-1.amazonaws.com", t) for t in (0, 12, 24)]
+    stall = find_stall([], refused, limits=LIMITS)
     assert stall is not None
     egress = [
         Defect(kind="egress", observed="CONNECT sts.us-east-1.amazonaws.com:443"),
@@ -195,3 +196,17 @@ def test_digests_ignore_request_ids_and_error_codes_are_read():
     )
     assert error_code(200, b"<Code>x</Code>") is None
     assert error_code(500, b"<html>oops</html>") is None
+
+
+def test_the_default_limits_let_a_wait_for_six_unchanged_answers_finish():
+    """aws 5.x's SQS queue waiter wants the attributes it set read back unchanged 6
+    times, 5 s apart (measured on 5.100.0): a deliberate wait, not a stall."""
+    from pytest_converge.analysis.stalls import STALL_LIMITS
+
+    created = C("CreateQueue", 0.0, service="sqs", mutating=True, answer="url")
+    waiter = polls("GetQueueAttributes", [0.0, 5.0, 10.1, 15.1, 20.1, 25.1], service="sqs")
+    assert find_stall([created, *waiter]) is None
+    # ... the same answer for 35 s more is one
+    more = polls("GetQueueAttributes", [30.1, 35.1], service="sqs")
+    stall = find_stall([created, *waiter, *more])
+    assert stall is not None and stall.seconds >= STALL_LIMITS.seconds
