@@ -11,6 +11,7 @@ happens, into one of these::
     ├── UnsafeTargetError             something would reach beyond loopback / real creds
     ├── TerraformError                a terraform command failed (diagnostics attached)
     │   └── TerraformTimeout          ... or did not finish in time
+    │       └── TerraformStalled      ... or kept repeating one call and was stopped
     ├── FaultError                    a fault is malformed, names an unknown op, never fired
     └── ConvergenceError              the module does not converge (also an AssertionError)
 """
@@ -102,6 +103,37 @@ class TerraformTimeout(TerraformError):
         )
         super().__init__(
             command, None, [f"timed out after {timeout:.0f}s{why}"], output=output, workdir=workdir
+        )
+
+
+class TerraformStalled(TerraformTimeout):
+    """A terraform command kept repeating one API call against the same answer, and was stopped.
+
+    ``reason`` names the call (``emulator gap: dynamodb:DescribeTable answered the
+    same ...``, ``refused egress to sts.us-east-1.amazonaws.com:443 ...``);
+    ``seconds`` is how long the command ran before it was stopped.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        reason: str,
+        seconds: float,
+        pending: str = "",
+        output: str = "",
+        workdir: str = "",
+    ) -> None:
+        self.reason = reason
+        self.timeout = seconds
+        self.pending = pending
+        waiting = f" (it was waiting on {pending})" if pending else ""
+        TerraformError.__init__(
+            self,
+            command,
+            None,
+            [f"stopped after {seconds:.0f}s: {reason}{waiting}"],
+            output=output,
+            workdir=workdir,
         )
 
 

@@ -383,6 +383,7 @@ class Loop:
             out=PLAN_FILE,
             parallelism=self.stack.parallelism,
             ok_codes=(0, 1, 2),
+            watch=self.stack._stall_watch([])[0],  # stuck on one call: TerraformStalled
         )
         if done.returncode not in (0, 2):
             return None, "; ".join(done.diagnostics()) or f"plan exit {done.returncode}", False
@@ -400,6 +401,7 @@ class Loop:
             no_color=IsFlagged,
             json=IsFlagged,
             parallelism=self.stack.parallelism,
+            watch=self.stack._stall_watch([])[0],
         )
         completed: dict[str, float] = {}
         for event in done.events:

@@ -30,10 +30,17 @@ from .analysis.defects import Defect, DefectReport, WatchedList
 from .analysis.diffs import plan_defects
 from .analysis.hints import recovery_failed_hints
 from .analysis.plan import Plan, parse_plan
+from .analysis.stalls import STALL_LIMITS, Stall, StallLimits
 from .cliconfig import short_address
 from .egress import EgressGuard
 from .emulator.base import Emulator
-from .errors import ConvergenceError, EmulatorError, FaultError, TerraformError
+from .errors import (
+    ConvergenceError,
+    EmulatorError,
+    FaultError,
+    TerraformError,
+    TerraformStalled,
+)
 from .faults import Call, Fault, Proxy
 from .inventory import prepare_clients
 from .provider import ReattachedProvider
@@ -67,6 +74,9 @@ class ApplyResult:
     signalled: int | None = None
     #: ``egress`` defects: connections beyond the emulator this run tried (all refused).
     egress: list[Defect] = field(default_factory=list)
+    #: The ``stalled`` finding when pytest-converge stopped the apply (one call repeated
+    #: against the same answer: an emulator gap); empty otherwise.
+    stalled: list[Defect] = field(default_factory=list)
     #: Terraform's ``-json`` events of this apply (apply_start/apply_complete, ...).
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
     #: ``time.time() - time.monotonic()`` during the apply: turns a call's
@@ -84,7 +94,11 @@ class ApplyResult:
         if self.error is not None:
             if self.egress:
                 raise ConvergenceError.of(
-                    self.egress, header="the apply tried to leave this machine:"
+                    self.egress + self.stalled, header="the apply tried to leave this machine:"
+                ) from self.error
+            if self.stalled:
+                raise ConvergenceError.of(
+                    self.stalled, header="the apply was stopped, stuck on one call:"
                 ) from self.error
             raise self.error
         return self
@@ -148,6 +162,8 @@ class Stack:
     #: Resource types whose replacement loses data (None: the built-in list);
     #: the session sets it from the ``pytest_converge_stateful_types`` hook.
     stateful_types: frozenset[str] | None = None
+    #: When a run is stuck on one call and stopped (see :mod:`.analysis.stalls`).
+    stall_limits: StallLimits = STALL_LIMITS
 
     def __init__(
         self,
@@ -220,8 +236,10 @@ class Stack:
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
         self.egress_guard = EgressGuard()
-        #: egress defects of the runs since the scenario started (see _take_egress).
+        #: egress and stalled defects of the runs since the scenario started
+        #: (see _take_run_findings).
         self._egress: list[Defect] = []
+        self._stalled: list[Defect] = []
         base = workdir / f"stack-{next(_counter)}-{self.module.name}"
         provider: ReattachedProvider | None = None
         try:
@@ -260,6 +278,7 @@ class Stack:
             self.proxy.arm(armed, signal=self.runner.signal)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
+        watch, stalls = self._stall_watch(timeline)
         try:
             done = self.runner.run(
                 "apply",
@@ -269,6 +288,7 @@ class Stack:
                 json=IsFlagged,
                 parallelism=parallelism,
                 on_event=lambda event: timeline.append((time.monotonic(), event)),
+                watch=watch,
             )
             error = None
             if done.returncode != 0:
@@ -285,6 +305,7 @@ class Stack:
             unfired = self.proxy.disarm() if armed else []
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
+        egress = self._egress_of(timeline)
         result = ApplyResult(
             ok=error is None,
             error=error,
@@ -294,7 +315,8 @@ class Stack:
             unfired=unfired,
             pending=done.pending() if done is not None else [],
             signalled=done.signalled if done is not None else None,
-            egress=self._egress_of(timeline),
+            egress=egress,
+            stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
             events=done.events if done is not None else [],
             clock_offset=time.time() - time.monotonic(),
         )
@@ -324,6 +346,7 @@ class Stack:
         self.proxy.clear()
         planfile = "converge.tfplan"
         timeline: list[tuple[float, dict[str, Any]]] = []
+        watch, stalls = self._stall_watch(timeline)
         try:
             done = self.runner.run(
                 "plan",
@@ -336,11 +359,13 @@ class Stack:
                 check=True,
                 ok_codes=(0, 2),
                 on_event=lambda event: timeline.append((time.monotonic(), event)),
+                watch=watch,
             )
         except TerraformError as exc:
             _name_emulator_gaps(exc, self.proxy.calls, self.emulator.name)
+            self._stalled_of("terraform plan", exc, stalls, timeline, self._egress_of(timeline))
             raise
-        finally:
+        else:
             self._egress_of(timeline)
         if done.returncode == 0:
             self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
@@ -379,11 +404,11 @@ class Stack:
         try:
             defects = self._second_plan_defects(scenario)
         except (TerraformError, ConvergenceError):
-            egress = self._take_egress(scenario)
-            if not egress:
+            found = self._take_run_findings(scenario)
+            if not found:
                 raise
-            return self._finish(egress)
-        return self._finish(self._take_egress(scenario) + defects)
+            return self._finish(found)
+        return self._finish(self._take_run_findings(scenario) + defects)
 
     def _second_plan_defects(self, scenario: str) -> list[Defect]:
         if not self.applied:
@@ -625,7 +650,7 @@ class Stack:
             missing = unverified_types(state, first.pending, after.covered | baseline.covered)
             if missing:
                 defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
-        return first, second, self._take_egress(scenario) + defects, created
+        return first, second, self._take_run_findings(scenario) + defects, created
 
     def _rerun_clean(
         self, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
@@ -716,18 +741,87 @@ class Stack:
         self._egress.extend(found)
         return found
 
-    def _take_egress(self, scenario: str) -> list[Defect]:
-        """The egress defects gathered since the last call, one per host and resource."""
+    def _stall_watch(
+        self, timeline: list[tuple[float, dict[str, Any]]]
+    ) -> tuple[Callable[[], str | None], list[Stall]]:
+        """A ``watch`` for :meth:`Runner.run` that stops a command stuck on one call,
+        and the list it puts that :class:`Stall` in."""
+        from .analysis.stalls import find_stall
+
+        found: list[Stall] = []
+        limits = self.stall_limits
+        begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
+
+        def watch() -> str | None:
+            # Called from the thread that appends to ``timeline``: no race.
+            progress = [t for t, e in timeline if e.get("type") in _PROGRESS_EVENTS]
+            calls = [c for c in self.proxy.calls if c.started >= begun]
+            refused = [a for a in self.egress_guard.attempts if a.at >= begun]
+            stall = find_stall(calls, refused, progress, limits)
+            if stall is None:
+                return None
+            found.append(stall)
+            return stall.describe()
+
+        return watch, found
+
+    def _stalled_of(
+        self,
+        command: str,
+        error: BaseException | None,
+        stalls: list[Stall],
+        timeline: list[tuple[float, dict[str, Any]]],
+        egress: list[Defect],
+    ) -> list[Defect]:
+        """The finding of a command stopped on a stall (also kept for _take_run_findings).
+
+        A stall on a refused connection is told on the run's ``egress`` defects for
+        that host; a stall on the emulator is a ``stalled`` defect.
+        """
+        if not isinstance(error, TerraformStalled) or not stalls:
+            return []
+        from .analysis.egress import in_flight
+        from .analysis.gaps import emulator_version, load_catalogue
+        from .analysis.stalls import REFUSED_EGRESS, retried_egress, stall_defect
+
+        stall = stalls[0]
+        told = stall.kind == REFUSED_EGRESS and retried_egress(
+            egress, stall, command, error.timeout
+        )
+        if told:
+            return []
+        version = emulator_version(self.emulator)
+        gaps = [g for g in load_catalogue() if g.applies_to(self.emulator.name, version)]
+        found = [
+            stall_defect(
+                stall,
+                command,
+                error.timeout,
+                in_flight(timeline, stall.last),
+                gaps,
+                emulator=self.emulator.name,
+                module=self.name,
+                strict=self.strict,
+            )
+        ]
+        self._stalled.extend(found)
+        return found
+
+    def _take_run_findings(self, scenario: str) -> list[Defect]:
+        """The egress and stalled defects gathered since the last call, one per host and
+        resource."""
         taken, self._egress = self._egress, []
         unique = {(d.observed, d.address): d for d in taken}
-        for d in unique.values():
+        stalled, self._stalled = self._stalled, []
+        for d in (*unique.values(), *stalled):
             d.scenario = scenario
-        return list(unique.values())
+        return [*unique.values(), *stalled]
 
     def _fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario."""
         self._check_emulator()
         self._egress = []
+        self._stalled = []
         if not self._emulator_empty:
             self.emulator.reset()
         for name in (
@@ -762,7 +856,11 @@ class Stack:
             d.reproduce = d.reproduce or self.reproduce
         # Known emulator gaps: still listed, marked, warnings unless strict.
         mark_emulator_gaps(
-            defects, self.emulator.name, emulator_version(self.emulator), strict=self.strict
+            defects,
+            self.emulator.name,
+            emulator_version(self.emulator),
+            strict=self.strict,
+            configuration=self.last_plan.raw.get("configuration") if self.last_plan else None,
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)
@@ -808,15 +906,19 @@ class Stack:
         return f"{self.name} does not converge [{self.ran_with}]:"
 
 
+#: Terraform ``-json`` events that show a run moving on (a stall is only one without them).
+_PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_errored"})
+
+
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: str) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``.
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
     """
-    from .analysis.gaps import unimplemented_notes
+    from .analysis.gaps import undecodable_notes, unimplemented_notes
 
-    notes = unimplemented_notes(calls, emulator)
+    notes = unimplemented_notes(calls, emulator) + undecodable_notes(error.diagnostics, emulator)
     if notes:
         error.diagnostics[:] = notes + [
             _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics

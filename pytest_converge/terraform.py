@@ -26,7 +26,7 @@ from typing import Any
 import python_terraform
 
 from . import cancel
-from .errors import TerraformError, TerraformTimeout
+from .errors import TerraformError, TerraformStalled, TerraformTimeout
 from .provider import ProviderStartError, ReattachedProvider
 
 _log = logging.getLogger("pytest_converge")
@@ -38,6 +38,12 @@ REATTACH_COMMANDS = frozenset({"plan", "apply", "show", "refresh", "destroy", "i
 
 #: Default seconds each command may take before it is killed.
 DEFAULT_TIMEOUTS = {"init": 300.0, "plan": 300.0, "apply": 600.0, "show": 120.0, "other": 120.0}
+
+#: Seconds between two looks of a command's ``watch`` (see :meth:`Runner.run`).
+WATCH_INTERVAL = 1.0
+#: Seconds a stopped (SIGINT) command has to exit before its group is killed: terraform
+#: writes the state of what it created meanwhile.
+STOP_GRACE = 5.0
 
 
 @dataclass
@@ -209,6 +215,7 @@ class Runner(python_terraform.Terraform):
         on_event: Callable[[dict[str, Any]], None] | None = None,
         check: bool = False,
         ok_codes: Sequence[int] = (0,),
+        watch: Callable[[], str | None] | None = None,
         **options: Any,
     ) -> Completed:
         """Run one command to completion (or timeout) and return what it did.
@@ -216,6 +223,11 @@ class Runner(python_terraform.Terraform):
         With ``json=IsFlagged`` among ``options`` stdout is parsed as the
         machine-readable UI event stream and each event is passed to
         ``on_event`` as it arrives.
+
+        ``watch()`` is called about every :data:`WATCH_INTERVAL` seconds while the
+        command runs; when it returns a reason the command is stopped (SIGINT,
+        then SIGKILL after :data:`STOP_GRACE` seconds) and
+        :class:`~pytest_converge.errors.TerraformStalled` carries the reason.
         """
         argv = self.argv(cmd, *args, **options)
         name = cmd.split()[0]
@@ -240,17 +252,25 @@ class Runner(python_terraform.Terraform):
             proc = self._proc
         cancel.track(proc.pid)  # killed even if pytest dies before the finally below
         timed_out = False
+        stalled: str | None = None
         try:
-            timed_out = not _pump(
-                proc, limit, out_chunks, err_chunks, events if json_stream else None, on_event
+            finished, stalled = _pump(
+                proc,
+                limit,
+                out_chunks,
+                err_chunks,
+                events if json_stream else None,
+                on_event,
+                watch,
             )
+            timed_out = not finished
         finally:
             # Whatever happened, nothing terraform started may outlive it.
             _kill_group(proc)
             cancel.untrack(proc.pid)
             with self._lock:
                 self._proc = None
-            if provider_pid is not None and (timed_out or self._signalled is not None):
+            if provider_pid is not None and (timed_out or stalled or self._signalled is not None):
                 # terraform would have taken its provider down with it.
                 self.provider.stop()  # type: ignore[union-attr]
         stdout = b"".join(out_chunks).decode(errors="replace")
@@ -265,6 +285,15 @@ class Runner(python_terraform.Terraform):
             self._signalled,
             provider_pid,
         )
+        if stalled is not None:
+            raise TerraformStalled(
+                done.command,
+                stalled,
+                done.seconds,
+                ", ".join(done.pending()),
+                stdout + stderr,
+                str(self.working_dir),
+            )
         if timed_out:
             raise TerraformTimeout(
                 done.command,
@@ -291,9 +320,13 @@ def _pump(
     err_chunks: list[bytes],
     events: list[dict[str, Any]] | None,
     on_event: Callable[[dict[str, Any]], None] | None,
-) -> bool:
-    """Read stdout/stderr until EOF and exit; False if ``limit`` passed first."""
+    watch: Callable[[], str | None] | None = None,
+) -> tuple[bool, str | None]:
+    """Read stdout/stderr until EOF and exit: (False if ``limit`` passed first, the
+    reason ``watch`` gave to stop the command, if it did)."""
     deadline = time.monotonic() + limit
+    next_look = time.monotonic() + WATCH_INTERVAL
+    stalled: str | None = None
     sel = selectors.DefaultSelector()
     assert proc.stdout is not None and proc.stderr is not None
     sel.register(proc.stdout, selectors.EVENT_READ, out_chunks)
@@ -301,9 +334,18 @@ def _pump(
     pending = b""
     open_streams = 2
     while open_streams:
-        remaining = deadline - time.monotonic()
+        now = time.monotonic()
+        remaining = deadline - now
         if remaining <= 0:
-            return False
+            return False, stalled
+        if watch is not None and stalled is None and now >= next_look:
+            next_look = now + WATCH_INTERVAL
+            stalled = watch()
+            if stalled is not None:
+                # terraform's own way out: it stops its walk and writes the state it has.
+                _signal_group(proc, signal.SIGINT)
+                deadline = min(deadline, now + STOP_GRACE)
+                continue
         for key, _ in sel.select(timeout=min(remaining, 0.5)):
             data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
             if not data:
@@ -322,8 +364,15 @@ def _pump(
     try:
         proc.wait(timeout=max(deadline - time.monotonic(), 0.1))
     except subprocess.TimeoutExpired:
-        return False
-    return True
+        return False, stalled
+    return True, stalled
+
+
+def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _emit(
@@ -343,10 +392,7 @@ def _emit(
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL the process group and reap; terraform's providers share it."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _signal_group(proc, signal.SIGKILL)
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable

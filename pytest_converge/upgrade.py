@@ -188,6 +188,7 @@ class _Upgrade:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=stack.parallelism,
+                watch=stack._stall_watch([])[0],  # stuck on one call: TerraformStalled
             )
             if done.returncode != 0:
                 raise TerraformError(

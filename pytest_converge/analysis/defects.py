@@ -22,6 +22,7 @@ KINDS = (
     "emulator-difference",  # converges on one emulator, not on another
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
     "egress",  # a run tried to reach a host beyond the emulator (refused)
+    "stalled",  # a command repeated one call against the same answer and was stopped
     # Under a continuous loop (pytest_converge.loop):
     "flapping",  # two writers set one field: it changes every cycle
     "unnoticed-drift",  # an out-of-band change or deletion the loop's plan never sees

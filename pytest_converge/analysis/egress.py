@@ -32,6 +32,27 @@ FIXES = {
 }
 
 
+#: A real AWS API host: the provider configuration that called it is not on the emulator.
+AWS_HOST_FIX = (
+    "{host} is a real AWS endpoint: the provider configuration that made this call is not "
+    "pointed at the emulator (a service pytest-converge's provider override does not cover, "
+    "or a provider version that signs global services such as STS and IAM with their own "
+    "endpoint, e.g. aws 5.x with no provider block). Declare the provider in the module "
+    '(`provider "aws" { region = "..." }`) so the override covers it, and report the service '
+    "to pytest-converge"
+)
+
+
+def fix_for(host: str) -> str:
+    """What to change so the run does not reach ``host``."""
+    host = host.lower()
+    if host in FIXES:
+        return FIXES[host]
+    if host.endswith((".amazonaws.com", ".amazonaws.com.cn", ".api.aws")):
+        return AWS_HOST_FIX.replace("{host}", host)
+    return FIX
+
+
 class Refused(Protocol):
     """What the egress guard records (see ``pytest_converge.egress.Attempt``)."""
 
@@ -102,6 +123,6 @@ def egress_defects(
                 message=f"the module tried to reach {attempt.host}{where}; pytest-converge "
                 "refused the connection (runs stay on this machine)",
                 why=WHY,
-                fix=FIXES.get(attempt.host.lower(), FIX),
+                fix=fix_for(attempt.host),
             )
     return list(seen.values())

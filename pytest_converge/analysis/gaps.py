@@ -226,13 +226,17 @@ def mark_emulator_gaps(
     *,
     strict: bool = False,
     gaps: Sequence[Gap] | None = None,
+    configuration: Mapping[str, Any] | None = None,
 ) -> list[Defect]:
     """Mark the findings a known gap explains; returns the marked ones.
 
     Each gets ``emulator_suspected`` and the entry as ``evidence``; an error
-    becomes a warning unless ``strict``.
+    becomes a warning unless ``strict``. A finding that follows from a
+    suspected one is marked too (:func:`mark_followers`; ``configuration`` is
+    the plan's, for the outputs' references).
     """
     catalogue = load_catalogue() if gaps is None else gaps
+    defects = list(defects)
     marked = []
     for defect in defects:
         if defect.emulator_suspected or defect.severity == INFO:
@@ -242,7 +246,75 @@ def mark_emulator_gaps(
             continue
         _suspect(defect, gap.describe(version), strict)
         marked.append(defect)
+    return marked + mark_followers(defects, configuration, strict=strict)
+
+
+def mark_followers(
+    defects: Sequence[Defect],
+    configuration: Mapping[str, Any] | None = None,
+    *,
+    strict: bool = False,
+) -> list[Defect]:
+    """Mark the value findings that follow from a suspected gap among ``defects``.
+
+    An output built from a dropped attribute changes on every plan too: it is
+    no second defect of the module. A finding follows from a suspected one
+    when it is a root output whose expression references that attribute (in
+    the plan's ``configuration``), or when its declared value holds the
+    suspected one's declared value and its observed value does not (the value
+    went missing on the way). Returns the findings it marked.
+    """
+    suspects = [d for d in defects if d.emulator_suspected and d.address and d.attribute]
+    if not suspects:
+        return []
+    outputs = ((configuration or {}).get("root_module") or {}).get("outputs") or {}
+    marked = []
+    for defect in defects:
+        if defect.emulator_suspected or defect.severity == INFO:
+            continue
+        if defect.kind not in _VALUE_KINDS:
+            continue
+        references: list[str] = []
+        if defect.kind == "output-change" and defect.attribute in outputs:
+            expression = outputs[defect.attribute].get("expression") or {}
+            references = [_plain_path(r) for r in expression.get("references") or []]
+        cause = next((s for s in suspects if _follows(defect, s, references)), None)
+        if cause is None:
+            continue
+        _suspect(
+            defect,
+            f"follows from the suspected emulator gap of {cause.address} {cause.attribute} "
+            f"(this value is built from it): {cause.evidence}",
+            strict,
+        )
+        marked.append(defect)
     return marked
+
+
+def _follows(defect: Defect, cause: Defect, references: Sequence[str]) -> bool:
+    if defect is cause or defect.address == cause.address:
+        return False
+    attribute = _plain_path(cause.attribute or "").split(".")[0]
+    target = f"{_plain_path(cause.address or '')}.{attribute}"
+    if target in references:
+        return True
+    wanted = cause.declared
+    if not isinstance(wanted, str | int | float) or isinstance(wanted, bool):
+        return False
+    if len(str(wanted)) < 4:  # "true", "0": too common to say one value came from another
+        return False
+    return _holds(defect.declared, wanted) and not _holds(defect.observed, wanted)
+
+
+def _holds(value: Any, wanted: Any) -> bool:
+    """``value`` is ``wanted`` or holds it (in a list, map, or a longer string)."""
+    if isinstance(value, Mapping):
+        return any(_holds(v, wanted) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_holds(v, wanted) for v in value)
+    if isinstance(value, str) and isinstance(wanted, str):
+        return wanted in value
+    return bool(value == wanted)
 
 
 def mark_disagreements(
@@ -342,6 +414,40 @@ def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
             f"is an emulator gap, not a module error. Test the resource that needs it on "
             f"another backend (--converge-backend), or leave it out of the module under "
             f"test (e.g. a count/for_each switched off in converge.tfvars)"
+        )
+    return list(notes.values())
+
+
+#: The provider's SDK could not decode an answer: ``operation error EC2: CreateSubnet,
+#: ... deserialization failed`` (SDK v2) or ``SerializationError`` (SDK v1).
+_UNDECODABLE = re.compile(
+    r"operation error ([\w .-]+?): (\w+),.*?(?:deserialization failed|failed to decode)"
+    r"|SerializationError: failed (?:decoding|to unmarshal) ([\w .-]+?) (?:Query|JSON|REST)?"
+    r".*?response",
+    re.I,
+)
+
+
+def undecodable_notes(diagnostics: Iterable[str], emulator: str) -> list[str]:
+    """One sentence per operation whose answer the provider could not decode.
+
+    moto answers some calls with values AWS never sends (an IPv6-only subnet's
+    AvailableIpAddressCount of 2^64 - 5): the provider fails on the answer, not
+    on the module.
+    """
+    notes: dict[str, str] = {}
+    for text in diagnostics:
+        found = _UNDECODABLE.search(text)
+        if found is None:
+            continue
+        service = (found.group(1) or found.group(3) or "").strip().lower().replace(" ", "")
+        name = f"{service}:{found.group(2)}" if found.group(2) else f"{service} (an answer)"
+        notes.setdefault(
+            name,
+            f"the {emulator} emulator answered `{name}` with a response the provider cannot "
+            "decode: this is an emulator gap, not a module error (see the decoding error "
+            "below). Test the resource that needs it on another backend (--converge-backend), "
+            "or leave it out of the module under test",
         )
     return list(notes.values())
 

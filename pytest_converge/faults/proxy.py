@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..analysis.gaps import unimplemented_operation
+from ..analysis.stalls import answer_digest, error_code, request_digest
 from ..errors import FaultError
 from ..local_server import serve_in_thread, server_url
 from ..safety import LoopbackTarget, loopback_target
@@ -73,6 +74,12 @@ class Call:
     #: The emulator answered that it does not implement this operation (an
     #: HTML error page, ``NotImplemented``): an emulator gap, not a module error.
     unimplemented: bool = False
+    #: What identifies the request across repeats (method, path, query, body) and its
+    #: answer (status, body without request ids); see :mod:`..analysis.stalls`.
+    request_digest: str = ""
+    answer_digest: str = ""
+    #: The AWS error code of a failed answer (``ResourceNotFoundException``), if any.
+    error_code: str | None = None
 
     @property
     def label(self) -> str:
@@ -525,6 +532,7 @@ class _Handler(BaseHTTPRequestHandler):
         path = target.split("?", 1)[0]
         pending = proxy._begin(op, method, path, started)
         call, fault = pending.call, pending.fault
+        call.request_digest = request_digest(method, target, body)
         request = Request(op, call.occurrence, method, path, dict(headers))
         response: Response | None = None
         try:
@@ -551,6 +559,8 @@ class _Handler(BaseHTTPRequestHandler):
                 finally:
                     call.duration = time.monotonic() - t0
             call.status = 0 if response.drop else response.status
+            call.answer_digest = answer_digest(call.status, response.body)
+            call.error_code = error_code(call.status, response.body)
             # Record before answering: a client that has its answer must find its call.
             proxy._finish(pending)
             self._send(response)

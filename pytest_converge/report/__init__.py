@@ -55,6 +55,8 @@ KIND_HELP: dict[str, str] = {
     "unverified": "the scenario created types no inventory lister covers: their duplicates "
     "and orphans were not looked for",
     "egress": "a run tried to reach a host beyond the emulator (refused: runs stay offline)",
+    "stalled": "a terraform command kept repeating one API call against the same answer "
+    "(an emulator gap) and was stopped",
     "flapping": "under a loop, two writers set the same field: it changes back and forth "
     "every cycle",
     "unnoticed-drift": "an out-of-band change or deletion the loop's plan never sees: the "

@@ -157,3 +157,74 @@ def test_unimplemented_operations_are_named_as_iam_writes_them():
     )
     [note] = unimplemented_notes([call, call], "moto")
     assert note.startswith("the moto emulator does not implement `outposts:ListOutposts`")
+
+
+def _output(name, declared, observed):
+    return Defect(
+        kind="output-change",
+        address=f"output.{name}",
+        attribute=name,
+        declared=declared,
+        observed=observed,
+    )
+
+
+def test_an_output_built_from_a_suspected_attribute_is_suspected_too():
+    by_reference = _output("subnet_ipv6", "(known after apply)", "")
+    by_value = _output("ipv6_cidrs", ["2001:db8::/64"], [""])
+    unrelated = _output("vpc_id", "vpc-2", "vpc-1")
+    other = Defect(
+        kind="permanent-diff",
+        address="aws_route.v6",
+        attribute="destination_ipv6_cidr_block",
+        declared="::/0",
+        observed="",
+    )
+    found = [_diff("aws_subnet.public[0]"), by_reference, by_value, unrelated, other]
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "subnet_ipv6": {
+                    "expression": {
+                        "references": [
+                            "aws_subnet.public[0].ipv6_cidr_block",
+                            "aws_subnet.public[0]",
+                            "aws_subnet.public",
+                        ]
+                    }
+                },
+                "vpc_id": {"expression": {"references": ["aws_vpc.this.id", "aws_vpc.this"]}},
+            }
+        }
+    }
+    marked = mark_emulator_gaps(found, "moto", "5.2.5", gaps=[SUBNET], configuration=configuration)
+    assert marked == [found[0], by_reference, by_value]
+    for follower in (by_reference, by_value):
+        assert follower.emulator_suspected and follower.severity == "warning"
+        assert follower.evidence.startswith(
+            "follows from the suspected emulator gap of aws_subnet.public[0] ipv6_cidr_block"
+        )
+        assert "AWS keeps the subnet's IPv6 CIDR" in follower.evidence
+    assert not unrelated.emulator_suspected and unrelated.is_error
+    assert not other.emulator_suspected  # ::/0 is declared, not the dropped CIDR
+    strict = [_diff(), _output("v6", ["2001:db8::/64"], [])]
+    mark_emulator_gaps(strict, "moto", "5.2.5", gaps=[SUBNET], strict=True)
+    assert strict[1].emulator_suspected and strict[1].is_error
+    # nothing suspected, nothing follows
+    alone = [_output("ipv6_cidrs", ["2001:db8::/64"], [""])]
+    assert mark_emulator_gaps(alone, "moto", "5.2.5", gaps=[SUBNET]) == []
+
+
+def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
+    from pytest_converge.analysis.gaps import undecodable_notes
+
+    v2 = (
+        "creating EC2 Subnet: operation error EC2: CreateSubnet, https response error "
+        "StatusCode: 200, RequestID: x, deserialization failed, failed to decode response "
+        'body, strconv.ParseInt: parsing "18446744073709551611": value out of range '
+        "[module.vpc.aws_subnet.public[0], main.tf:3]"
+    )
+    [note] = undecodable_notes([v2, v2, "error creating VPC: InvalidParameterValue"], "moto")
+    assert note.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
+    assert "emulator gap, not a module error" in note
+    assert undecodable_notes(["AccessDenied: no"], "moto") == []

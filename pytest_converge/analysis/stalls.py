@@ -1,0 +1,368 @@
+"""Stalls: a terraform command that keeps asking the same thing and getting the same answer.
+
+Where the emulator never changes what a provider waits for (moto never makes a
+DynamoDB replica appear, never reads an SQS ``RedriveAllowPolicy`` back), the
+provider polls its waiter until terraform's timeout; where a call is refused
+(the egress guard, a host beyond the emulator) or keeps failing, its SDK
+retries it for as long. Either costs up to ten minutes and ends in a timeout
+that names no operation. :func:`find_stall` sees it in the proxy's call log
+and the guard's refusals after :data:`STALL_LIMITS`, so the Stack stops the
+command within a minute, and :func:`stall_defect` says which call it was.
+
+Pure: the calls (``pytest_converge.faults.Call``), the refusals
+(``pytest_converge.egress.Attempt``) and the times the run made progress in,
+a :class:`Stall` or a ``stalled`` defect out.
+
+    stall = find_stall(proxy.calls, guard.attempts, progress=[...])
+    if stall is not None:
+        print(stall.describe())   # emulator gap: dynamodb:DescribeTable answered ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .defects import ERROR, WARNING, Defect
+from .egress import fix_for
+from .gaps import Gap, operation_name, resource_type
+
+__all__ = [
+    "STALL_LIMITS",
+    "Stall",
+    "StallLimits",
+    "answer_digest",
+    "error_code",
+    "find_stall",
+    "request_digest",
+    "retried_egress",
+    "stall_defect",
+]
+
+EMULATOR_GAP = "emulator-gap"
+REFUSED_EGRESS = "refused-egress"
+
+
+@dataclass(frozen=True)
+class StallLimits:
+    """When a command is stalled: the same request answered the same way ``repeats``
+    times over at least ``seconds``, with no progress in between."""
+
+    repeats: int = 3
+    seconds: float = 35.0
+
+
+#: The limits a Stack uses (``Stack.stall_limits`` overrides them, e.g. in a test).
+#: Some waits see the same answer on purpose: aws 5.x creates an SQS queue and then
+#: wants its attributes read back unchanged 6 times, 5 s apart (25 s; real AWS too).
+#: 35 s stays clear of that; provider 3.39's waiters poll at most every 10 s, so a
+#: stall is stopped 35-50 s after it starts, within a minute. A real wait (a resource
+#: going pending -> available) changes its answer and is never stopped.
+STALL_LIMITS = StallLimits()
+
+
+class Answered(Protocol):
+    """What the proxy records of a call (see ``pytest_converge.faults.Call``)."""
+
+    service: str
+    operation: str
+    method: str
+    path: str
+    status: int
+    started: float
+    mutating: bool
+    fault: str | None
+    request_digest: str
+    answer_digest: str
+    error_code: str | None
+
+
+class Refused(Protocol):
+    """What the egress guard records (see ``pytest_converge.egress.Attempt``)."""
+
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def at(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Stall:
+    """One request a command kept making against the same answer."""
+
+    #: ``emulator-gap`` (the emulator's answer never changed) or ``refused-egress``.
+    kind: str
+    #: ``dynamodb:DescribeTable``, or the refused ``host:port``.
+    target: str
+    times: int
+    #: Seconds from the first to the last of the identical answers.
+    seconds: float
+    first: float
+    last: float
+    #: HTTP status of the answer (0 for a refusal) and its AWS error code, if any.
+    status: int = 0
+    error: str | None = None
+    #: The repeated call changes something (a failing Create is retried, not polled).
+    mutating: bool = False
+    host: str = ""
+
+    @property
+    def answer(self) -> str:
+        """``HTTP 200, unchanged``, ``HTTP 400 ResourceNotFoundException``, ``refused``."""
+        if self.kind == REFUSED_EGRESS:
+            return "refused"
+        if self.status < 400:
+            return f"HTTP {self.status}, an unchanged body"
+        return f"HTTP {self.status}" + (f" {self.error}" if self.error else "")
+
+    @property
+    def polling(self) -> bool:
+        """A waiter polling a read (rather than the SDK retrying a failing call)."""
+        return not self.mutating and self.status < 400
+
+    def describe(self, waited_for: str | None = None) -> str:
+        """One sentence naming the call: the finding's message and the stopped command's error."""
+        spent = f"{self.times} times in {self.seconds:.0f} s"
+        if self.kind == REFUSED_EGRESS:
+            return (
+                f"refused egress to {self.target}: the provider kept retrying a call the "
+                f"egress guard refused ({spent})"
+            )
+        doing = (
+            f"polling a waiter for {waited_for}"
+            if self.polling and waited_for
+            else "polling a waiter"
+            if self.polling
+            else "retrying a failing call"
+        )
+        return (
+            f"emulator gap: {self.target} answered the same ({self.answer}) {spent} "
+            f"({doing}); the emulator may not implement what the provider waits for"
+        )
+
+
+def find_stall(
+    calls: Iterable[Answered],
+    refused: Iterable[Refused] = (),
+    progress: Iterable[float] = (),
+    limits: StallLimits = STALL_LIMITS,
+) -> Stall | None:
+    """The request a command is stuck on, or None.
+
+    A request (operation and request digest; a refused ``host:port``) is stuck
+    when it was answered the same way ``limits.repeats`` times over at least
+    ``limits.seconds`` with no progress in between. Progress is a mutating call
+    that succeeded, another request's answer changing (a resource moving from
+    pending to available), or a time in ``progress`` (a resource's apply
+    completing). Of several stuck requests the most repeated is returned.
+    """
+    # (time, order, key, answer, progress, call or refusal)
+    seen: list[tuple[float, int, tuple[Any, ...], tuple[Any, ...], bool, Any]] = []
+    for n, call in enumerate(calls):
+        if call.status == 0 or call.fault is not None:
+            continue  # a fault's answer (Throttle repeats one) is ours, not the emulator's
+        key: tuple[Any, ...] = ("call", call.service, call.operation, call.request_digest)
+        answer = (call.status, call.answer_digest)
+        seen.append((call.started, n, key, answer, call.mutating and call.status < 400, call))
+    for n, attempt in enumerate(refused):
+        key = ("egress", attempt.host, attempt.port)
+        seen.append((attempt.at, n, key, (), False, _Refusal(attempt)))
+    seen.extend((t, n, ("progress",), (), True, None) for n, t in enumerate(progress))
+    seen.sort(key=lambda s: (s[0], s[1]))
+
+    # key -> [answer, first, last, times, sample]
+    streaks: dict[tuple[Any, ...], list[Any]] = {}
+    for at, _, key, answer, is_progress, item in seen:
+        if is_progress:
+            streaks.clear()
+            continue
+        streak = streaks.get(key)
+        if streak is not None and streak[0] == answer:
+            streak[2], streak[3] = at, streak[3] + 1
+            continue
+        if streak is not None:  # the answer changed: that request is moving
+            streaks.clear()
+        streaks[key] = [answer, at, at, 1, item]
+    stuck = [
+        s for s in streaks.values() if s[3] >= limits.repeats and s[2] - s[1] >= limits.seconds
+    ]
+    if not stuck:
+        return None
+    _, first, last, times, item = max(stuck, key=lambda s: (s[3], s[2] - s[1]))
+    if isinstance(item, _Refusal):
+        host, port = item.attempt.host, item.attempt.port
+        return Stall(REFUSED_EGRESS, f"{host}:{port}", times, last - first, first, last, host=host)
+    return Stall(
+        EMULATOR_GAP,
+        operation_name(item.service, item.operation, item.method, item.path),
+        times,
+        last - first,
+        first,
+        last,
+        status=item.status,
+        error=item.error_code,
+        mutating=item.mutating,
+    )
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    attempt: Refused
+
+
+def stall_defect(
+    stall: Stall,
+    command: str,
+    stopped_after: float,
+    addresses: Sequence[str],
+    gaps: Sequence[Gap] = (),
+    *,
+    emulator: str = "moto",
+    module: str = "",
+    scenario: str = "",
+    strict: bool = False,
+) -> Defect:
+    """The ``stalled`` finding of a command stopped on ``stall``.
+
+    ``addresses`` are the resources in flight when it was stopped; ``gaps`` the
+    catalogue entries that apply to this emulator: one about a waiting
+    resource's type that names the stalled operation gives the attribute waited
+    for (and is the evidence). An emulator gap is ``emulator_suspected`` and, as
+    other suspected gaps, a warning unless ``strict``; a refused connection is
+    an error.
+    """
+    address = addresses[0] if addresses else None
+    gap = _waited_for(address, stall, gaps)
+    attribute = gap.attribute if gap is not None and gap.attribute not in ("", "*") else None
+    waited_for = f"{address}.{attribute}" if address and attribute else address
+    text = stall.describe(waited_for)
+    stopped = (
+        f"pytest-converge stopped `{command}` {stopped_after:.0f} s after it started, "
+        "instead of letting it run into its timeout"
+    )
+    if stall.kind == REFUSED_EGRESS:
+        return Defect(
+            kind="stalled",
+            address=address,
+            declared="only the local emulator",
+            observed=f"{stall.times} refused connections to {stall.target} in "
+            f"{stall.seconds:.0f} s",
+            module=module,
+            scenario=scenario,
+            message=f"{text}; {stopped}",
+            why="the provider sends this service's calls to a real host, not to the emulator "
+            "endpoint the provider override sets, and its SDK retries a refused connection "
+            "until terraform's timeout",
+            fix=fix_for(stall.host),
+        )
+    return Defect(
+        kind="stalled",
+        address=address,
+        attribute=attribute,
+        declared="an answer that changes (the state the provider waits for)",
+        observed=f"{stall.target} answered {stall.answer} {stall.times} times in "
+        f"{stall.seconds:.0f} s",
+        module=module,
+        scenario=scenario,
+        message=f"{text}; {stopped}",
+        why=f"the {emulator} emulator accepted the request but never changes the answer the "
+        "provider waits for (or keeps failing a call AWS serves), so the provider would "
+        "poll or retry it until terraform's timeout",
+        fix=f"test the resource that needs `{stall.target}` on another backend "
+        "(--converge-backend), or leave it out of the module under test (a count/for_each "
+        "switched off in converge.tfvars)",
+        severity=ERROR if strict else WARNING,
+        emulator_suspected=True,
+        evidence=gap.describe(None)
+        if gap is not None
+        else f"the {emulator} emulator answered {stall.target} the same way {stall.times} "
+        f"times over {stall.seconds:.0f} s while nothing else progressed",
+    )
+
+
+def retried_egress(
+    egress: Sequence[Defect], stall: Stall, command: str, stopped_after: float
+) -> bool:
+    """Tell the ``egress`` defects of ``stall``'s host that the provider kept retrying.
+
+    A refused connection already is an ``egress`` finding; the stall adds how
+    long it went on, that the command was stopped, and the fix. False when no
+    defect is about that host (then the stall is a finding of its own).
+    """
+    told = False
+    for defect in egress:
+        if defect.kind != "egress" or f" {stall.host}:" not in f" {defect.observed}":
+            continue
+        defect.message += (
+            f"; the provider kept retrying it ({stall.times} refused connections in "
+            f"{stall.seconds:.0f} s), so pytest-converge stopped `{command}` after "
+            f"{stopped_after:.0f} s instead of letting it run into its timeout"
+        )
+        defect.fix = fix_for(stall.host)
+        told = True
+    return told
+
+
+def _waited_for(address: str | None, stall: Stall, gaps: Sequence[Gap]) -> Gap | None:
+    """The catalogue entry about the waiting resource's type that names the stalled operation."""
+    rtype = resource_type(address)
+    operation = stall.target.rpartition(":")[2]
+    for gap in gaps:
+        if gap.resource_type == rtype and operation in gap.real_api + gap.evidence:
+            return gap
+    return None
+
+
+# -- digests the proxy records -------------------------------------------------------------
+
+#: Parts of an answer that differ between two identical answers: request ids, UUIDs.
+_VOLATILE = re.compile(
+    rb"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-zA-Z]{12}"
+    rb"|<RequestId>[^<]*</RequestId>|<requestId>[^<]*</requestId>"
+    rb'|"RequestId"\s*:\s*"[^"]*"'
+)
+_DIGEST_LIMIT = 1 << 16
+
+
+def request_digest(method: str, target: str, body: bytes) -> str:
+    """What identifies one request across its repeats: method, path and query, body."""
+    return _digest(method.encode() + b" " + target.encode() + b"\n" + body)
+
+
+def answer_digest(status: int, body: bytes) -> str:
+    """What identifies an answer across repeats: status and body, without request ids."""
+    if len(body) <= _DIGEST_LIMIT:
+        body = _VOLATILE.sub(b"", body)
+    return _digest(str(status).encode() + b"\n" + body)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+_XML_CODE = re.compile(rb"<Code>([^<]{1,100})</Code>")
+
+
+def error_code(status: int, body: bytes) -> str | None:
+    """The AWS error code of a failed answer (``ResourceNotFoundException``), if it has one."""
+    if status < 400 or not body:
+        return None
+    head = body[:4096]
+    found = _XML_CODE.search(head)
+    if found:
+        return found.group(1).decode(errors="replace").strip()
+    try:
+        data = json.loads(head)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        code = data.get("__type") or data.get("code") or data.get("Code")
+        if isinstance(code, str) and code:
+            return code.rpartition("#")[2]
+    return None

@@ -1,0 +1,212 @@
+"""Stall detection over the proxy's call log and the egress guard's refusals (plain data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from pytest_converge.analysis.defects import Defect
+from pytest_converge.analysis.gaps import Gap
+from pytest_converge.analysis.stalls import (
+    StallLimits,
+    answer_digest,
+    error_code,
+    find_stall,
+    request_digest,
+    retried_egress,
+    stall_defect,
+)
+
+LIMITS = StallLimits(repeats=3, seconds=20.0)
+
+
+@dataclass
+class C:
+    """A call as the proxy records it (the fields stall detection reads)."""
+
+    operation: str
+    started: float
+    answer: str = "same"
+    status: int = 200
+    request: str = "r1"
+    service: str = "dynamodb"
+    mutating: bool = False
+    fault: str | None = None
+    method: str = "POST"
+    path: str = "/"
+    error_code: str | None = None
+
+    @property
+    def request_digest(self) -> str:
+        return self.request
+
+    @property
+    def answer_digest(self) -> str:
+        return self.answer
+
+
+@dataclass(frozen=True)
+class Refusal:
+    host: str
+    at: float
+    port: int = 443
+    method: str = "CONNECT"
+
+
+def polls(op: str, times: list[float], **kw: object) -> list[C]:
+    return [C(op, t, **kw) for t in times]  # type: ignore[arg-type]
+
+
+# provider 3.39's backoff against an unchanging DescribeTable (measured on moto 5.2.5)
+BACKOFF = [4.4, 4.6, 5.0, 5.8, 7.4, 10.6, 17.1, 27.1, 37.1]
+
+
+def test_a_waiter_polling_an_unchanged_answer_is_stalled_after_the_limits():
+    created = C("CreateTable", 4.3, mutating=True, answer="created")
+    calls = [created, *polls("DescribeTable", BACKOFF)]
+    stall = find_stall(calls[:7], limits=LIMITS)
+    assert stall is None  # 6.2 s of identical answers: a wait, not yet a stall
+    stall = find_stall(calls[:9], limits=LIMITS)
+    assert stall is not None
+    assert (stall.kind, stall.target, stall.times) == ("emulator-gap", "dynamodb:DescribeTable", 8)
+    assert stall.seconds == pytest.approx(22.7)
+    assert stall.polling
+    text = stall.describe("aws_dynamodb_table.t.replica")
+    assert text.startswith("emulator gap: dynamodb:DescribeTable answered the same (HTTP 200")
+    assert "8 times in 23 s (polling a waiter for aws_dynamodb_table.t.replica)" in text
+
+
+def test_an_answer_that_changes_is_a_resource_progressing_never_a_stall():
+    # pending ... pending -> available, over a minute: a real wait
+    times = [float(t) for t in range(0, 70, 5)]
+    calls = [C("DescribeDBInstances", t, answer="pending") for t in times[:-1]]
+    calls.append(C("DescribeDBInstances", times[-1], answer="available"))
+    assert find_stall(calls, limits=LIMITS) is None
+    # ... and another resource progressing resets every other request's count too
+    calls = polls("DescribeTable", BACKOFF)
+    calls += [C("DescribeVpcs", 20.0, answer="pending", service="ec2", request="v")]
+    calls += [C("DescribeVpcs", 30.0, answer="available", service="ec2", request="v")]
+    assert find_stall(calls, limits=LIMITS) is None
+
+
+def test_progress_resets_the_count_and_other_requests_are_other_keys():
+    calls = polls("DescribeTable", BACKOFF)
+    assert find_stall(calls, progress=[20.0], limits=LIMITS) is None  # an apply_complete
+    mutated = [*calls, C("CreateQueue", 21.0, service="sqs", mutating=True, answer="q")]
+    assert find_stall(sorted(mutated, key=lambda c: c.started), limits=LIMITS) is None
+    # the same operation with another request body is another request
+    spread = [C("DescribeTable", t, request=f"r{i}") for i, t in enumerate(BACKOFF)]
+    assert find_stall(spread, limits=LIMITS) is None
+
+
+def test_a_failing_call_retried_is_a_stall_that_says_so():
+    calls = polls(
+        "DescribeSubnets", [0, 8, 16, 24], service="ec2", status=500, error_code="InternalError"
+    )
+    stall = find_stall(calls, limits=LIMITS)
+    assert stall is not None and not stall.polling
+    assert stall.answer == "HTTP 500 InternalError"
+    assert "(retrying a failing call)" in stall.describe()
+
+
+def test_faulted_and_dropped_answers_are_ours_not_the_emulators():
+    throttled = "throttle@CreateVpc#1"
+    calls = polls("CreateVpc", [0, 10, 20, 30], service="ec2", status=400, fault=throttled)
+    assert find_stall(calls, limits=LIMITS) is None
+    assert find_stall(polls("CreateVpc", [0, 10, 20, 30], status=0), limits=LIMITS) is None
+
+
+def test_a_refused_host_retried_is_refused_egress():
+    refused = [Refusal("sts.us-east-1.amazonaws.com", t) for t in (1.0, 3.0, 9.0, 22.0)]
+    stall = find_stall([], refused, limits=LIMITS)
+    assert stall is not None
+    assert (stall.kind, stall.target, stall.times) == (
+        "refused-egress",
+        "sts.us-east-1.amazonaws.com:443",
+        4,
+    )
+    assert stall.describe().startswith(
+        "refused egress to sts.us-east-1.amazonaws.com:443: the provider kept retrying a call "
+        "the egress guard refused (4 times in 21 s)"
+    )
+    # one refused fetch (a keybase key) is an egress finding, not a stall
+    assert find_stall([], refused[:1], limits=LIMITS) is None
+
+
+def test_the_stalled_finding_names_operation_attribute_and_is_a_suspected_gap():
+    stall = find_stall(polls("DescribeTable", BACKOFF), limits=LIMITS)
+    assert stall is not None
+    gap = Gap(
+        "moto",
+        "aws_dynamodb_table",
+        "replica",
+        "UpdateTable ReplicaUpdates creates the replica; DescribeTable lists it",
+        "reproduced by ...",
+    )
+    unrelated = Gap("moto", "aws_dynamodb_table", "ttl", "TTL is kept", "by ...")
+    found = stall_defect(
+        stall, "terraform apply", 31.0, ["aws_dynamodb_table.t"], [unrelated, gap], module="m"
+    )
+    assert (found.kind, found.address, found.attribute) == (
+        "stalled",
+        "aws_dynamodb_table.t",
+        "replica",
+    )
+    assert found.emulator_suspected and found.severity == "warning"
+    assert "polling a waiter for aws_dynamodb_table.t.replica" in found.message
+    assert "stopped `terraform apply` 31 s after it started" in found.message
+    assert found.evidence.startswith("known moto gap")
+    strict = stall_defect(stall, "terraform apply", 31.0, [], [], strict=True)
+    assert strict.is_error and strict.emulator_suspected and strict.attribute is None
+    assert "answered dynamodb:DescribeTable the same way 9 times over 33 s" in strict.evidence
+
+
+def test_a_refused_retry_loop_is_told_on_the_egress_finding_with_the_provider_fix():
+    refused = [Refusal("sts.us-east-1.amazonaws.com", t) for t in (0, 12, 24)]
+    stall = find_stall([], refused, limits=LIMITS)
+    assert stall is not None
+    egress = [
+        Defect(kind="egress", observed="CONNECT sts.us-east-1.amazonaws.com:443"),
+        Defect(kind="egress", observed="CONNECT keybase.io:443", fix="keybase fix"),
+    ]
+    assert retried_egress(egress, stall, "terraform apply", 30.0)
+    assert "kept retrying it (3 refused connections in 24 s)" in egress[0].message
+    assert "real AWS endpoint" in egress[0].fix and 'provider "aws"' in egress[0].fix
+    assert egress[1].fix == "keybase fix" and not egress[1].message
+    assert not retried_egress(egress[1:], stall, "terraform apply", 30.0)
+
+
+def test_digests_ignore_request_ids_and_error_codes_are_read():
+    a = b"<DescribeVpcsResponse><requestId>7a62c49f-347e-4fc7-9331-6e8eEXAMPLE</requestId><x/>"
+    b = b"<DescribeVpcsResponse><requestId>11111111-2222-3333-4444-555555555555</requestId><x/>"
+    assert answer_digest(200, a) == answer_digest(200, b)
+    assert answer_digest(200, a) != answer_digest(500, a)
+    assert answer_digest(200, b'{"Table": {"TableStatus": "ACTIVE"}}') != answer_digest(
+        200, b'{"Table": {"TableStatus": "UPDATING"}}'
+    )
+    assert request_digest("POST", "/", b"Action=DescribeVpcs") != request_digest(
+        "POST", "/", b"Action=DescribeSubnets"
+    )
+    assert error_code(400, b'{"__type": "com.amazonaws.dynamodb#ResourceNotFoundException"}') == (
+        "ResourceNotFoundException"
+    )
+    assert error_code(500, b"<Response><Errors><Error><Code>InternalError</Code>") == (
+        "InternalError"
+    )
+    assert error_code(200, b"<Code>x</Code>") is None
+    assert error_code(500, b"<html>oops</html>") is None
+
+
+def test_the_default_limits_let_a_wait_for_six_unchanged_answers_finish():
+    """aws 5.x's SQS queue waiter wants the attributes it set read back unchanged 6
+    times, 5 s apart (measured on 5.100.0): a deliberate wait, not a stall."""
+    from pytest_converge.analysis.stalls import STALL_LIMITS
+
+    created = C("CreateQueue", 0.0, service="sqs", mutating=True, answer="url")
+    waiter = polls("GetQueueAttributes", [0.0, 5.0, 10.1, 15.1, 20.1, 25.1], service="sqs")
+    assert find_stall([created, *waiter]) is None
+    # ... the same answer for 35 s more is one
+    more = polls("GetQueueAttributes", [30.1, 35.1], service="sqs")
+    stall = find_stall([created, *waiter, *more])
+    assert stall is not None and stall.seconds >= STALL_LIMITS.seconds
