@@ -13,6 +13,9 @@ machine, same moment), so the load of the machine cancels out as far as it can:
     process (reset, inventory, apply through the fault, clean re-apply,
     plan, inventory) / bare init + apply + apply + plan. The scenario finds
     no defect (one that does is replayed once). Target <= 1.0.
+    The same pair on an empty cache (a fresh CI runner): the plugin with a
+    new ``CONVERGE_CACHE_DIR``, the bare side with a new plugin cache; both
+    install the provider from the same sources. Target <= 1.0.
 (3) ``-n 2`` speed-up over ``-n 0`` on a 12-scenario fault matrix of the
     module (both whole pytest processes). Target >= 1.7 on 2 cores.
 (4) peak RSS of each pytest process (controller, workers: each with its
@@ -26,6 +29,14 @@ provider plugin cache, so its init costs what it costs a user with a cache.
     python bench/bench.py                 # all figures, 3 interleaved pairs each
     python bench/bench.py --repeats 5
     python bench/bench.py --smoke         # CI: one pair of (1), no targets checked
+
+The provider is whatever the user's Terraform would install (``TF_CLI_CONFIG_FILE``
+or ``~/.terraformrc``, then the bundled 3.39.0); the header names it. For aws 5.x,
+point a CLI config at a mirror that holds it (``examples/network`` accepts < 6.0)::
+
+    printf 'provider_installation {\n  filesystem_mirror {\n    path = "%s"\n  }\n}\n' \
+        /opt/tf-plugins > aws5.tfrc
+    TF_CLI_CONFIG_FILE=$PWD/aws5.tfrc python bench/bench.py --skip-matrix
 """
 
 from __future__ import annotations
@@ -111,8 +122,11 @@ class Bench:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     # -- the bare commands ---------------------------------------------
-    def bare(self, module: Path, applies: int) -> float:
-        """Fresh copy, override, init, ``applies`` x apply, plan -detailed-exitcode."""
+    def bare(self, module: Path, applies: int, cold: bool = False) -> float:
+        """Fresh copy, override, init, ``applies`` x apply, plan -detailed-exitcode.
+
+        ``cold``: an empty plugin cache of its own, as on a fresh CI runner.
+        """
         from pytest_converge.safety import terraform_env
         from pytest_converge.workspace import (
             OVERRIDE_FILE,
@@ -131,7 +145,10 @@ class Bench:
         (work / OVERRIDE_FILE).write_text(override)
         if extra:
             (work / PROVIDER_FILE).write_text(extra)
-        env = terraform_env(self.toolchain.cli_config, work)
+        cli_config = self.toolchain.cli_config
+        if cold:
+            cli_config = self._cold_config(work)
+        env = terraform_env(cli_config, work)
         tf = list(self.toolchain.command)
         self.emulator.reset()
         quiet = {"cwd": work, "env": env, "stdout": subprocess.DEVNULL, "check": True}
@@ -154,6 +171,26 @@ class Bench:
             raise SystemExit(f"bare plan of {module} is not empty (exit {plan.returncode})")
         return seconds
 
+    def providers(self, module: Path) -> str:
+        """``hashicorp/aws 5.100.0``: what init selected for ``module`` (its lock file)."""
+        from pytest_converge.workspace import Templates
+
+        found = Templates(self.toolchain, self.scratch / "templates").get(module).providers
+        return ", ".join(f"{a.split('/', 1)[-1]} {v}" for a, v in sorted(found.items()))
+
+    def _cold_config(self, work: Path) -> Path:
+        """The run's CLI config with a new, empty plugin cache (same provider sources)."""
+        cache = work.parent / f"{work.name}-plugins"
+        cache.mkdir()
+        text = self.toolchain.cli_config.read_text()
+        lines = [
+            f'plugin_cache_dir = "{cache}"' if ln.startswith("plugin_cache_dir") else ln
+            for ln in text.splitlines()
+        ]
+        config = work.parent / f"{work.name}.rc"
+        config.write_text("\n".join(lines) + "\n")
+        return config
+
     def _schema(self, module: Path) -> Any:
         """The provider's schema (the override names only attributes it knows)."""
         if module not in self._schemas:
@@ -164,12 +201,21 @@ class Bench:
         return self._schemas[module]
 
     # -- pytest processes ----------------------------------------------
-    def pytest(self, args: list[str]) -> tuple[float, str, list[dict]]:
-        """Run pytest in a subprocess: (seconds, summary line, per-process probe records)."""
+    def pytest(self, args: list[str], cold: bool = False) -> tuple[float, str, list[dict]]:
+        """Run pytest in a subprocess: (seconds, summary line, per-process probe records).
+
+        ``cold``: with an empty cache of its own (no initialised copy, no unpacked
+        provider, no recorded fault points), as on a fresh CI runner.
+        """
         for old in self.probe.glob("*.json"):
             old.unlink()
+        cache: dict[str, str] = {}
+        if cold:
+            self.runs += 1
+            cache["CONVERGE_CACHE_DIR"] = str(self.scratch / f"cold-cache-{self.runs}")
         env = {
             **os.environ,
+            **cache,
             "CONVERGE_BENCH_PROBE": str(self.probe),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(self.probe), os.environ.get("PYTHONPATH", "")) if p
@@ -247,6 +293,7 @@ def main() -> None:
     first_apply: list[float] = []
     rss: list[dict] = []
     load_before = os.getloadavg()[0]
+    providers = "provider n/a"
     try:
         base = ["--converge", rel]
 
@@ -259,6 +306,7 @@ def main() -> None:
 
         # Warm-up, not measured: fills the caches a second CI run would have.
         plugin_two_run()
+        providers = bench.providers(module)
         bench.bare(module, 1)
         first_apply.clear()
         two_run = pairs(bench, repeats, plugin_two_run, lambda: bench.bare(module, 1))
@@ -281,6 +329,21 @@ def main() -> None:
             )
         )
         if not options.smoke:
+            cold = pairs(
+                bench,
+                repeats,
+                lambda: bench.pytest([*base, "--converge-faults=none"], cold=True)[0],
+                lambda: bench.bare(module, 1, cold=True),
+            )
+            rows.append(
+                (
+                    "    (1) on an empty cache (a fresh CI runner), both sides",
+                    f"{cold.ratio():.2f}",
+                    cold.medians()
+                    + f"; CPU {cold.ratio('cpu'):.2f}; target <= 1.0 "
+                    + _met(cold.ratio() <= 1.0),
+                )
+            )
             plain = pairs(
                 bench,
                 repeats,
@@ -312,7 +375,8 @@ def main() -> None:
     print(
         f"pytest-converge bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
         f"UTC, {platform.machine()} {os.cpu_count()} CPUs, load average {load_before:.1f} "
-        f"before / {os.getloadavg()[0]:.1f} after, {bench.toolchain.description}, module {rel}, "
+        f"before / {os.getloadavg()[0]:.1f} after, {bench.toolchain.description}, "
+        f"{providers}, module {rel}, "
         f"medians of {repeats}"
     )
     width = max(len(r[0]) for r in rows)
