@@ -124,8 +124,7 @@ def kill_tracked() -> list[int]:
 
 
 def install(on_cancel: Callable[[int], None] | None = None) -> Callable[[], None]:
-    """Handle SIGTERM/SIGHUP/SIGINT as described above; returns a function that restores the old
-    handlers.
+    """Handle SIGTERM, SIGHUP and SIGINT as described above; returns the old handlers' restorer.
 
     ``on_cancel(signum)`` runs after the kill (e.g. to pass the signal on to xdist
     workers). Outside the main thread nothing is installed (Python only delivers

@@ -150,7 +150,7 @@ def pytest_configure(config: pytest.Config) -> None:
     get_session(config)
     from . import cancel
 
-    # SIGTERM/SIGHUP (CI cancelling a job) clean up as Ctrl-C does; see cancel.py.
+    # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.
     config.add_cleanup(cancel.install(lambda signum: _signal_workers(config, signum)))
 
 
