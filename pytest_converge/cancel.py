@@ -8,7 +8,12 @@ Two parts:
   providers) is killed at once, then :class:`Cancelled` (a ``KeyboardInterrupt``)
   is raised in the main thread, so pytest tears fixtures down (workspaces
   removed, emulator stopped), writes the reports gathered so far and exits
-  with status 2. A second signal while that runs is ignored.
+  with status 2. ``SIGINT`` (Ctrl-C) does the same with pytest's own
+  ``KeyboardInterrupt``, also when pytest was started with SIGINT ignored (a
+  script's ``pytest ... &``: a non-interactive shell starts background jobs so,
+  and Python then never raises ``KeyboardInterrupt``). A second signal while
+  that runs is ignored: a repeated Ctrl-C, or execnet's own SIGINT to an xdist
+  worker that is still cleaning up, must not cut the cleanup short.
 - **The reaper.** A tiny process of its own session holds the ids of the
   process groups still running (:func:`track` / :func:`untrack`). It reads them
   from a pipe; when the pipe closes - pytest exited, or was killed with
@@ -31,6 +36,9 @@ from typing import Any
 SIGNALS = tuple(
     s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None
 )
+#: SIGINT's handlers that are not someone's own: Python's (raises KeyboardInterrupt) and
+#: "ignored", which a shell sets for a background job. Another handler is left alone.
+_SIGINT_DEFAULTS = (signal.default_int_handler, signal.SIG_IGN)
 
 _REAPER = r"""
 import os, signal, sys
@@ -116,11 +124,12 @@ def kill_tracked() -> list[int]:
 
 
 def install(on_cancel: Callable[[int], None] | None = None) -> Callable[[], None]:
-    """Handle SIGTERM/SIGHUP as described above; returns a function that restores the old handlers.
+    """Handle SIGTERM, SIGHUP and SIGINT as described above; returns the old handlers' restorer.
 
-    ``on_cancel(signum)`` runs first (e.g. to note the cancellation). Outside the
-    main thread nothing is installed (Python only delivers signals there), nor
-    for a signal that already has a handler other than the default.
+    ``on_cancel(signum)`` runs after the kill (e.g. to pass the signal on to xdist
+    workers). Outside the main thread nothing is installed (Python only delivers
+    signals there), nor for a signal that already has a handler other than the
+    default.
     """
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
@@ -134,11 +143,14 @@ def install(on_cancel: Callable[[int], None] | None = None) -> Callable[[], None
         kill_tracked()
         if on_cancel is not None:
             on_cancel(signum)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt  # Ctrl-C: pytest's own interrupted summary
         raise Cancelled(f"cancelled by {signal.Signals(signum).name}")
 
     previous = {}
-    for sig in SIGNALS:
-        if signal.getsignal(sig) is not signal.SIG_DFL:
+    for sig in (*SIGNALS, signal.SIGINT):
+        ours = _SIGINT_DEFAULTS if sig == signal.SIGINT else (signal.SIG_DFL,)
+        if signal.getsignal(sig) not in ours:
             continue  # someone (a CI wrapper, another plugin) handles it: leave theirs
         with contextlib.suppress(ValueError, OSError):
             previous[sig] = signal.signal(sig, handler)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from collections.abc import Generator
 from typing import Any
 
@@ -155,8 +157,30 @@ def pytest_configure(config: pytest.Config) -> None:
     get_session(config)
     from . import cancel
 
-    # SIGTERM/SIGHUP (CI cancelling a job) clean up as Ctrl-C does; see cancel.py.
-    config.add_cleanup(cancel.install())
+    # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.
+    config.add_cleanup(cancel.install(lambda signum: _signal_workers(config, signum)))
+
+
+def _signal_workers(config: pytest.Config, signum: int) -> None:
+    """An xdist controller told to stop passes the signal on to its workers at once.
+
+    Otherwise a worker hears of it only when execnet, asked to end the worker,
+    has waited 5 s for the running test and then sends it a SIGINT of its own.
+    A worker that already got the signal (Ctrl-C reaches the whole process
+    group) ignores the repeat.
+    """
+    if hasattr(config, "workerinput"):
+        return
+    dsession = config.pluginmanager.getplugin("dsession")
+    group = getattr(getattr(dsession, "nodemanager", None), "group", None)
+    for gateway in list(group or ()):
+        # The worker process of a popen gateway (execnet keeps no public pid; asking the
+        # worker for it would wait for the test it runs).
+        popen = getattr(getattr(gateway, "_io", None), "popen", None)
+        pid = getattr(popen, "pid", None)
+        if isinstance(pid, int) and pid > 0:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signum)
 
 
 def _validate(config: pytest.Config) -> None:

@@ -172,8 +172,10 @@ class MotoEmulator(Emulator):
         with selectors.DefaultSelector() as sel:
             sel.register(self._proc.stdout, selectors.EVENT_READ)
             while not line.endswith(b"\n"):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not sel.select(timeout=remaining):
+                # Look before giving up: launched long before its first use (at session
+                # start), the server wrote its line long ago; the deadline bounds a wait.
+                remaining = max(deadline - time.monotonic(), 0.0)
+                if not sel.select(timeout=remaining):
                     raise EmulatorError(
                         f"moto did not start within {self._start_timeout:.0f}s:\n"
                         + self._log_tail()
@@ -194,13 +196,14 @@ class MotoEmulator(Emulator):
         raise EmulatorError(f"the moto server exited while starting:\n{self._log_tail()}")
 
     def _wait_ready(self, deadline: float) -> bool:
-        while time.monotonic() < deadline:
+        while True:  # asks at least once, however late (see _read_port)
             if self._proc is None or self._proc.poll() is not None:
                 return False
             if self._answers():
                 return True
+            if time.monotonic() >= deadline:
+                return False
             time.sleep(0.05)
-        return False
 
     def _log_tail(self, lines: int = 30) -> str:
         if self.log_path is None or not self.log_path.exists():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,25 @@ def test_the_emulator_starts_while_pytest_collects(two_modules, tmp_path):
     # Nothing to run, nothing started: --collect-only with the fault points known.
     two_modules.runpytest_subprocess("--converge", "mods/a", "--converge-faults=none", "--co")
     assert launched.read_text().split() == ["false"]
+
+
+def test_an_emulator_first_used_long_after_its_launch_starts() -> None:
+    """The session launches moto when it starts; the first test may need it minutes later.
+
+    The start timeout bounds the wait for a server that is not up yet: one that
+    answered long ago is not refused because the timeout has passed since its launch.
+    """
+    from pytest_converge.emulator.moto import MotoEmulator
+
+    emulator = MotoEmulator(start_timeout=3)
+    emulator.launch()
+    try:
+        deadline = time.monotonic() + 120
+        while not emulator._answers():  # up (its READY line waits, unread)
+            assert time.monotonic() < deadline, "moto never came up"
+            time.sleep(0.1)
+        time.sleep(max(0.0, emulator._launched + 3.5 - time.monotonic()))
+        emulator.start()
+        assert emulator.client("sts").get_caller_identity()["Account"]
+    finally:
+        emulator.stop()
