@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ToolchainError
-from .hcl import NOT_LITERAL, Block, HclError, parse_config
+from .hcl import NOT_LITERAL, Block, HclError, json_object, parse_config
 
 _log = logging.getLogger("pytest_converge")
 
@@ -287,15 +287,9 @@ def _parse(path: Path, home: Path) -> tuple[dict[str, tuple[Any, str]], list[_No
         text = path.read_text()
     except OSError as exc:
         raise ToolchainError(f"cannot read the CLI config {shown}: {exc.strerror or exc}") from None
-    if path.name.endswith(".json") or text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ToolchainError(f"the CLI config {shown} is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ToolchainError(f"the CLI config {shown} must hold one JSON object")
-        return _json_nodes(data, shown)
     try:
+        if path.name.endswith(".json") or text.lstrip().startswith("{"):
+            return _json_nodes(json_object(text, path, "a CLI config holds one JSON object"), shown)
         attributes, blocks = parse_config(text, path)
     except HclError as exc:
         raise ToolchainError(

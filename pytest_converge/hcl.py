@@ -126,7 +126,7 @@ def parse_attributes(text: str, file: Path | None = None) -> dict[str, Attribute
     ``.json`` files (``.tfvars.json``) are read as one JSON object.
     """
     if file is not None and file.name.endswith(".json"):
-        data = _json_object(text, file, "expected one JSON object of variable values")
+        data = json_object(text, file, "expected one JSON object of variable values")
         return {k: Attribute(k, json.dumps(v), 1, v) for k, v in data.items()}
     reader, body = _read(text, file)
     return reader.attributes(body)
@@ -142,7 +142,7 @@ def parse_config(text: str, file: Path | None = None) -> tuple[dict[str, Attribu
     return reader.attributes(body), reader.body(body)
 
 
-def _json_object(text: str, file: Path | None, expected: str) -> dict[str, Any]:
+def json_object(text: str, file: Path | None, expected: str) -> dict[str, Any]:
     """``text`` as one JSON object, or HclError naming the file and what it should hold."""
     where = file or "<text>"
     try:
@@ -358,7 +358,7 @@ _JSON_LABELS = {
 
 
 def _json_blocks(text: str, file: Path | None) -> list[Block]:
-    data = _json_object(text, file, "a .tf.json file holds one JSON object")
+    data = json_object(text, file, "a .tf.json file holds one JSON object")
     lines = text.splitlines()
     blocks: list[Block] = []
     for type_, content in data.items():

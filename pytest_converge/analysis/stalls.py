@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .defects import ERROR, WARNING, Defect
-from .egress import fix_for
+from .egress import Refused, fix_for
 from .gaps import Gap, operation_name, resource_type
 
 __all__ = [
@@ -79,17 +79,6 @@ class Answered(Protocol):
     request_digest: str
     answer_digest: str
     error_code: str | None
-
-
-class Refused(Protocol):
-    """What the egress guard records (see ``pytest_converge.egress.Attempt``)."""
-
-    @property
-    def host(self) -> str: ...
-    @property
-    def port(self) -> int: ...
-    @property
-    def at(self) -> float: ...
 
 
 @dataclass(frozen=True)
