@@ -12,8 +12,9 @@ from pytest_converge import ConvergenceError, ModuleError, TerraformError
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_converging_example_passes(converge):
-    stack = converge(EXAMPLES / "network")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_converging_example_passes(converge, provider_line):
+    stack = converge(provider_line.pin(EXAMPLES / "network"))
     result = stack.apply()
     assert result.ok, result.error
     assert result.calls, "every call goes through the stack's proxy"
