@@ -19,9 +19,9 @@ def _timeout(cloud, url: str) -> str:
     return attrs["Attributes"]["VisibilityTimeout"]
 
 
-@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
-def test_two_writers_on_one_field_flap(converge, provider_line):
-    stack = converge(provider_line.pin(QUEUE))
+def test_two_writers_on_one_field_flap(converge):
+    # The loop runs on 5.x in the next test (one 5.x leg per claim keeps the suite short).
+    stack = converge(QUEUE)
     loop = stack.loop()
     url = stack.outputs()["queue_url"]
 

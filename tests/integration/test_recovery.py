@@ -91,13 +91,22 @@ def test_sqs_create_queue_is_idempotent(converge, fault):
     assert processes_under(stack.workdir) == []
 
 
+@pytest.mark.converge(allow_defects=True)  # 5.x: what it may find is asserted below
 @pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
 def test_interrupt_is_a_clean_recovery(converge, provider_line):
     stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
     report = stack.recover(Interrupt("CreateVpc"))
     assert not report.first.ok  # terraform stopped gracefully...
     assert report.second.ok  # ...and the re-run finished the job
-    assert report.defects == []
+    if provider_line.name == "3.39":
+        assert report.defects == []
+        return
+    # 5.x (aws-sdk-go-v2) cancels the call in flight when terraform stops it: the VPC
+    # that CreateVpc made may never reach the state, and the re-run makes another.
+    # Whether it does is a race (its replay may disagree: flaky); never anything else.
+    assert all((d.kind, d.address) == ("duplicate", "aws_vpc.main") for d in report.defects), (
+        report.defects
+    )
 
 
 def test_fault_string_form(converge):
