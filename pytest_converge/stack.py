@@ -950,20 +950,19 @@ def _reattached_provider(
     """
     if not reattach or template.provider is None:
         return None
-    if _aws_configurations(template.module) > 1:
+    if _aws_configurations(template) > 1:
         return None
     provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
     provider.start()
     return provider
 
 
-def _aws_configurations(module: Path) -> int:
-    """How many ``provider "aws"`` blocks the module and its local modules declare."""
-    from .hcl import blocks_of, module_blocks, module_tree
-
-    return sum(
-        len(blocks_of(module_blocks(d, "provider"), "provider", "aws")) for d in module_tree(module)
-    )
+def _aws_configurations(template: Template) -> int:
+    """How many aws provider configurations a run of the template configures: the
+    module's blocks, those of the modules it calls (local and downloaded), and the
+    default one the workspace adds when the module has none of its own."""
+    added = 0 if any(c.alias is None for c in template.configs) else 1
+    return len(template.configs) + sum(map(len, template.nested.values())) + added
 
 
 def _signal_note(done: Completed) -> list[str]:

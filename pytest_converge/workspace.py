@@ -18,7 +18,7 @@ import re
 import shutil
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ _SKIP_SUFFIXES = (".tfstate", ".tfstate.backup", ".tfplan")
 #: Marks a finished template in the cross-session cache (written last).
 TEMPLATE_META = "converge-template.json"
 #: Bump when what a template holds changes: old cache entries are then ignored.
-TEMPLATE_FORMAT = 1
+TEMPLATE_FORMAT = 2
 #: Cached templates unused for this long are removed.
 TEMPLATE_TTL_DAYS = 14
 #: Retries the SDK makes per call: enough to ride out Throttle(times=3),
@@ -136,20 +136,39 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
     ]
 
 
+def module_dirs(module: Path) -> list[Path]:
+    """The module, the local modules it calls and, once initialised, the modules
+    ``.terraform/modules/modules.json`` lists (absolute, existing, each once)."""
+    dirs = module_tree(module)
+    with contextlib.suppress(OSError, ValueError, AttributeError, TypeError):
+        manifest = json.loads((module / ".terraform" / "modules" / "modules.json").read_text())
+        dirs += [Path(os.path.abspath(module / m["Dir"])) for m in manifest.get("Modules", [])]
+    return [d for d in dict.fromkeys(dirs) if d.is_dir()]
+
+
+def nested_provider_configs(module: Path) -> dict[str, list[ProviderConfig]]:
+    """``provider "aws"`` blocks of the modules ``module`` calls, by directory relative to it.
+
+    A child module may configure aws itself (legacy, still common in public
+    modules): its blocks need an override in its own directory, or its calls
+    go to AWS.
+    """
+    root = Path(os.path.abspath(module))
+    return {
+        os.path.relpath(directory, root): configs
+        for directory in module_dirs(root)
+        if directory != root and (configs := aws_provider_configs(directory))
+    }
+
+
 def aws_addresses(module: Path) -> list[str]:
     """Addresses of the AWS resources and data sources the module declares
     (``aws_dynamodb_table.locks``, ``data.aws_iam_policy_document.x``): in its own
     files, the local modules it calls and, once initialised, the modules listed in
     ``.terraform/modules/modules.json``. Used to know the services it needs before
     it is applied."""
-    dirs = module_tree(module)
-    with contextlib.suppress(OSError, ValueError, AttributeError, TypeError):
-        manifest = json.loads((module / ".terraform" / "modules" / "modules.json").read_text())
-        dirs += [Path(os.path.abspath(module / m["Dir"])) for m in manifest.get("Modules", [])]
     found: dict[str, None] = {}
-    for directory in dict.fromkeys(dirs):
-        if not directory.is_dir():
-            continue
+    for directory in module_dirs(module):
         for block in module_blocks(directory, "resource", "data"):
             if len(block.labels) >= 2:
                 prefix = "data." if block.type == "data" else ""
@@ -208,6 +227,9 @@ def provider_override(
         ("skip_get_ec2_platforms", "true"),
         ("s3_force_path_style", "true"),
         ("s3_use_path_style", "true"),
+        # 5.x: a FIPS or dual-stack endpoint is another host, not the emulator.
+        ("use_fips_endpoint", "false"),
+        ("use_dualstack_endpoint", "false"),
         ("insecure", "false"),
         ("max_retries", str(MAX_RETRIES)),
     ]
@@ -219,6 +241,15 @@ def provider_override(
         "shared_config_files",
         "allowed_account_ids",
         "forbidden_account_ids",
+        # 5.x: a proxy of the module's own would carry emulator calls elsewhere
+        # (null: the egress guard's, which loopback bypasses); its CA bundle and
+        # metadata endpoint are the real account's.
+        "http_proxy",
+        "https_proxy",
+        "no_proxy",
+        "custom_ca_bundle",
+        "ec2_metadata_service_endpoint",
+        "ec2_metadata_service_endpoint_mode",
     ):
         settings.append((nulled, "null"))
     body = [f"  {k} = {v}" for k, v in settings if k in attrs]
@@ -310,17 +341,26 @@ class Templates:
             "# Written by pytest-converge: state stays local; a module's remote backend\n"
             '# is never contacted.\nterraform {\n  backend "local" {}\n}\n'
         )
-        aws = uses_aws(workdir)
+        # A root of module calls only may name no aws itself: its children do.
+        aws = any(uses_aws(d) for d in module_tree(workdir))
         configs = aws_provider_configs(workdir) if aws else []
         if aws and not any(c.alias is None for c in configs):
             # init must know the default configuration exists.
             (workdir / PROVIDER_FILE).write_text('provider "aws" {}\n')
         runner = Runner(self.toolchain.command, workdir, self.env(dest_root))
         self._init(runner, module)
+        provider = provider_binary(workdir)
+        # init installed aws for a registry module: the module uses it.
+        aws = aws or provider is not None
         schema = self._schema(runner, workdir) if aws else None
-        provider = provider_binary(workdir) if aws else None
         return Template(
-            module, dest_root, workdir.relative_to(dest_root), configs, schema, provider
+            module,
+            dest_root,
+            workdir.relative_to(dest_root),
+            configs,
+            schema,
+            provider if aws else None,
+            nested_provider_configs(workdir) if aws else {},
         )
 
     def env(self, scratch: Path) -> dict[str, str]:
@@ -405,6 +445,8 @@ class Template:
     schema: ProviderSchema | None
     #: The aws provider executable init installed (what a reattached provider runs).
     provider: Path | None = None
+    #: ``provider "aws"`` blocks of called modules, by directory relative to the module.
+    nested: dict[str, list[ProviderConfig]] = field(default_factory=dict)
 
     @property
     def providers(self) -> dict[str, str]:
@@ -431,6 +473,9 @@ class Template:
             (workdir / PROVIDER_FILE).write_text(extra)
         elif (workdir / PROVIDER_FILE).exists():
             (workdir / PROVIDER_FILE).unlink()
+        for directory, configs in self.nested.items():
+            nested, _ = provider_override(endpoint, configs, self.schema, access_key)
+            (workdir / directory / OVERRIDE_FILE).write_text(nested)
 
 
 def _text(path: Path) -> str:
@@ -455,6 +500,9 @@ def _save_template(template: Template) -> None:
             "endpoints": sorted(schema.endpoints),
         },
         "provider": str(template.provider) if template.provider else None,
+        "nested": {
+            d: [[c.alias, c.has_region] for c in configs] for d, configs in template.nested.items()
+        },
     }
     meta = template.root / TEMPLATE_META
     tmp = meta.with_name(meta.name + ".tmp")
@@ -489,8 +537,12 @@ def _load_template(root: Path, module: Path) -> Template | None:
                 frozenset(schema["endpoints"]),
             ),
             provider,
+            {
+                d: [ProviderConfig(alias, has_region) for alias, has_region in configs]
+                for d, configs in data["nested"].items()
+            },
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 

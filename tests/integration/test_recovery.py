@@ -46,8 +46,9 @@ def test_fault_points_are_the_mutating_calls(converge):
     assert stack.fault_points() == ["CreateVpc#1", "CreateSubnet#1"]
 
 
-def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(converge):
-    stack = converge(MODULES / "vpc_and_subnet")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
     report = stack.recover(LostResponse("CreateVpc"))
     assert report.first.ok, "the SDK retried the create and the apply succeeded"
     assert report.second.ok
@@ -66,8 +67,9 @@ def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(conve
 
 
 @pytest.mark.converge(allow_defects=True)  # the defects are asserted, not raised
-def test_crash_after_create_table_cannot_recover(converge):
-    stack = converge(MODULES / "table_then_queue")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_crash_after_create_table_cannot_recover(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "table_then_queue"))
     report = stack.recover(Crash("CreateTable"))
     assert not report.first.ok and report.first.signalled is not None
     assert not report.second.ok
@@ -89,12 +91,22 @@ def test_sqs_create_queue_is_idempotent(converge, fault):
     assert processes_under(stack.workdir) == []
 
 
-def test_interrupt_is_a_clean_recovery(converge):
-    stack = converge(MODULES / "vpc_and_subnet")
+@pytest.mark.converge(allow_defects=True)  # 5.x: what it may find is asserted below
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_interrupt_is_a_clean_recovery(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
     report = stack.recover(Interrupt("CreateVpc"))
     assert not report.first.ok  # terraform stopped gracefully...
     assert report.second.ok  # ...and the re-run finished the job
-    assert report.defects == []
+    if provider_line.name == "3.39":
+        assert report.defects == []
+        return
+    # 5.x (aws-sdk-go-v2) cancels the call in flight when terraform stops it: the VPC
+    # that CreateVpc made may never reach the state, and the re-run makes another.
+    # Whether it does is a race (its replay may disagree: flaky); never anything else.
+    assert all((d.kind, d.address) == ("duplicate", "aws_vpc.main") for d in report.defects), (
+        report.defects
+    )
 
 
 def test_fault_string_form(converge):

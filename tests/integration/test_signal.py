@@ -65,8 +65,9 @@ def test_zero_code_output_of_twenty_sibling_rules(pytester: pytest.Pytester) -> 
     assert drift["severity"] == "info" and len(drift["writers"]) == 20
 
 
-def test_inline_field_and_separate_resources_are_one_second_writer_finding(converge):
-    stack = converge(MODULES / "sg_inline_and_rules")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_inline_field_and_separate_resources_are_one_second_writer_finding(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "sg_inline_and_rules"))
     with pytest.raises(ConvergenceError) as failure:
         stack.assert_converged()
     [finding] = [d for d in failure.value.defects if d.severity != "info"]

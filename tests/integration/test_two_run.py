@@ -12,13 +12,47 @@ from pytest_converge import ConvergenceError, ModuleError, TerraformError
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_converging_example_passes(converge):
-    stack = converge(EXAMPLES / "network")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_converging_example_passes(converge, provider_line):
+    stack = converge(provider_line.pin(EXAMPLES / "network"))
     result = stack.apply()
     assert result.ok, result.error
     assert result.calls, "every call goes through the stack's proxy"
     stack.assert_converged()
     assert stack.plan().is_empty
+
+
+def _without(text: str, comment: str, resource: str) -> str:
+    """``text`` less the block of ``resource`` and the comment above it."""
+    start = text.index(comment)
+    end = text.index("\n}\n", text.index(f"resource {resource}")) + 3
+    return text[:start] + text[end:]
+
+
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_permanent_diff_classes_on_5x(converge, provider_line, tmp_path):
+    """examples/permanent_diffs on provider 5.x (its own test runs it on 3.39), less
+    what 5.x refuses to apply: a string ``maxReceiveCount`` (5.x waits for the
+    queue's attributes to read back as sent, and times out after 3 minutes) and an
+    on-demand table's capacities (refused at plan)."""
+    text = (EXAMPLES / "permanent_diffs" / "main.tf").read_text()
+    text = _without(text, "# The count is declared", '"aws_sqs_queue" "orders"')
+    text = _without(text, "# An on-demand table", '"aws_dynamodb_table" "sessions"')
+    (tmp_path / "main.tf").write_text(text)
+    stack = converge(provider_line.pin(tmp_path))
+    stack.apply().raise_for_error()
+    with pytest.raises(ConvergenceError) as failure:
+        stack.assert_converged()
+    found = {d.address: d for d in failure.value.defects if d.kind == "permanent-diff"}
+    classes = {a: (d.attribute, d.classification) for a, d in found.items()}
+    assert classes == {
+        "aws_sqs_queue.payments": ("redrive_policy", "json-equivalent"),
+        "aws_security_group.ssh": ("ingress[0].cidr_blocks", "dedup"),
+        "aws_customer_gateway.office": ("device_name", "dropped"),
+    }
+    # 5.x leaves an empty tag value alone (3.39 sends it and reads nothing back).
+    assert "aws_s3_bucket.archive" not in found
+    assert found["aws_customer_gateway.office"].emulator_suspected
 
 
 def test_escape_hatch_fails_naming_the_trigger_and_both_values(converge):

@@ -16,9 +16,10 @@ MODULES = Path(__file__).resolve().parents[1] / "modules" / "upgrade"
 MOVED = "moved {\n  from = aws_sqs_queue.jobs\n  to   = aws_sqs_queue.work\n}"
 
 
-def test_rename_without_moved_is_destructive_with_the_moved_block_as_fix(converge):
-    stack = converge(MODULES / "renamed")
-    report = stack.upgrade_from(MODULES / "v1")
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_rename_without_moved_is_destructive_with_the_moved_block_as_fix(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "renamed"))
+    report = stack.upgrade_from(provider_line.pin(MODULES / "v1"))
     assert report.action("aws_sqs_queue.jobs") == "delete"
     assert report.action("aws_sqs_queue.work") == "create"
     assert [(h.old, h.new) for h in report.moved] == [("aws_sqs_queue.jobs", "aws_sqs_queue.work")]

@@ -137,6 +137,42 @@ def test_override_points_every_endpoint_and_nulls_credentials():
     assert extra == ""
 
 
+def test_override_turns_off_5x_settings_that_lead_to_other_hosts():
+    schema = ProviderSchema(
+        "5.100.0",
+        frozenset(
+            {"use_fips_endpoint", "use_dualstack_endpoint", "http_proxy", "https_proxy"}
+            | {"custom_ca_bundle", "s3_use_path_style", "shared_config_files", "sts_region"}
+        ),
+        frozenset({"sts", "iam", "s3"}),
+    )
+    override, _ = provider_override("http://127.0.0.1:1", [ProviderConfig(None, True)], schema)
+    for line in (
+        "use_fips_endpoint = false",
+        "use_dualstack_endpoint = false",
+        "http_proxy = null",
+        "https_proxy = null",
+        "custom_ca_bundle = null",
+        "shared_config_files = null",
+        "s3_use_path_style = true",
+        'iam = "http://127.0.0.1:1"',
+    ):
+        assert line in override, line
+    assert "s3_force_path_style" not in override  # a 3.x name
+
+
+def test_called_modules_own_provider_blocks_are_found(tmp_path: Path):
+    from pytest_converge.workspace import nested_provider_configs
+
+    (tmp_path / "main.tf").write_text(
+        'module "a" {\n  source = "./a"\n}\nmodule "b" {\n  source = "./b"\n}\n'
+    )
+    for name, body in (("a", 'provider "aws" {\n  region = "eu-west-1"\n}\n'), ("b", "")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "main.tf").write_text(body + 'resource "aws_sqs_queue" "q" {}\n')
+    assert nested_provider_configs(tmp_path) == {"a": [ProviderConfig(None, True)]}
+
+
 def test_override_refuses_a_remote_endpoint():
     schema = ProviderSchema("3.39.0", frozenset(), frozenset({"ec2"}))
     with pytest.raises(UnsafeTargetError):

@@ -1,0 +1,7 @@
+provider "aws" {
+  region = "eu-west-1"
+}
+
+resource "aws_sqs_queue" "replica" {
+  name = "converge-calls-only-replica"
+}
