@@ -13,6 +13,9 @@ happens, into one of these::
     │   └── TerraformTimeout          ... or did not finish in time
     │       └── TerraformStalled      ... or kept repeating one call and was stopped
     ├── FaultError                    a fault is malformed, names an unknown op, never fired
+    │   └── FaultPointsError          the clean apply that records a module's fault points failed
+    ├── WriterError                   a loop writer's or console change's function raised
+    ├── RevisionError                 an upgrade's REF cannot be read from the module's repository
     └── ConvergenceError              the module does not converge (also an AssertionError)
 """
 
@@ -161,3 +164,15 @@ class ConvergenceError(ConvergeError, AssertionError):
 
         text = format_defects(defects, header=header)
         return cls(text + "\n" + detail if detail else text, defects)
+
+
+class FaultPointsError(FaultError):
+    """The clean apply that finds a module's fault points (or drift targets) failed."""
+
+
+class WriterError(ConvergeError):
+    """A loop writer's or console change's function raised."""
+
+
+class RevisionError(ConvergeError):
+    """REF cannot be read from the module's repository (``--converge-upgrade-from``)."""

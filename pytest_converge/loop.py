@@ -50,7 +50,7 @@ from .analysis.plan import Plan, format_value, parse_plan
 from .analysis.state import state_resources
 from .analysis.stateful import STATEFUL_TYPES
 from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
-from .errors import ConvergeError, TerraformError
+from .errors import ConvergeError, TerraformError, WriterError
 from .faults import Call
 from .report import jsonable
 from .terraform import IsFlagged, Runner, read_json
@@ -66,10 +66,6 @@ DRIFT_KINDS = ("delete", "modify")
 _loops = itertools.count(1)
 #: State attributes that identify an object in API calls (matched against a writer's parameters).
 _IDENTIFIERS = ("id", "arn", "name", "bucket", "url", "function_name", "table_name")
-
-
-class WriterError(ConvergeError):
-    """A writer's or console change's function raised."""
 
 
 class Cloud:

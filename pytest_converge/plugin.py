@@ -16,7 +16,6 @@ from .session import BACKENDS, get_session
 
 __all__ = ["converge", "converge_emulator", "converge_toolchain"]
 
-FAULT_CHOICES = ("error", "lost-response", "throttle", "crash", "interrupt")
 
 _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     # (option name, argparse kwargs, ini help)

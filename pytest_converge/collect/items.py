@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from ..errors import ConvergeError, ConvergenceError, UnsupportedServiceError
+from ..errors import ConvergeError, ConvergenceError, FaultPointsError, UnsupportedServiceError
 from ..faults import parse_fault
 from ..report import defect_json, junit_properties
 from ..tfvars import missing_variables
@@ -305,11 +305,7 @@ def _reconfirmed(stack: Any) -> ConvergenceError:
     return ConvergenceError.of(stack.defects, header=stack.failure_header())
 
 
-class FaultPointsError(ConvergeError):
-    """The clean apply that finds a module's fault points failed."""
-
-
-class ConvergeCoverageWarning(UserWarning):
+class ConvergeCoverageWarning(pytest.PytestWarning):
     """A scenario created resource types that no inventory lister covers."""
 
 

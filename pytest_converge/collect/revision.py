@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ..errors import ConvergeError
+from ..errors import RevisionError
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,6 @@ class Revision:
     @property
     def label(self) -> str:
         return f"{self.ref} ({self.commit[:10]})"
-
-
-class RevisionError(ConvergeError):
-    """REF cannot be read from the module's repository."""
 
 
 #: Variables that would point git at another repository than the module's.
