@@ -10,12 +10,15 @@ subclasses it and replaces ``cmd`` with a runner that does all of these.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import selectors
 import signal
+import struct
 import subprocess
+import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -121,6 +124,36 @@ def plain_text_errors(text: str) -> list[str]:
     return [" ".join(f.split()) for f in found]
 
 
+class OpenApplies:
+    """The resources whose apply is running now, from a live ``apply -json`` event stream.
+
+    Feed it every event (``on_event=open_applies.see``); ``addresses()`` is
+    safe to call from other threads (the fault proxy's).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[str, None] = {}
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind not in ("apply_start", "apply_complete", "apply_errored"):
+            return
+        address = (event.get("hook") or {}).get("resource", {}).get("addr")
+        if not address:
+            return
+        with self._lock:
+            if kind == "apply_start":
+                self._open[address] = None
+            else:
+                self._open.pop(address, None)
+
+    def addresses(self) -> list[str]:
+        """The open applies, in the order they started."""
+        with self._lock:
+            return list(self._open)
+
+
 class Runner(python_terraform.Terraform):
     """python-terraform's command builder with a process runner fit for tests.
 
@@ -152,6 +185,10 @@ class Runner(python_terraform.Terraform):
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._signalled: int | None = None
+        #: Held by the event pump while it reads and parses; with the stdout pipe
+        #: of the running command, what :meth:`caught_up` looks at.
+        self._pump_lock = threading.Lock()
+        self._stdout_fd: int | None = None
 
     # -- command lines -------------------------------------------------
     def argv(self, cmd: str, *args: str, **options: Any) -> list[str]:
@@ -177,6 +214,24 @@ class Runner(python_terraform.Terraform):
                 # dies with it: a crash must take this one down too.
                 self.provider.kill()
             return True
+
+    def caught_up(self, timeout: float = 2.0) -> bool:
+        """Wait until every event the running command has printed so far reached ``on_event``.
+
+        Terraform prints a resource's ``apply_start`` before it asks the provider
+        to apply it, so the fault proxy, holding an API call of that apply, knows
+        every open apply once this returns True: the stdout pipe is empty and
+        the pump is not mid-line. False after ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._pump_lock:
+                fd = self._stdout_fd
+                if fd is None or _unread(fd) == 0:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.001)
 
     def close(self) -> None:
         """Stop the reattached provider, if any (commands may still run: they start a new one)."""
@@ -240,11 +295,21 @@ class Runner(python_terraform.Terraform):
             proc = self._proc
         cancel.track(proc.pid)  # killed even if pytest dies before the finally below
         timed_out = False
+        assert proc.stdout is not None
+        self._stdout_fd = proc.stdout.fileno()
         try:
             timed_out = not _pump(
-                proc, limit, out_chunks, err_chunks, events if json_stream else None, on_event
+                proc,
+                limit,
+                out_chunks,
+                err_chunks,
+                events if json_stream else None,
+                on_event,
+                self._pump_lock,
             )
         finally:
+            with self._pump_lock:
+                self._stdout_fd = None
             # Whatever happened, nothing terraform started may outlive it.
             _kill_group(proc)
             cancel.untrack(proc.pid)
@@ -291,8 +356,14 @@ def _pump(
     err_chunks: list[bytes],
     events: list[dict[str, Any]] | None,
     on_event: Callable[[dict[str, Any]], None] | None,
+    lock: threading.Lock | None = None,
 ) -> bool:
-    """Read stdout/stderr until EOF and exit; False if ``limit`` passed first."""
+    """Read stdout/stderr until EOF and exit; False if ``limit`` passed first.
+
+    ``lock`` is held from each read to the last event it completed (see
+    :meth:`Runner.caught_up`).
+    """
+    lock = lock or threading.Lock()
     deadline = time.monotonic() + limit
     sel = selectors.DefaultSelector()
     assert proc.stdout is not None and proc.stderr is not None
@@ -305,17 +376,18 @@ def _pump(
         if remaining <= 0:
             return False
         for key, _ in sel.select(timeout=min(remaining, 0.5)):
-            data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
-            if not data:
-                sel.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            key.data.append(data)
-            if key.data is out_chunks and events is not None:
-                pending += data
-                *lines, pending = pending.split(b"\n")
-                for line in lines:
-                    _emit(line, events, on_event)
+            with lock:
+                data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
+                if not data:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                key.data.append(data)
+                if key.data is out_chunks and events is not None:
+                    pending += data
+                    *lines, pending = pending.split(b"\n")
+                    for line in lines:
+                        _emit(line, events, on_event)
     if events is not None and pending.strip():
         _emit(pending, events, on_event)
     sel.close()
@@ -339,6 +411,14 @@ def _emit(
         events.append(event)
         if on_event is not None:
             on_event(event)
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` (FIONREAD); 0 once it is closed."""
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0])
+    except OSError:
+        return 0
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
