@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -22,7 +23,7 @@ import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -120,20 +121,40 @@ class RecoveryReport(DefectReport):
 
     def _failure_header(self) -> str:
         if self.flaky:
-            moved = ""
-            if self.hit and self.replay_hit and self.hit != self.replay_hit:
-                moved = (
-                    f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
-                    "independent resources freely, so the n-th call of an operation is "
-                    "not always the same resource's."
-                )
             return (
                 f"{self.module} under {self.scenario} is FLAKY: a replay gave "
                 f"{_described(self.replayed) or 'no defects'} instead of "
-                f"{_described(self.defects)}.{moved} First run:"
+                f"{_described(self.defects)}.{self._flaky_cause()} First run:"
             )
         where = f" (it hit {self.hit})" if self.hit else ""
         return f"{self.module} does not recover from {self.scenario}{where}:"
+
+    def _flaky_cause(self) -> str:
+        """Why the replay differed, as far as the two runs tell."""
+        if not (self.hit and self.replay_hit):
+            return ""
+        if self.hit != self.replay_hit:
+            from .faults import parse_fault
+
+            pin = ""
+            with contextlib.suppress(FaultError):
+                pinned = replace(parse_fault(self.scenario), address=self.hit)
+                pin = f"; pin it to one: {pinned.label}"
+            return (
+                f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
+                "independent resources freely, so the n-th call of an operation is "
+                f"not always the same resource's{pin}."
+            )
+        first, again = _errors(self.defects), _errors(self.replayed)
+        only = [
+            f"only the {run} found {', '.join(sorted(found))}"
+            for run, found in (("first run", first - again), ("replay", again - first))
+            if found
+        ]
+        return (
+            f" The fault hit {self.hit} both times, so the difference is not which resource "
+            f"it hit but what the module does: {'; '.join(only)}."
+        )
 
 
 class Stack:
@@ -909,7 +930,12 @@ def _outcome(defects: Sequence[Defect]) -> str:
 
 def _described(defects: Sequence[Defect]) -> str:
     """Errors by kind and address, for a FLAKY header."""
-    return ", ".join(sorted({f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}))
+    return ", ".join(sorted(_errors(defects)))
+
+
+def _errors(defects: Sequence[Defect]) -> set[str]:
+    """``{"duplicate aws_vpc.main", ...}``: the errors by kind and address."""
+    return {f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}
 
 
 def _drifted(done: Completed) -> list[str]:
