@@ -213,7 +213,11 @@ def test_fault_item_reports_the_duplicate(modules: pytest.Pytester) -> None:
     )
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(
-        ["mods/small::crash@CreateVpc#1@aws_vpc.main FAILED*", "*duplicate*aws_vpc.main*"]
+        [
+            "mods/small::crash@CreateVpc#1@aws_vpc.main FAILED*",
+            "*_ mods/small::crash@CreateVpc#1@aws_vpc.main *_",
+            "*duplicate*aws_vpc.main*",
+        ]
     )
 
 

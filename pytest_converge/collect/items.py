@@ -285,7 +285,10 @@ class ConvergeItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+        # pytest shows a test whose nodeid ends with this text with its dots
+        # as "::" (python's module.Class.test): aws_vpc::main. The trailing
+        # space keeps the nodeid as it is; the failure heading shows it whole.
+        return self.path, None, f"{self.parent.nodeid}::{self.name} "  # type: ignore[union-attr]
 
 
 @dataclass
