@@ -9,7 +9,7 @@ machine, same moment), so the load of the machine cancels out as far as it can:
     ``plan -detailed-exitcode`` in a fresh copy of the module pointed at an
     emulator that is already running and warm (the bare side pays no
     emulator start: the harder comparison). Target <= 1.0.
-(2) one fault scenario: the whole ``pytest --converge MODULE "MODULE::lost-response@CreateQueue#1"``
+(2) one fault scenario: the whole ``pytest --converge MODULE "MODULE::<FAULT>"``
     process (reset, inventory, apply through the fault, clean re-apply,
     plan, inventory) / bare init + apply + apply + plan. The scenario finds
     no defect (one that does is replayed once). Target <= 1.0.
@@ -61,7 +61,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 MODULE = REPO / "examples" / "network"
 #: A scenario without defects: one that finds some is replayed once, doubling its cost.
-FAULT = "lost-response@CreateQueue#1"
+FAULT = "lost-response@CreateQueue#1@aws_sqs_queue.jobs"
 
 #: A pytest plugin each measured pytest process loads: it records its peak
 #: RSS and when its first ``terraform apply`` started (seconds since the

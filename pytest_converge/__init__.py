@@ -48,7 +48,7 @@ from .upgrade import UpgradeReport
 
 
 def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
-    """A module's fault points (``["CreateQueue#1", ...]``) at collection time.
+    """A module's fault points (``["CreateQueue#1@aws_sqs_queue.jobs", ...]``) at collection time.
 
     For ``pytest_generate_tests``: recorded once per module per session (one
     clean apply against the session's emulator), shared by xdist workers.

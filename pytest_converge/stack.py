@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -22,7 +23,7 @@ import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -45,7 +46,7 @@ from .faults import Call, Fault, Proxy
 from .inventory import prepare_clients
 from .provider import ReattachedProvider
 from .safety import ensure_loopback
-from .terraform import Completed, IsFlagged, Runner, read_json
+from .terraform import Completed, IsFlagged, OpenApplies, Runner, read_json
 from .workspace import Template, Templates, aws_addresses
 
 if TYPE_CHECKING:
@@ -135,21 +136,41 @@ class RecoveryReport(DefectReport):
 
     def _failure_header(self) -> str:
         if self.flaky:
-            moved = ""
-            if self.hit and self.replay_hit and self.hit != self.replay_hit:
-                moved = (
-                    f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
-                    "independent resources freely, so the n-th call of an operation is "
-                    "not always the same resource's."
-                )
             return (
                 f"{self.module} under {self.scenario} is FLAKY: a replay gave "
                 f"{_described(self.replayed) or 'no defects'} instead of "
-                f"{_described(self.defects)}.{moved} First run:"
+                f"{_described(self.defects)}.{self._flaky_cause()} First run:"
             )
         where = f" (it hit {self.hit})" if self.hit else ""
         engine = f" [{self.ran_with}]" if self.ran_with else ""
         return f"{self.module} does not recover from {self.scenario}{where}{engine}:"
+
+    def _flaky_cause(self) -> str:
+        """Why the replay differed, as far as the two runs tell."""
+        if not (self.hit and self.replay_hit):
+            return ""
+        if self.hit != self.replay_hit:
+            from .faults import parse_fault
+
+            pin = ""
+            with contextlib.suppress(FaultError):
+                pinned = replace(parse_fault(self.scenario), address=self.hit)
+                pin = f"; pin it to one: {pinned.label}"
+            return (
+                f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
+                "independent resources freely, so the n-th call of an operation is "
+                f"not always the same resource's{pin}."
+            )
+        first, again = _errors(self.defects), _errors(self.replayed)
+        only = [
+            f"only the {run} found {', '.join(sorted(found))}"
+            for run, found in (("first run", first - again), ("replay", again - first))
+            if found
+        ]
+        return (
+            f" The fault hit {self.hit} both times, so the difference is not which resource "
+            f"it hit but what the module does: {'; '.join(only)}."
+        )
 
 
 class Stack:
@@ -270,15 +291,24 @@ class Stack:
         ``.raise_for_error()`` when it must succeed.
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
+        return self._apply(armed, self.parallelism or (1 if armed else None))
+
+    def _apply(self, armed: list[Fault], parallelism: int | None) -> ApplyResult:
         self._check_emulator()
         self._emulator_empty = False
-        parallelism = self.parallelism or (1 if armed else None)
         self.proxy.clear()
-        if armed:
-            self.proxy.arm(armed, signal=self.runner.signal)
+        applying = OpenApplies()
+        # Every mutating call is attributed to the resource whose apply made it
+        # (Call.address), and a pinned fault fires only on its resource's calls.
+        self.proxy.arm(armed, signal=self.runner.signal, locate=self._locator(applying))
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self._stall_watch(timeline)
+
+        def on_event(event: dict[str, Any]) -> None:
+            applying.see(event)
+            timeline.append((time.monotonic(), event))
+
         try:
             done = self.runner.run(
                 "apply",
@@ -287,7 +317,7 @@ class Stack:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=parallelism,
-                on_event=lambda event: timeline.append((time.monotonic(), event)),
+                on_event=on_event,
                 watch=watch,
             )
             error = None
@@ -302,7 +332,7 @@ class Stack:
         except TerraformError as exc:  # a timeout
             done, error = None, exc
         finally:
-            unfired = self.proxy.disarm() if armed else []
+            unfired = self.proxy.disarm()
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
         egress = self._egress_of(timeline)
@@ -333,6 +363,22 @@ class Stack:
         if not armed and error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", error))
         return result
+
+    def _locator(self, applying: OpenApplies) -> Callable[[Any], str | None]:
+        """``locate(operation)`` for the proxy: the one resource whose apply makes the call.
+
+        With ``-parallelism=1`` (fault scenarios and fault point recording, unless
+        ``parallelism`` says otherwise) one apply is open at a time; of several,
+        the one whose type the call's service serves, if only one does.
+        """
+
+        def locate(operation: Any) -> str | None:
+            if not self.runner.caught_up():
+                _log.warning("terraform's events lag; %s is not located", operation.name)
+                return None
+            return applying_for(applying.addresses(), operation.service)
+
+        return locate
 
     def plan(self) -> Plan:
         """``terraform plan``: what the next apply would change, down to attributes.
@@ -548,17 +594,25 @@ class Stack:
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:
-        """The mutating API calls of a clean apply, e.g. ``["CreateVpc#1", ...]``.
+        """The mutating API calls of a clean apply, each pinned to the resource that made it.
 
-        Runs one clean apply on an empty emulator and state (so use it at
-        collection time or in a session fixture), then empties both again.
+        ``["CreateVpc#1@aws_vpc.main", "CreateSubnet#1@aws_subnet.a[0]", ...]``: one
+        per (resource, operation, occurrence), so a scenario of each hits its
+        resource whatever order terraform walks in; a call no single resource's
+        apply held stays ``Op#n``. Runs one clean apply (``-parallelism=1``, as
+        fault scenarios do, unless ``parallelism`` is set) on an empty emulator
+        and state (so use it at collection time or in a session fixture), then
+        empties both again.
         """
         self._fresh_start()
-        result = self.apply()
-        calls = result.calls
+        result = self._apply_for_points()
         self._fresh_start()
         result.raise_for_error()
-        return [c.label for c in calls if c.mutating and c.status < 400]
+        return _points(result.calls)
+
+    def _apply_for_points(self) -> ApplyResult:
+        """A clean apply as a fault scenario's runs it (see :meth:`fault_points`)."""
+        return self._apply([], self.parallelism or 1)
 
     def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
         """Apply through ``fault``, apply again with no fault, then check everything.
@@ -934,8 +988,39 @@ def _fault_hit(result: ApplyResult) -> str | None:
     """The resource whose apply the armed fault fired on (see :class:`RecoveryReport`)."""
     from .analysis.writers import fault_addresses
 
+    located = next((c.address for c in result.calls if c.fault and c.address), None)
+    if located is not None:
+        return located
     found = fault_addresses(result.calls, result.events, result.clock_offset)
     return found[0] if found else None
+
+
+def _points(calls: Sequence[Call]) -> list[str]:
+    """The fault points of a clean apply's calls: its successful mutating ones."""
+    return [c.point for c in calls if c.mutating and c.status < 400]
+
+
+def applying_for(addresses: Sequence[str], service: str) -> str | None:
+    """Which of the open applies ``addresses`` made a call to ``service``, if one can tell.
+
+    One open apply made it; of several, the only one of a type that ``service``
+    serves (an inventory lister's service, or the type named after it:
+    ``aws_sqs_queue`` and ``sqs``); None when that is not one.
+    """
+    if len(addresses) <= 1:
+        return addresses[0] if addresses else None
+    from .analysis.gaps import resource_type
+    from .inventory import BUILTIN_LISTERS, Lister
+
+    def serves(address: str) -> bool:
+        kind = resource_type(address) or ""
+        lister = BUILTIN_LISTERS.get(kind)
+        if isinstance(lister, Lister) and lister.signing_name:
+            return lister.signing_name == service
+        return kind.removeprefix("aws_").split("_")[0] == service
+
+    serving = [a for a in addresses if serves(a)]
+    return serving[0] if len(serving) == 1 else None
 
 
 def _reattached_provider(
@@ -985,7 +1070,12 @@ def _outcome(defects: Sequence[Defect]) -> str:
 
 def _described(defects: Sequence[Defect]) -> str:
     """Errors by kind and address, for a FLAKY header."""
-    return ", ".join(sorted({f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}))
+    return ", ".join(sorted(_errors(defects)))
+
+
+def _errors(defects: Sequence[Defect]) -> set[str]:
+    """``{"duplicate aws_vpc.main", ...}``: the errors by kind and address."""
+    return {f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}
 
 
 def _drifted(done: Completed) -> list[str]:

@@ -10,12 +10,15 @@ subclasses it and replaces ``cmd`` with a runner that does all of these.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import selectors
 import signal
+import struct
 import subprocess
+import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -127,6 +130,36 @@ def plain_text_errors(text: str) -> list[str]:
     return [" ".join(f.split()) for f in found]
 
 
+class OpenApplies:
+    """The resources whose apply is running now, from a live ``apply -json`` event stream.
+
+    Feed it every event (``on_event=open_applies.see``); ``addresses()`` is
+    safe to call from other threads (the fault proxy's).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[str, None] = {}
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind not in ("apply_start", "apply_complete", "apply_errored"):
+            return
+        address = (event.get("hook") or {}).get("resource", {}).get("addr")
+        if not address:
+            return
+        with self._lock:
+            if kind == "apply_start":
+                self._open[address] = None
+            else:
+                self._open.pop(address, None)
+
+    def addresses(self) -> list[str]:
+        """The open applies, in the order they started."""
+        with self._lock:
+            return list(self._open)
+
+
 class Runner(python_terraform.Terraform):
     """python-terraform's command builder with a process runner fit for tests.
 
@@ -158,6 +191,10 @@ class Runner(python_terraform.Terraform):
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._signalled: int | None = None
+        #: Held by the event pump while it reads and parses; with the stdout pipe
+        #: of the running command, what :meth:`caught_up` looks at.
+        self._pump_lock = threading.Lock()
+        self._stdout_fd: int | None = None
 
     # -- command lines -------------------------------------------------
     def argv(self, cmd: str, *args: str, **options: Any) -> list[str]:
@@ -183,6 +220,24 @@ class Runner(python_terraform.Terraform):
                 # dies with it: a crash must take this one down too.
                 self.provider.kill()
             return True
+
+    def caught_up(self, timeout: float = 2.0) -> bool:
+        """Wait until every event the running command has printed so far reached ``on_event``.
+
+        Terraform prints a resource's ``apply_start`` before it asks the provider
+        to apply it, so the fault proxy, holding an API call of that apply, knows
+        every open apply once this returns True: the stdout pipe is empty and
+        the pump is not mid-line. False after ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._pump_lock:
+                fd = self._stdout_fd
+                if fd is None or _unread(fd) == 0:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.001)
 
     def close(self) -> None:
         """Stop the reattached provider, if any (commands may still run: they start a new one)."""
@@ -253,6 +308,8 @@ class Runner(python_terraform.Terraform):
         cancel.track(proc.pid)  # killed even if pytest dies before the finally below
         timed_out = False
         stalled: str | None = None
+        assert proc.stdout is not None
+        self._stdout_fd = proc.stdout.fileno()
         try:
             finished, stalled = _pump(
                 proc,
@@ -262,9 +319,12 @@ class Runner(python_terraform.Terraform):
                 events if json_stream else None,
                 on_event,
                 watch,
+                self._pump_lock,
             )
             timed_out = not finished
         finally:
+            with self._pump_lock:
+                self._stdout_fd = None
             # Whatever happened, nothing terraform started may outlive it.
             _kill_group(proc)
             cancel.untrack(proc.pid)
@@ -321,9 +381,15 @@ def _pump(
     events: list[dict[str, Any]] | None,
     on_event: Callable[[dict[str, Any]], None] | None,
     watch: Callable[[], str | None] | None = None,
+    lock: threading.Lock | None = None,
 ) -> tuple[bool, str | None]:
     """Read stdout/stderr until EOF and exit: (False if ``limit`` passed first, the
-    reason ``watch`` gave to stop the command, if it did)."""
+    reason ``watch`` gave to stop the command, if it did).
+
+    ``lock`` is held from each read to the last event it completed (see
+    :meth:`Runner.caught_up`).
+    """
+    lock = lock or threading.Lock()
     deadline = time.monotonic() + limit
     next_look = time.monotonic() + WATCH_INTERVAL
     stalled: str | None = None
@@ -347,17 +413,18 @@ def _pump(
                 deadline = min(deadline, now + STOP_GRACE)
                 continue
         for key, _ in sel.select(timeout=min(remaining, 0.5)):
-            data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
-            if not data:
-                sel.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            key.data.append(data)
-            if key.data is out_chunks and events is not None:
-                pending += data
-                *lines, pending = pending.split(b"\n")
-                for line in lines:
-                    _emit(line, events, on_event)
+            with lock:
+                data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
+                if not data:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                key.data.append(data)
+                if key.data is out_chunks and events is not None:
+                    pending += data
+                    *lines, pending = pending.split(b"\n")
+                    for line in lines:
+                        _emit(line, events, on_event)
     if events is not None and pending.strip():
         _emit(pending, events, on_event)
     sel.close()
@@ -388,6 +455,14 @@ def _emit(
         events.append(event)
         if on_event is not None:
             on_event(event)
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` (FIONREAD); 0 once it is closed."""
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0])
+    except OSError:
+        return 0
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

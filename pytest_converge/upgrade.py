@@ -123,18 +123,20 @@ def upgrade_from(
 
 
 def upgrade_fault_points(stack: Stack, old_module_dir: str | Path, vars: Any = None) -> list[str]:
-    """The mutating API calls of a clean upgrade apply (``["UpdateTable#1", ...]``).
+    """The mutating API calls of a clean upgrade apply (``["UpdateTable#1@aws_dynamodb_table.t"]``).
 
-    The old revision's own calls are not fault points: only what the upgrade does.
+    The old revision's own calls are not fault points: only what the upgrade
+    does, pinned to their resources as :meth:`Stack.fault_points` are.
     """
+    from .stack import _points
+
     run = _Upgrade(stack, Path(old_module_dir), vars, [], "upgrade", "", True)
     run.install_old(fresh=True)
-    result = stack.apply()
-    calls = result.calls
+    result = stack._apply_for_points()
     stack._fresh_start()
     if not result.ok:
         raise result.error  # type: ignore[misc]
-    return [c.label for c in calls if c.mutating and c.status < 400]
+    return _points(result.calls)
 
 
 class _Upgrade:

@@ -102,10 +102,10 @@ def test_collect_only_lists_root_modules_and_their_fault_points(modules: pytest.
     assert collected(result) == [
         "mods/hatch::two-run",
         "mods/small::two-run",
-        "mods/small::lost-response@CreateQueue#1",
-        "mods/small::lost-response@CreateVpc#1",
-        "mods/small::crash@CreateQueue#1",
-        "mods/small::crash@CreateVpc#1",
+        "mods/small::lost-response@CreateQueue#1@aws_sqs_queue.jobs",
+        "mods/small::lost-response@CreateVpc#1@aws_vpc.main",
+        "mods/small::crash@CreateQueue#1@aws_sqs_queue.jobs",
+        "mods/small::crash@CreateVpc#1@aws_vpc.main",
     ]
     # Child module, the module's examples/, hidden dirs and python tests: none collected.
     assert "tests/test_own.py" not in result.stdout.str()
@@ -114,7 +114,10 @@ def test_collect_only_lists_root_modules_and_their_fault_points(modules: pytest.
     picked = modules.runpytest(
         "--converge", "mods", "--collect-only", "-q", "-k", "small and crash"
     )
-    assert collected(picked) == ["mods/small::crash@CreateQueue#1", "mods/small::crash@CreateVpc#1"]
+    assert collected(picked) == [
+        "mods/small::crash@CreateQueue#1@aws_sqs_queue.jobs",
+        "mods/small::crash@CreateVpc#1@aws_vpc.main",
+    ]
 
 
 def test_converge_faults_none_all_and_invalid(modules: pytest.Pytester) -> None:
@@ -210,7 +213,11 @@ def test_fault_item_reports_the_duplicate(modules: pytest.Pytester) -> None:
     )
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(
-        ["mods/small::crash@CreateVpc#1 FAILED*", "*duplicate*aws_vpc.main*"]
+        [
+            "mods/small::crash@CreateVpc#1@aws_vpc.main FAILED*",
+            "*_ mods/small::crash@CreateVpc#1@aws_vpc.main *_",
+            "*duplicate*aws_vpc.main*",
+        ]
     )
 
 

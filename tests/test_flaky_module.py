@@ -32,16 +32,17 @@ def test_a_scenario_whose_replay_differs_is_reported_flaky(pytester: pytest.Pyte
     result.assert_outcomes(failed=1, deselected=1)  # the two-run item
     result.stdout.fnmatch_lines(
         [
-            "*mods/flaky_deploy under lost-response@CreateQueue#1 is FLAKY: a replay gave "
-            "no defects instead of escape-hatch terraform_data.deploy*",
+            "*mods/flaky_deploy under lost-response@CreateQueue#1@aws_sqs_queue.jobs is FLAKY: "
+            "a replay gave no defects instead of escape-hatch terraform_data.deploy*",
             "*flaky convergence scenarios*",
-            "mods/flaky_deploy lost-response@CreateQueue#1: a replay gave a different outcome",
+            "mods/flaky_deploy lost-response@CreateQueue#1@aws_sqs_queue.jobs: a replay gave "
+            "a different outcome",
         ]
     )
     report = json.loads((pytester.path / "report.json").read_text())
     [scenario] = report["scenarios"]
     assert scenario["module"] == "mods/flaky_deploy"
-    assert scenario["scenario"] == "lost-response@CreateQueue#1"
+    assert scenario["scenario"] == "lost-response@CreateQueue#1@aws_sqs_queue.jobs"
     assert scenario["outcome"] == "flaky"
     assert [d["kind"] for d in report["defects"]] == ["escape-hatch"]
 

@@ -157,7 +157,9 @@ def test_a_crash_in_the_upgrade_apply_is_a_scenario(pytester: pytest.Pytester, r
         "no:cacheprovider",
     )
     # Fault points of the upgrade apply only: tagging, not the old revision's CreateQueue.
-    result.stdout.fnmatch_lines(["*mods/tagged::upgrade-crash@TagQueue#1 PASSED*"])
+    result.stdout.fnmatch_lines(
+        ["*mods/tagged::upgrade-crash@TagQueue#1@aws_sqs_queue.events PASSED*"]
+    )
     assert "upgrade-crash@CreateQueue" not in result.stdout.str()
     result.assert_outcomes(passed=2, deselected=2)
 

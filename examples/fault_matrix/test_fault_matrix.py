@@ -10,7 +10,8 @@ MODULE = Path(__file__).parent
 
 
 def pytest_generate_tests(metafunc):
-    # One clean apply, recorded once per session: ["CreateQueue#1", "CreateTopic#1", ...]
+    # One clean apply, recorded once per session:
+    # ["CreateQueue#1@aws_sqs_queue.dead_letters", "CreateTopic#1@aws_sns_topic.invoice_events"]
     if "point" in metafunc.fixturenames:
         metafunc.parametrize("point", fault_points(metafunc.config, MODULE))
 

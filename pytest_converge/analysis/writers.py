@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["ApplyWindow", "apply_windows", "fault_addresses", "sibling_writers"]
+__all__ = ["ApplyWindow", "apply_windows", "fault_addresses", "natural", "sibling_writers"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def sibling_writers(
             writers = [(a, d) for a, d in writers if d]
         writers_found = [a for a, _ in writers]
         if writers_found:
-            found[address] = sorted(writers_found, key=_natural)
+            found[address] = sorted(writers_found, key=natural)
     return found
 
 
@@ -210,7 +210,7 @@ def _epoch(stamp: Any) -> float | None:
         return None
 
 
-def _natural(address: str) -> tuple:
+def natural(address: str) -> tuple[Any, ...]:
     """``rule[2]`` before ``rule[10]``."""
     import re
 

@@ -1,7 +1,8 @@
 """The collectors and items of zero-code mode: one item per scenario of a root module.
 
-Each root module yields ``<module>::two-run``, one ``<module>::<kind>@<Op>#<n>``
-per fault kind and fault point (e.g. ``modules/network::crash@CreateVpc#1``),
+Each root module yields ``<module>::two-run``, one ``<module>::<kind>@<Op>#<n>@<address>``
+per fault kind and fault point (e.g. ``modules/network::crash@CreateVpc#1@aws_vpc.main``,
+the first CreateVpc of that resource's apply),
 ``<module>::drift-<kind>@<address>`` per drift kind and managed resource, and
 the upgrade and stage items of :mod:`.upgrade`. An item runs its scenario on
 a fresh Stack, records its defects as user properties (so they reach the
@@ -112,7 +113,7 @@ class ConvergeDirectory(pytest.Directory):
 
 
 class ConvergeItem(pytest.Item):
-    """One scenario of one module: ``two-run`` or a fault label like ``crash@CreateVpc#1``."""
+    """One scenario of one module: ``two-run`` or a fault label: ``crash@CreateVpc#1@aws_vpc.a``."""
 
     def __init__(self, *, scenario: str, error: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -273,7 +274,7 @@ class ConvergeItem(pytest.Item):
                 "--converge-faults",
                 faults,
                 *options,
-                f'"{here}::{self.name}"',
+                _shell_word(f"{here}::{self.name}"),
             ]
         )
 
@@ -285,7 +286,10 @@ class ConvergeItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+        # pytest shows a test whose nodeid ends with this text with its dots
+        # as "::" (python's module.Class.test): aws_vpc::main. The trailing
+        # space keeps the nodeid as it is; the failure heading shows it whole.
+        return self.path, None, f"{self.parent.nodeid}::{self.name} "  # type: ignore[union-attr]
 
 
 @dataclass
@@ -298,6 +302,14 @@ class _Run:
     flaky: bool = False
     #: The resource the fault hit (fault scenarios).
     hit: str | None = None
+
+
+def _shell_word(text: str) -> str:
+    """``"mods/a::crash@CreateQueue#1@aws_sqs_queue.q"`` for a shell; single quotes
+    when an address's key holds what double quotes do not protect (``"``, ``$``)."""
+    if any(ch in text for ch in '"$`\\!'):
+        return shlex.quote(text)
+    return f'"{text}"'
 
 
 def _reconfirmed(stack: Any) -> ConvergenceError:

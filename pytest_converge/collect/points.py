@@ -1,7 +1,9 @@
 """What one clean apply tells collection: a module's fault points and drift targets.
 
-A module's *fault points* are the mutating API calls of a clean apply
-(``CreateVpc#1``, ...); its *drift targets* the managed resources it leaves.
+A module's *fault points* are the mutating API calls of a clean apply, each
+pinned to the resource whose apply made it (``CreateVpc#1@aws_vpc.main``: the
+first CreateVpc of that resource, whatever order terraform walks in); its
+*drift targets* the managed resources it leaves.
 Both are recorded at collection time, once per module content per session
 (and shared between xdist workers, :mod:`.cache`), so ``--collect-only``
 lists exactly what would run. Fault points are also kept across sessions
@@ -40,6 +42,9 @@ class FaultPoints:
 
 _points_key = pytest.StashKey[dict[str, FaultPoints]]()
 
+#: Part of a kept list's key: lists of another form (``Op#n`` before pinning) are not read.
+_POINTS_FORMAT = "pinned-1"
+
 
 def module_digest(module: Path) -> str:
     """Content digest of what a workspace copy of ``module`` takes (as Templates keys it)."""
@@ -48,12 +53,19 @@ def module_digest(module: Path) -> str:
 
 
 def ordered(points: Iterable[str]) -> list[str]:
-    """Fault points in a stable order: by operation, then by call number.
+    """Fault points in a stable order: by operation, then resource, then call number.
 
-    Calls of a parallel apply arrive in any order, and every worker and every
-    session must collect the same items in the same order.
+    Calls of an apply arrive in terraform's walk order, which varies, and every
+    worker and every session must collect the same items in the same order.
     """
-    return sorted(points, key=lambda p: (p.rpartition("#")[0], int(p.rpartition("#")[2])))
+    from ..analysis.writers import natural
+
+    def key(point: str) -> tuple[Any, ...]:
+        op, _, rest = point.partition("#")
+        n, _, address = rest.partition("@")
+        return (op, natural(address), int(n))
+
+    return sorted(points, key=key)
 
 
 def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
@@ -100,6 +112,7 @@ def _points_file(config: pytest.Config, key: str) -> Path:
     tc = session.toolchain()
     ident = json.dumps(
         [
+            _POINTS_FORMAT,
             key,
             tc.flavor,
             tc.version,

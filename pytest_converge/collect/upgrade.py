@@ -7,9 +7,10 @@
 git revision REF (``git archive`` into a temp dir: the checkout, its index
 and its worktrees are never touched) and adds ``<module>::upgrade-from@REF``
 (the old revision applied, then the working tree's over its state) and, per
-fault kind, ``<module>::upgrade-<kind>@<Op>#<n>`` for each mutating call of
-the upgrade apply. A module that does not exist at REF is new: its
-``upgrade-from@REF`` item runs a plain two-run and says so.
+fault kind, ``<module>::upgrade-<kind>@<Op>#<n>@<address>`` for each mutating
+call of the upgrade apply (pinned to its resource, as the fault points are).
+A module that does not exist at REF is new: its ``upgrade-from@REF`` item
+runs a plain two-run and says so.
 
 ``--converge-stages=dev,prod`` adds ``<module>::stages@dev,prod``: the same
 revision in one isolated emulator account per stage, in order (an upgrade
@@ -104,7 +105,7 @@ def upgrade_items(directory: Any) -> Iterator[pytest.Item]:
 
 
 class UpgradeItem(ConvergeItem):
-    """``upgrade-from@REF`` or ``upgrade-<kind>@<Op>#<n>`` of one module."""
+    """``upgrade-from@REF`` or ``upgrade-<kind>@<Op>#<n>@<address>`` of one module."""
 
     def __init__(self, *, old: Revision | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -1,7 +1,9 @@
 """Fault kinds: small objects that change one API call's fate.
 
-A fault names the n-th occurrence of an operation (``crash@CreateVpc#1``), so
-it hits the same call in every run of the same module. Like pytest-httpserver's
+A fault names the n-th occurrence of an operation (``crash@CreateVpc#1``), or
+the n-th made while one resource's apply runs (``crash@CreateQueue#1@aws_sqs_queue.jobs``,
+*pinned*): terraform orders independent resources freely, so only a pinned fault
+hits the same resource's call in every run. Like pytest-httpserver's
 response handlers, each fault has two hooks the proxy calls:
 
 - ``before(request)``: may answer instead of forwarding (the emulator never
@@ -33,7 +35,8 @@ Signal = Callable[[int], object]
 FAULT_KINDS = ("error", "lost-response", "throttle", "crash", "interrupt")
 
 _FORM = (
-    "<kind>@<Operation>#<n>[:key=value,...], e.g. crash@CreateVpc#1 or "
+    "<kind>@<Operation>#<n>[@<resource address>][:key=value,...], e.g. crash@CreateVpc#1, "
+    "crash@CreateQueue#1@aws_sqs_queue.jobs or "
     "error@CreateVpc#1:status=503,code=ServiceUnavailable, with <kind> one of "
     + ", ".join(FAULT_KINDS)
 )
@@ -71,7 +74,11 @@ class Request:
 
 @dataclass(frozen=True)
 class Fault:
-    """Base of the fault kinds: ``op``, ``n`` (1-based occurrence), ``kind``, ``label``.
+    """Base of the fault kinds: ``op``, ``n`` (1-based occurrence), ``address``, ``label``.
+
+    With ``address`` the fault is pinned to that resource: ``n`` counts only the
+    calls of ``op`` made while its apply is open (``Crash("CreateQueue",
+    address="aws_sqs_queue.jobs")``). Without, ``n`` counts every call of ``op``.
 
     A kind is a frozen dataclass subclass with its own ``kind`` name and
     ``before()`` and/or ``after()``; its settings are further fields with
@@ -81,26 +88,38 @@ class Fault:
     kind: ClassVar[str] = ""
     op: str
     n: int = 1
+    address: str | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         self._check()
 
     @property
     def label(self) -> str:
-        """``kind@Op#n``, plus ``:key=value,...`` for settings not at their default.
+        """``kind@Op#n``, ``@address`` if pinned, ``:key=value,...`` for settings off default.
 
         ``parse_fault(fault.label) == fault`` for every fault:
-        ``ApiError("CreateVpc", status=503).label == "error@CreateVpc#1:status=503"``.
+        ``ApiError("CreateVpc", status=503).label == "error@CreateVpc#1:status=503"``,
+        ``Crash("CreateQueue", address="aws_sqs_queue.jobs").label ==
+        "crash@CreateQueue#1@aws_sqs_queue.jobs"``.
         """
         settings = ",".join(
             f"{f.name}={getattr(self, f.name)}"
             for f in _settings(type(self))
             if getattr(self, f.name) != f.default
         )
-        return f"{self.kind}@{self.op}#{self.n}" + (f":{settings}" if settings else "")
+        return f"{self.kind}@{self.point}" + (f":{settings}" if settings else "")
+
+    @property
+    def point(self) -> str:
+        """The fault point: ``Op#n``, or ``Op#n@address`` when pinned (as ``Call.point``)."""
+        return f"{self.op}#{self.n}" + (f"@{self.address}" if self.address else "")
 
     def hits(self, operation: str, occurrence: int) -> bool:
-        """True when this fault applies to the ``occurrence``-th call of ``operation``."""
+        """True when this fault applies to the ``occurrence``-th call of ``operation``.
+
+        For a pinned fault the proxy counts occurrences within ``address``'s apply
+        and asks only about the calls made for it.
+        """
         return operation == self.op and occurrence == self.n
 
     def before(self, request: Request) -> Response | None:
@@ -121,6 +140,17 @@ class Fault:
             raise FaultError(
                 f"{type(self).__name__}({self.op!r}): n must be an integer >= 1 "
                 f"(the 1-based occurrence of the call), got {self.n!r}"
+            )
+        address = self.address
+        if address is not None and (
+            not isinstance(address, str)
+            or "." not in address
+            or address != address.strip()
+            or _split_settings(address)[1] is not None
+        ):
+            raise FaultError(
+                f"{type(self).__name__}({self.op!r}): address must be a resource address "
+                f"such as 'aws_sqs_queue.jobs' or 'module.app.aws_vpc.main[0]', got {address!r}"
             )
 
 
@@ -235,22 +265,59 @@ SIGNALLING = (Crash, Interrupt)
 
 
 def _settings(cls: type[Fault]) -> list[dataclasses.Field[Any]]:
-    """A fault kind's settings beyond ``op`` and ``n`` (``status``, ``code``, ``times``)."""
-    return [f for f in dataclasses.fields(cls) if f.name not in ("op", "n")]
+    """A fault kind's settings beyond ``op``, ``n`` and ``address`` (``status``, ``times``)."""
+    return [f for f in dataclasses.fields(cls) if f.name not in ("op", "n", "address")]
+
+
+def _split_settings(text: str) -> tuple[str, str | None]:
+    """``aws_x.q["a:b"]:times=5`` -> ``('aws_x.q["a:b"]', 'times=5')``.
+
+    The settings start at the first colon outside an address's brackets and
+    quoted keys (a ``for_each`` key may hold any character); None when there are none.
+    """
+    depth, quoted, escaped = 0, False, False
+    for i, ch in enumerate(text):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == ":" and depth <= 0:
+            return text[:i], text[i + 1 :]
+    return text, None
 
 
 def parse_fault(text: str) -> Fault:
     """Read a fault label: ``parse_fault("crash@CreateVpc#1") == Crash("CreateVpc", n=1)``.
 
-    Settings follow a colon: ``parse_fault("throttle@CreateQueue#1:times=5")``.
+    A resource address after the occurrence pins the fault to that resource
+    (``crash@CreateQueue#1@aws_sqs_queue.jobs``); settings follow a colon:
+    ``parse_fault("throttle@CreateQueue#1:times=5")``.
     """
     if not isinstance(text, str):
         raise FaultError(f"a fault is written {_FORM}; got {text!r}")
-    text, _, given = text.partition(":")
-    kind, at, rest = text.strip().partition("@")
-    op, hash_, count = rest.rpartition("#")
+    whole = text.strip()
+    kind, at, rest = whole.partition("@")
+    # An operation name has no '#' (a URL fragment is never sent): the first one ends it.
+    op, hash_, tail = rest.partition("#")
+    count, after = re.match(r"([^@:]*)(.*)", tail, re.S).groups()  # type: ignore[union-attr]
+    address: str | None = None
+    given: str | None = after[1:] if after.startswith(":") else None
+    if after.startswith("@"):
+        address, given = _split_settings(after[1:])
+    # The label without its settings, for the messages.
+    text = whole if given is None else whole[: -len(given) - 1]
+    given = given or ""
     kind = kind.strip().lower()
-    if not at or not hash_ or not op.strip() or not kind:
+    if not at or not hash_ or not op.strip() or not kind or ":" in op:
         raise FaultError(f"bad fault {text!r}: write {_FORM}")
     if kind not in _KINDS:
         raise FaultError(f"unknown fault kind {kind!r} in {text!r}: write {_FORM}")
@@ -277,7 +344,9 @@ def parse_fault(text: str) -> Fault:
             settings[key] = int(value)
         else:
             settings[key] = value
-    return cls(op.strip(), int(count), **settings)
+    if address is not None and not address.strip():
+        raise FaultError(f"bad fault {text!r}: no resource address after '@'; write {_FORM}")
+    return cls(op.strip(), int(count), address=address, **settings)
 
 
 def __getattr__(name: str) -> Any:

@@ -22,7 +22,7 @@ import socketserver
 import ssl
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -38,6 +38,10 @@ from .operations import Operation, identify, is_mutating
 from .wire import Response
 
 log = logging.getLogger(__name__)
+
+#: ``locate(operation)``: the resource whose apply makes this call, or None when
+#: no single resource's apply is open (see :meth:`Proxy.arm`).
+Locate = Callable[[Operation], str | None]
 
 # RFC 9110 7.6.1: meaningful for one hop only, never forwarded. Content-Length
 # and Expect are rebuilt by the proxy itself for each side.
@@ -80,11 +84,23 @@ class Call:
     answer_digest: str = ""
     #: The AWS error code of a failed answer (``ResourceNotFoundException``), if any.
     error_code: str | None = None
+    #: The resource whose apply made the call (None: not located, or no single
+    #: resource's apply was open), and which call of ``operation`` for it this was.
+    address: str | None = None
+    address_occurrence: int = 0
 
     @property
     def label(self) -> str:
-        """``Operation#occurrence``, e.g. ``CreateVpc#1``: the fault point of this call."""
+        """``Operation#occurrence``, e.g. ``CreateVpc#1``: the n-th such call of the run."""
         return f"{self.operation}#{self.occurrence}"
+
+    @property
+    def point(self) -> str:
+        """The fault point of this call: ``CreateQueue#1@aws_sqs_queue.jobs`` (the first
+        CreateQueue of that resource's apply), or :attr:`label` when not located."""
+        if self.address is None:
+            return self.label
+        return f"{self.operation}#{self.address_occurrence}@{self.address}"
 
 
 @dataclass
@@ -117,6 +133,8 @@ class Proxy:
         self._generation = 0
         self._seq = 0
         self._counts: dict[str, int] = {}
+        self._address_counts: dict[tuple[str, str], int] = {}
+        self._locate: Locate | None = None
         self._calls: list[Call] = []
         self._pending: dict[int, _Pending] = {}
         self._armed: list[Fault] = []
@@ -165,11 +183,16 @@ class Proxy:
 
     # --- faults ------------------------------------------------------------------------------
 
-    def arm(self, faults: Iterable[Fault], signal: Signal | None = None) -> None:
+    def arm(
+        self, faults: Iterable[Fault], signal: Signal | None = None, locate: Locate | None = None
+    ) -> None:
         """Apply ``faults`` to the calls that follow, replacing any armed before.
 
         ``signal(sig)`` is called by Crash (SIGKILL) and Interrupt (SIGINT);
-        the caller delivers it to Terraform's process group.
+        the caller delivers it to Terraform's process group. ``locate(operation)``
+        names the resource whose apply makes a call: it is asked for every
+        mutating call and every call of a pinned fault's operation (recorded as
+        ``Call.address``), and a pinned fault fires only on its resource's calls.
         """
         faults = list(faults)
         for fault in faults:
@@ -178,6 +201,12 @@ class Proxy:
                     f"not a fault: {fault!r} (use ApiError, LostResponse, Throttle, "
                     "Crash, Interrupt or parse_fault('kind@Op#n'))"
                 )
+        unlocated = [f.label for f in faults if f.address is not None]
+        if unlocated and locate is None:
+            raise FaultError(
+                f"{', '.join(unlocated)} must know which resource's apply makes a call: "
+                "pass arm(..., locate=callable)"
+            )
         needs_signal = [f.label for f in faults if isinstance(f, SIGNALLING)]
         if needs_signal and signal is None:
             raise FaultError(
@@ -189,6 +218,7 @@ class Proxy:
             self._fired = []
             self._fired_ids = set()
             self._signal = signal
+            self._locate = locate
 
     def disarm(self) -> list[Fault]:
         """Stop injecting; return the armed faults that never fired."""
@@ -196,6 +226,7 @@ class Proxy:
             unfired = [f for f in self._armed if id(f) not in self._fired_ids]
             self._armed = []
             self._signal = None
+            self._locate = None
             return unfired
 
     @property
@@ -232,16 +263,45 @@ class Proxy:
             self._generation += 1
             self._seq = 0
             self._counts = {}
+            self._address_counts = {}
             self._calls = []
             self._pending = {}
 
     # --- called by the handler threads -------------------------------------------------------
 
-    def _begin(self, op: Operation, method: str, path: str, started: float) -> _Pending:
+    def _located(self, op: Operation) -> str | None:
+        """The resource whose apply makes this call, when anyone asks (see :meth:`arm`)."""
+        with self._lock:
+            locate = self._locate
+            wanted = is_mutating(op.name) or any(
+                f.address is not None and f.op == op.name for f in self._armed
+            )
+        if locate is None or not wanted:
+            return None
+        try:
+            # Outside the lock: it may wait for terraform's events to be read.
+            return locate(op)
+        except Exception:
+            log.exception("locating the resource of %s failed", op.name)
+            return None
+
+    def _begin(
+        self, op: Operation, method: str, path: str, started: float, address: str | None = None
+    ) -> _Pending:
         with self._lock:
             self._seq += 1
             occurrence = self._counts[op.name] = self._counts.get(op.name, 0) + 1
-            fault = next((f for f in self._armed if f.hits(op.name, occurrence)), None)
+            at = 0
+            if address is not None:
+                key = (address, op.name)
+                at = self._address_counts[key] = self._address_counts.get(key, 0) + 1
+
+            def hit(f: Fault) -> bool:
+                if f.address is None:
+                    return f.hits(op.name, occurrence)
+                return f.address == address and f.hits(op.name, at)
+
+            fault = next((f for f in self._armed if hit(f)), None)
             if fault is not None and id(fault) not in self._fired_ids:
                 self._fired_ids.add(id(fault))
                 self._fired.append(fault)
@@ -260,6 +320,8 @@ class Proxy:
                 forwarded=False,
                 mutating=is_mutating(op.name),
                 region=op.region,
+                address=address,
+                address_occurrence=at,
             )
             pending = _Pending(self._generation, call, fault, self._signaller(self._signal))
             self._pending[call.seq] = pending
@@ -530,7 +592,7 @@ class _Handler(BaseHTTPRequestHandler):
         headers = list(self.headers.items())
         op = identify(method, target, headers, body)
         path = target.split("?", 1)[0]
-        pending = proxy._begin(op, method, path, started)
+        pending = proxy._begin(op, method, path, started, proxy._located(op))
         call, fault = pending.call, pending.fault
         call.request_digest = request_digest(method, target, body)
         request = Request(op, call.occurrence, method, path, dict(headers))

@@ -458,3 +458,27 @@ def test_upstream_down_is_a_502_in_the_protocols_format(moto: MotoEmulator) -> N
         assert info.value.response["ResponseMetadata"]["HTTPStatusCode"] == 502
         assert error_code(info) == "ServiceUnavailable"
         assert not proxy.calls[0].forwarded
+
+
+def test_a_pinned_fault_fires_on_its_resources_call_whatever_the_order(proxy: Proxy) -> None:
+    sqs = client(proxy.endpoint, "sqs")
+    applying = {"now": ""}
+    fault = ApiError("CreateQueue", address="aws_sqs_queue.second", status=503)
+    proxy.arm([fault], locate=lambda op: applying["now"] or None)
+    # The resource's call comes second in this run: an unpinned CreateQueue#1 would hit first.
+    applying["now"] = "aws_sqs_queue.first"
+    sqs.create_queue(QueueName="first")
+    applying["now"] = "aws_sqs_queue.second"
+    with pytest.raises(botocore.exceptions.ClientError):
+        sqs.create_queue(QueueName="second")
+    assert proxy.disarm() == []
+    calls = [c for c in proxy.calls if c.operation == "CreateQueue"]
+    assert [(c.point, c.label, c.fault) for c in calls] == [
+        ("CreateQueue#1@aws_sqs_queue.first", "CreateQueue#1", None),
+        ("CreateQueue#1@aws_sqs_queue.second", "CreateQueue#2", fault.label),
+    ]
+
+
+def test_a_pinned_fault_needs_a_locator(proxy: Proxy) -> None:
+    with pytest.raises(FaultError, match="locate"):
+        proxy.arm([Crash("CreateQueue", address="aws_sqs_queue.a")], signal=lambda sig: None)

@@ -43,7 +43,7 @@ def _is_stack_provider(pid: str) -> bool:
 
 def test_fault_points_are_the_mutating_calls(converge):
     stack = converge(MODULES / "vpc_and_subnet")
-    assert stack.fault_points() == ["CreateVpc#1", "CreateSubnet#1"]
+    assert stack.fault_points() == ["CreateVpc#1@aws_vpc.main", "CreateSubnet#1@aws_subnet.a"]
 
 
 @pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)

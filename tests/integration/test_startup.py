@@ -62,12 +62,20 @@ def test_a_fresh_emulator_is_not_reset_before_the_first_scenario(two_modules, tm
 def test_fault_points_are_remembered_across_sessions(two_modules, tmp_path):
     args = ["--converge", "mods/a", "--converge-faults=crash", "--collect-only", "-q"]
     first = two_modules.runpytest_subprocess(*args)
-    first.stdout.fnmatch_lines(["mods/a::crash@CreateQueue#1", "mods/a::crash@CreateQueue#2"])
+    first.stdout.fnmatch_lines(
+        [
+            "mods/a::crash@CreateQueue#1@aws_sqs_queue.dead",
+            "mods/a::crash@CreateQueue#1@aws_sqs_queue.jobs",
+        ]
+    )
     # Recording them took a clean apply on the fresh emulator, and a reset after it.
     assert (tmp_path / "resets").read_text().split() == ["1"]
     remembered = list((tmp_path / "cache" / "points").glob("*.json"))
     assert len(remembered) == 1
-    assert json.loads(remembered[0].read_text())["points"] == ["CreateQueue#1", "CreateQueue#2"]
+    assert json.loads(remembered[0].read_text())["points"] == [
+        "CreateQueue#1@aws_sqs_queue.dead",
+        "CreateQueue#1@aws_sqs_queue.jobs",
+    ]
 
     second = two_modules.runpytest_subprocess(*args)
     assert second.stdout.lines[:2] == first.stdout.lines[:2]
@@ -86,7 +94,10 @@ def test_a_fault_scenario_on_a_fresh_emulator_is_not_reset(two_modules, tmp_path
     (tmp_path / "resets").unlink()
     ran = two_modules.runpytest_subprocess(*args, "-k", "not two-run", "-v")
     ran.stdout.fnmatch_lines(
-        ["*lost-response@CreateQueue#1 PASSED*", "*lost-response@CreateQueue#2 PASSED*"]
+        [
+            "*lost-response@CreateQueue#1@aws_sqs_queue.dead PASSED*",
+            "*lost-response@CreateQueue#1@aws_sqs_queue.jobs PASSED*",
+        ]
     )
     # The first scenario starts on the just-started emulator; only the second empties it.
     assert (tmp_path / "resets").read_text().split() == ["1"]

@@ -70,3 +70,55 @@ def test_the_address_a_diagnostic_names_keeps_its_instance_key():
     assert _address_in(["x [aws_vpc.main, main.tf:3]"]) == "aws_vpc.main"
     assert _address_in(["x [main.tf:3]"]) is None
     assert _address_in(["no address here"]) is None
+
+
+def test_a_pinned_replay_that_differs_says_what_differed_not_the_walk_order():
+    first = ApplyResult(ok=True, error=None, seconds=1.0)
+    dup = Defect(kind="duplicate", address="aws_sqs_queue.alpha", module="net")
+    hatch = Defect(kind="escape-hatch", address="terraform_data.deploy", module="net")
+    pinned = RecoveryReport(
+        "net",
+        "crash@CreateQueue#1@aws_sqs_queue.alpha",
+        [dup, hatch],
+        first,
+        first,
+        None,
+        2.0,
+        flaky=True,
+        replayed=[dup],
+        hit="aws_sqs_queue.alpha",
+        replay_hit="aws_sqs_queue.alpha",
+    )
+    with pytest.raises(ConvergenceError) as failure:
+        pinned.raise_for_defects()
+    text = " ".join(str(failure.value).split())
+    assert "is FLAKY" in text
+    assert (
+        "The fault hit aws_sqs_queue.alpha both times, so the difference is not which "
+        "resource it hit but what the module does: only the first run found "
+        "escape-hatch terraform_data.deploy." in text
+    )
+    assert "orders independent resources freely" not in text
+
+
+def test_an_unpinned_replay_that_hit_another_resource_says_how_to_pin_it():
+    first = ApplyResult(ok=True, error=None, seconds=1.0)
+    dup = Defect(kind="duplicate", address="aws_sqs_queue.alpha", module="net")
+    moved = RecoveryReport(
+        "net",
+        "error@CreateQueue#1:status=503",
+        [dup],
+        first,
+        first,
+        None,
+        2.0,
+        flaky=True,
+        replayed=[],
+        hit="aws_sqs_queue.alpha",
+        replay_hit="aws_sqs_queue.bravo",
+    )
+    with pytest.raises(ConvergenceError) as failure:
+        moved.raise_for_defects()
+    text = " ".join(str(failure.value).split())
+    assert "The fault hit aws_sqs_queue.alpha, then aws_sqs_queue.bravo" in text
+    assert "pin it to one: error@CreateQueue#1@aws_sqs_queue.alpha:status=503." in text

@@ -558,3 +558,107 @@ def test_fault_hooks() -> None:
 
     assert Interrupt("CreateVpc").after(req, upstream, sent.append) is None
     assert sent == [signal.SIGKILL, signal.SIGINT]
+
+
+# --- pinned faults: the n-th call of an operation made for one resource ---------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        (
+            "crash@CreateQueue#1@aws_sqs_queue.alpha",
+            Crash("CreateQueue", address="aws_sqs_queue.alpha"),
+        ),
+        (
+            "lost-response@CreateSubnet#2@module.net.aws_subnet.public[0]",
+            LostResponse("CreateSubnet", 2, address="module.net.aws_subnet.public[0]"),
+        ),
+        (
+            'error@CreateBucket#1@aws_s3_bucket.b["logs:eu"]:status=503',
+            ApiError("CreateBucket", address='aws_s3_bucket.b["logs:eu"]', status=503),
+        ),
+        (
+            'throttle@TagResource#3@module.q["a]@#:\\"b"].aws_sqs_queue.q:times=5',
+            Throttle("TagResource", 3, address='module.q["a]@#:\\"b"].aws_sqs_queue.q', times=5),
+        ),
+    ],
+)
+def test_pinned_faults_parse_and_round_trip(text: str, fault: Fault) -> None:
+    assert parse_fault(text) == fault
+    assert fault.label == text
+    assert parse_fault(fault.label) == fault
+
+
+def test_a_pinned_label_keeps_the_op_n_form_and_names_the_resource() -> None:
+    fault = Crash("CreateQueue", address="aws_sqs_queue.alpha")
+    assert fault.label == "crash@CreateQueue#1@aws_sqs_queue.alpha"
+    assert fault.point == "CreateQueue#1@aws_sqs_queue.alpha"
+    # Without an address, Op#n means what it always meant: the n-th call of the run.
+    assert parse_fault("crash@CreateQueue#1") == Crash("CreateQueue")
+    assert parse_fault("crash@CreateQueue#1").address is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["crash@CreateQueue#1@", "crash@CreateQueue@aws_sqs_queue.a", "crash@CreateQueue#1@queue"],
+)
+def test_bad_pinned_faults_are_refused(text: str) -> None:
+    with pytest.raises(FaultError, match=r"resource address|<kind>@<Operation>#<n>"):
+        parse_fault(text)
+
+
+def test_a_pinned_fault_object_checks_its_address() -> None:
+    with pytest.raises(FaultError, match="resource address"):
+        Crash("CreateQueue", address=" aws_sqs_queue.a")
+    with pytest.raises(FaultError, match="resource address"):
+        Crash("CreateQueue", address="aws_sqs_queue.a:times=2")
+
+
+def test_recorded_points_are_ordered_by_operation_resource_and_call() -> None:
+    from pytest_converge.collect.points import ordered
+
+    points = [
+        "CreateQueue#1@aws_sqs_queue.q[10]",
+        "TagQueue#2",
+        "CreateQueue#2@aws_sqs_queue.q[2]",
+        "CreateQueue#1@aws_sqs_queue.q[2]",
+        "TagQueue#10",
+        "CreateQueue#1@aws_sqs_queue.alpha",
+    ]
+    assert ordered(points) == [
+        "CreateQueue#1@aws_sqs_queue.alpha",
+        "CreateQueue#1@aws_sqs_queue.q[2]",
+        "CreateQueue#2@aws_sqs_queue.q[2]",
+        "CreateQueue#1@aws_sqs_queue.q[10]",
+        "TagQueue#2",
+        "TagQueue#10",
+    ]
+
+
+def test_a_call_is_located_in_the_one_open_apply_or_the_one_its_service_serves() -> None:
+    from pytest_converge.stack import applying_for
+
+    assert applying_for([], "sqs") is None
+    assert applying_for(["aws_vpc.main"], "sqs") == "aws_vpc.main"  # one open: it made the call
+    both = ["aws_vpc.main", "module.q.aws_sqs_queue.jobs[0]"]
+    assert applying_for(both, "sqs") == "module.q.aws_sqs_queue.jobs[0]"
+    assert applying_for(both, "ec2") == "aws_vpc.main"
+    assert applying_for(both, "iam") is None
+    assert applying_for(["aws_sqs_queue.a", "aws_sqs_queue.b"], "sqs") is None  # cannot tell
+
+
+def test_open_applies_follow_the_event_stream() -> None:
+    from pytest_converge.terraform import OpenApplies
+
+    def event(kind: str, address: str) -> dict[str, object]:
+        return {"type": kind, "hook": {"resource": {"addr": address}}}
+
+    applying = OpenApplies()
+    applying.see(event("apply_start", "aws_sqs_queue.a"))
+    applying.see(event("apply_start", "aws_sqs_queue.b"))
+    applying.see({"type": "apply_progress"})
+    assert applying.addresses() == ["aws_sqs_queue.a", "aws_sqs_queue.b"]
+    applying.see(event("apply_complete", "aws_sqs_queue.a"))
+    applying.see(event("apply_errored", "aws_sqs_queue.b"))
+    assert applying.addresses() == []

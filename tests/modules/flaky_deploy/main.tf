@@ -15,8 +15,12 @@ resource "aws_sqs_queue" "jobs" {
   name = "flaky-jobs"
 }
 
-# Created once per fresh state: counts the runs of this workspace.
+# Created once per fresh state: counts the runs of this workspace. After the
+# deploy: appending before it would change local.runs mid-apply, and terraform
+# refuses an apply whose values differ from its plan ("inconsistent final plan"),
+# which -parallelism=1 (fault scenarios, fault point recording) made likely.
 resource "terraform_data" "counter" {
+  depends_on = [terraform_data.deploy]
   provisioner "local-exec" {
     command = "echo run >> runs.log"
   }
