@@ -17,8 +17,13 @@ from pytest_converge import cancel
 
 
 @pytest.fixture
-def sigint() -> Iterator[None]:
-    """SIGINT's handler is put back afterwards (this pytest run has installed its own)."""
+def sigint(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """SIGINT's handler is put back afterwards (this pytest run has installed its own).
+
+    The handler kills every tracked process group: a reaper of the test's own, so
+    that is only the test's (not this run's emulator, which the run tracks too).
+    """
+    monkeypatch.setattr(cancel, "_reaper", cancel._Reaper())
     before = signal.getsignal(signal.SIGINT)
     try:
         yield
