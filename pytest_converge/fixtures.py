@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -31,8 +31,7 @@ def converge_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     ``.endpoint``, ``.reset()``, ``.client("s3")``. Stopped at session end.
     """
     session = get_session(pytestconfig)
-    session.emulator()  # started here: a failure to start is this fixture's error
-    yield cast(Emulator, _CurrentEmulator(session))
+    yield session.emulator()
     session.close()
 
 
@@ -64,23 +63,6 @@ class Findings:
 
 
 findings_key = pytest.StashKey[Findings]()
-
-
-class _CurrentEmulator:
-    """The session's emulator as it is now: after the emulator died, the fresh one.
-
-    A session-scoped fixture value lives as long as the session; the emulator
-    behind it may not (see ``ConvergeSession._note_death``).
-    """
-
-    def __init__(self, session: Any) -> None:
-        self._session = session
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._session.emulator(), name)
-
-    def __repr__(self) -> str:
-        return repr(self._session.emulator())
 
 
 @pytest.fixture

@@ -896,7 +896,8 @@ class Stack:
         """Why this scenario has no outcome: the emulator under it went away."""
         detail = f" (terraform said: {error})" if error else ""
         return (
-            f"the {self.emulator.name} emulator died or stopped answering {when}{detail}. "
+            f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not answer: "
+            f"it died or stopped answering {when}{detail}. "
             "This scenario's outcome is unknown: it is an error of the test set-up, not a "
             f"finding about {self.name}. The next scenario runs on a fresh "
             f"{self.emulator.name} emulator."
