@@ -87,9 +87,22 @@ KNOWN: dict[str, tuple[str, str]] = {
         "coalescelist() of two empty route-table lists fails at plan",
         'Call to function "coalescelist" failed',
     ),
+    "vpc-v5.21.0/examples/network-acls": (
+        _GAP + "never reads EnableDns64 back true: the subnets' creation waits until the timeout",
+        "module.vpc.aws_subnet.public[0] (create)",
+    ),
     "vpc-v5.21.0/examples/outpost": (
         _GAP + "does not serve outposts ListOutposts",
         "outposts:ListOutposts",
+    ),
+    "iam-v5.60.0/examples/iam-group-complete": (
+        "plugin: a root with no provider block gets no STS endpoint on 5.x "
+        "(the provider calls sts.us-east-1.amazonaws.com; being fixed)",
+        "sts.us-east-1.amazonaws.com",
+    ),
+    "sqs-v4.3.1/examples/complete": (
+        _GAP + "never reads back RedriveAllowPolicy: the provider waits until the timeout",
+        "aws_sqs_queue_redrive_allow_policy",
     ),
     "iam-v5.60.0/examples/iam-read-only-policy": (
         _GAP + "does not serve sso-admin ListTagsForResource",
@@ -133,6 +146,30 @@ FAULT_MATRICES: list[tuple[str, str, list[str], set[str]]] = [
         "iam-v5.60.0/examples/iam-policy",
         "lost-response,crash",
         [],
+        {"duplicate", "recovery-failed", "orphan"},
+    ),
+    (
+        # The first call of each operation (43 scenarios in all; these 18 take
+        # half an hour here). A VPC, route table or subnet created but never
+        # recorded is made again on the re-run (duplicate), or its fixed CIDR
+        # collides (InvalidSubnet.Conflict: recovery-failed, orphan).
+        "vpc-v5.21.0/examples/simple",
+        "lost-response,crash",
+        [
+            f"{kind}@{op}#1"
+            for kind in ("lost-response", "crash")
+            for op in (
+                "CreateVpc",
+                "CreateSubnet",
+                "CreateRouteTable",
+                "AssociateRouteTable",
+                "CreateNetworkAclEntry",
+                "ModifyVpcAttribute",
+                "CreateTags",
+                "RevokeSecurityGroupEgress",
+                "DeleteNetworkAclEntry",
+            )
+        ],
         {"duplicate", "recovery-failed", "orphan"},
     ),
 ]
