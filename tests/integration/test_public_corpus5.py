@@ -9,8 +9,9 @@ with its evidence) or ends ``xfail`` with its cause named, after checking that
 the cause still shows and the root still fails; the evidence for each is in
 ``tests/corpus5/FINDINGS.md``.
 
-Skipped by default: a 5.x two-run costs 15-50 s a root (the whole corpus about
-half an hour on two cores), and the offline mirror bundles aws 3.39 only.
+Skipped by default: a 5.x two-run costs 20-200 s a root (the 35 roots about
+30 minutes on two cores, the two fault matrices 40 more; select with -k), and
+the offline mirror bundles aws 3.39 only.
 To run it, point ``CONVERGE_PUBLIC_CORPUS5`` at a filesystem mirror holding
 ``registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/`` (these machines:
 ``/opt/tf-plugins``)::
@@ -186,7 +187,7 @@ def aws5_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not source:
         pytest.skip(
             f"set {MIRROR_ENV} to a filesystem mirror holding hashicorp/aws 5.x "
-            "(e.g. /opt/tf-plugins) to run the aws 5.x public corpus (about 30 minutes)"
+            "(e.g. /opt/tf-plugins) to run the aws 5.x public corpus (30-70 minutes)"
         )
     found = sorted(Path(source).glob("registry.terraform.io/hashicorp/aws/5.*/*_*/"))
     if not found:
