@@ -1,0 +1,4 @@
+output "log_group_name" {
+  description = "Name of Cloudwatch log group"
+  value       = var.log_group_name
+}
