@@ -287,9 +287,11 @@ class ConvergeItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         # pytest shows a test whose nodeid ends with this text with its dots
-        # as "::" (python's module.Class.test): aws_vpc::main. The trailing
-        # space keeps the nodeid as it is; the failure heading shows it whole.
-        return self.path, None, f"{self.parent.nodeid}::{self.name} "  # type: ignore[union-attr]
+        # (before any "[") as "::" (python's module.Class.test): aws_vpc::main.
+        # A trailing space keeps such a nodeid as it is; a name without dots
+        # needs none, so its failure heading stays "_ mods/app::two-run _".
+        domain = f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+        return self.path, None, domain + " " if "." in domain.split("[")[0] else domain
 
 
 @dataclass
