@@ -18,6 +18,7 @@ it), else ``/opt/tf-plugins``; without one the 5.x legs skip, saying why.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -171,3 +172,58 @@ def provider_line(
         patch.setattr(session, "_toolchain", toolchain)
         patch.setattr(session, "_templates", templates)
     return ProviderLine(name, tmp_path_factory.mktemp(f"line-{name}"))
+
+
+# --- Scheduling the suite on few cores --------------------------------------
+#
+# ``--dist loadfile`` keeps a file on one worker. xdist hands files out in order,
+# so the longest go first (from ``tests/durations.json``, the seconds each file
+# took in one recorded run; files not in it go last, where short files belong)
+# and the run does not end on one long file while the other workers idle. Record
+# a new table with ``CONVERGE_TEST_DURATIONS=tests/durations.json pytest``.
+
+DURATIONS = Path(__file__).with_name("durations.json")
+DURATIONS_OUT_ENV = "CONVERGE_TEST_DURATIONS"
+
+
+def _test_file(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than cores. Much of this suite waits on the
+    provider's own waiters (aws 5.x polls an SQS queue's attributes for 25 s after
+    each write) and on moto starting; the extra worker runs meanwhile."""
+    return (os.cpu_count() or 1) + 1
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    try:
+        seconds = {str(k): float(v) for k, v in json.loads(DURATIONS.read_text()).items()}
+    except (OSError, ValueError):
+        return
+    position = {item.nodeid: n for n, item in enumerate(items)}
+    items.sort(key=lambda item: (-seconds.get(_test_file(item.nodeid), 0.0), position[item.nodeid]))
+
+
+class _DurationRecorder:
+    """Sums each file's setup, call and teardown seconds (on the xdist controller)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        name = _test_file(report.nodeid)
+        self.seconds[name] = self.seconds.get(name, 0.0) + report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        ordered = sorted(self.seconds.items(), key=lambda kv: -kv[1])
+        table = {name: round(value, 1) for name, value in ordered}
+        self.path.write_text(json.dumps(table, indent=1) + "\n")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    out = os.environ.get(DURATIONS_OUT_ENV)
+    if out and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_DurationRecorder(Path(out)), "converge-test-durations")

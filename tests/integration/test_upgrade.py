@@ -16,10 +16,9 @@ MODULES = Path(__file__).resolve().parents[1] / "modules" / "upgrade"
 MOVED = "moved {\n  from = aws_sqs_queue.jobs\n  to   = aws_sqs_queue.work\n}"
 
 
-@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
-def test_rename_without_moved_is_destructive_with_the_moved_block_as_fix(converge, provider_line):
-    stack = converge(provider_line.pin(MODULES / "renamed"))
-    report = stack.upgrade_from(provider_line.pin(MODULES / "v1"))
+def test_rename_without_moved_is_destructive_with_the_moved_block_as_fix(converge):
+    stack = converge(MODULES / "renamed")
+    report = stack.upgrade_from(MODULES / "v1")
     assert report.action("aws_sqs_queue.jobs") == "delete"
     assert report.action("aws_sqs_queue.work") == "create"
     assert [(h.old, h.new) for h in report.moved] == [("aws_sqs_queue.jobs", "aws_sqs_queue.work")]
@@ -40,9 +39,12 @@ def test_rename_with_the_moved_block_is_clean(converge):
     assert stack.plan().is_empty
 
 
-def test_changing_a_tables_hash_key_replaces_it_and_loses_its_items(converge):
-    stack = converge(MODULES / "hash_key")
-    report = stack.upgrade_from(MODULES / "v1")
+#: The upgrade claim's 5.x leg. (Not the rename above: on 5.x its queue's delete and
+#: re-create wait on the provider's own waiters, 130 s against 11 s on 3.39 in a suite run.)
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_changing_a_tables_hash_key_replaces_it_and_loses_its_items(converge, provider_line):
+    stack = converge(provider_line.pin(MODULES / "hash_key"))
+    report = stack.upgrade_from(provider_line.pin(MODULES / "v1"))
     assert report.action("aws_dynamodb_table.orders") == "replace"
     [found] = report.errors
     assert (found.kind, found.address, found.attribute) == (
