@@ -26,12 +26,15 @@ MARKER = re.compile(r"^<!-- converge:([a-z-]+) -->$", re.M)
 def options_table() -> str:
     """The options reference, one row per flag.
 
-    Read from what the plugin registers with pytest, so it matches `pytest --help`
-    whichever module holds the options table. To render the table's own text instead,
-    this is the one line to change, e.g.
-    `return pytest_converge.options.render_markdown()`.
+    The options table's own rendering once it has one (`pytest_converge/options.py`,
+    another branch); until then the options the plugin registers with pytest, so it
+    matches `pytest --help` either way. When that branch lands, the fallback can go.
     """
-    return _options_from_pytest()
+    try:
+        from pytest_converge.options import reference_markdown  # type: ignore[import-not-found]
+    except ImportError:
+        return _options_from_pytest()
+    return str(reference_markdown())
 
 
 def _options_from_pytest() -> str:
