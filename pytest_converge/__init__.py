@@ -2,7 +2,8 @@
 
 Apply a real module against a local AWS emulator, inject faults mid-apply,
 re-run, and check that the second plan is empty and that no duplicate or
-orphaned cloud object exists. See the README for the fixtures and options.
+orphaned cloud object exists. The guides, the fixtures and the options are
+in the docs (``docs/``; ``mkdocs serve`` shows them).
 """
 
 from __future__ import annotations

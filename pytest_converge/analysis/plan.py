@@ -31,6 +31,7 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+"""A declared value terraform knows only after apply (shown as ``(known after apply)``)."""
 
 
 @dataclass
@@ -76,6 +77,8 @@ class ResourceChange:
 
 @dataclass
 class OutputChange:
+    """One root output whose value the plan changes: ``observed`` (now) -> ``declared``."""
+
     name: str
     actions: tuple[str, ...]
     observed: Any

@@ -1,4 +1,4 @@
-"""The public API: what the package exports, documented, and listed in the README."""
+"""The public API: what the package exports, documented, and listed in the docs."""
 
 from __future__ import annotations
 
@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest_converge
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+REPO = Path(__file__).resolve().parents[2]
+#: The API page of the docs (the README's API section moved there).
+API_PAGE = REPO / "docs" / "reference" / "api.md"
+#: Where the suite that expects defects is shown.
+FAULTS_PAGE = REPO / "docs" / "guides" / "faults.md"
 
 
 def test_readme_api_section_lists_exactly_the_exports() -> None:
-    section = README.read_text().split("\n## API\n", 1)[1].split("\n## ", 1)[0]
+    """The README's API section is the docs' API page now (the name is kept for reruns)."""
+    section = API_PAGE.read_text().split("\n## ", 1)[0]  # the page up to its reference
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code, "the API section has an import block"
     [imported] = [n for n in ast.parse(code.group(1)).body if isinstance(n, ast.ImportFrom)]
@@ -61,6 +66,7 @@ def test_py_typed_ships_with_the_package() -> None:
 
 
 def test_the_readme_suite_that_expects_defects_is_the_example_that_runs() -> None:
-    example = README.parent / "examples" / "expected_defects" / "test_expected_defects.py"
+    """Shown in the docs' faults guide now (the README's fault section moved there)."""
+    example = REPO / "examples" / "expected_defects" / "test_expected_defects.py"
     body = example.read_text().split('"""\n', 1)[1].lstrip()  # after the module docstring
-    assert f"```python\n{body}```" in README.read_text()
+    assert f"```python\n{body}```" in FAULTS_PAGE.read_text()
