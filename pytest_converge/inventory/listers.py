@@ -105,7 +105,8 @@ def simple(
 def one_call(type_: str, operation: str, result_key: str, id_: Field, **options: Any) -> Lister:
     """:func:`simple` for a type in the catalogue, which says its service and scope."""
     known = CATALOGUE[type_]
-    assert known.service, f"{type_} has no service in the catalogue"
+    if not known.service:
+        raise ValueError(f"{type_} has no service in the catalogue: a lister needs one")
     return simple(type_, known.service, operation, result_key, id_, scope=known.scope, **options)
 
 
