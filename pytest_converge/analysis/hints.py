@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..inventory.catalogue import CATALOGUE, GLOBAL
 from .classify import first_difference
 from .plan import UNKNOWN, format_value
+
+if TYPE_CHECKING:
+    from ..inventory import CloudObject
 
 #: What the provider/API does, per classification.
 WHY: dict[str, str] = {
@@ -331,3 +335,46 @@ def recovery_failed_hints(text: str, address: str | None) -> tuple[str, str]:
         "the re-run cannot complete from the state the interrupted run left",
         "make the resource's create idempotent, or document the manual recovery",
     )
+
+
+# --- leftovers (what the catalogue knows of a type's creates and deletes) -----------------
+
+
+def duplicate_prevention(type_: str, address: str) -> str:
+    """How a module keeps a retried create of ``type_`` from making a second object.
+
+    >>> duplicate_prevention("aws_vpc", "aws_vpc.main").startswith("the AWS provider creates")
+    True
+    """
+    idempotency = CATALOGUE[type_].idempotency if type_ in CATALOGUE else ""
+    if idempotency == "name":
+        return (
+            f"give {address} a fixed, unique name (not `name_prefix`) so a retried create "
+            "fails with 'already exists' instead of making a second object"
+        )
+    if idempotency == "none":
+        return (
+            f"the AWS provider creates {type_} without an idempotency token and nothing "
+            "in it is unique, so a retried create always duplicates; the module cannot stop "
+            "that, but a unique per-deployment tag makes extras easy to find and remove, and "
+            "this check in CI catches them"
+        )
+    return (
+        "give the resource a unique name or an idempotency token (ClientToken) so a "
+        "retried create fails or returns the first object instead of duplicating"
+    )
+
+
+def in_region(obj: CloudObject) -> str:
+    """`` in <region>`` for a regional object, empty for a global one."""
+    return f" in {obj.region}" if obj.region and obj.region != GLOBAL else ""
+
+
+def delete_hint(obj: CloudObject) -> str:
+    """The command that removes a leftover object (the catalogue's), or a plain "delete"."""
+    known = CATALOGUE.get(obj.type)
+    where = in_region(obj)
+    if known is None or not known.delete:
+        return f"delete {obj.describe()}{where}"
+    flag = f" --region {obj.region}" if where else ""
+    return f"`{known.delete.format(id=obj.id)}{flag}`"

@@ -22,66 +22,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..inventory.catalogue import (
+    ADOPTED_ID_ATTRIBUTES,
+    GLOBAL,
+    NAME_ATTRIBUTES,
+    NAME_IS_IDENTITY,
+    is_setting,
+    route_id,
+    rule_ids,
+)
 from .defects import Defect
+from .hints import delete_hint, duplicate_prevention, in_region
 from .state import StateResource
 
 if TYPE_CHECKING:
     from ..inventory import CloudObject
 
-__all__ = ["NAME_IS_IDENTITY", "find_leftovers", "state_region"]
-
-#: The region of objects of global services (IAM, Route 53): matches every region.
-GLOBAL = "global"
-
-#: Types whose name is unique in an account (and region), so the name alone says
-#: "this is the object in state". For the others (VPCs, subnets, instances ...)
-#: a name is only a ``Name`` tag that a duplicate shares: only the id counts.
-NAME_IS_IDENTITY = frozenset(
-    {
-        "aws_s3_bucket",
-        "aws_sqs_queue",
-        "aws_sns_topic",
-        "aws_iam_role",
-        "aws_iam_policy",
-        "aws_iam_user",
-        "aws_iam_instance_profile",
-        "aws_dynamodb_table",
-        "aws_lambda_function",
-        "aws_cloudwatch_log_group",
-        "aws_ecr_repository",
-        "aws_secretsmanager_secret",
-        "aws_ssm_parameter",
-        "aws_lb",
-        "aws_ecs_cluster",
-        "aws_kinesis_stream",
-        "aws_key_pair",
-        "aws_iam_group",
-        "aws_kms_alias",
-        "aws_db_subnet_group",
-        "aws_db_parameter_group",
-        "aws_elasticache_subnet_group",
-        "aws_redshift_subnet_group",
-        "aws_cloudwatch_metric_alarm",
-        "aws_lb_target_group",
-        "aws_autoscaling_group",
-        "aws_launch_template",
-        "aws_ecs_service",
-    }
-)
-
-#: State attributes that hold a resource's own name, by the types that use them.
-_NAME_KEYS = ("name", "bucket", "function_name", "key_name")
-
-#: State attributes through which Terraform knows an object it did not create
-#: itself (a VPC's default security group, the main route table an association
-#: replaced): objects with these ids are accounted for, whatever their type.
-_ADOPTED_ID_KEYS = (
-    "original_route_table_id",
-    "default_security_group_id",
-    "default_route_table_id",
-    "default_network_acl_id",
-    "main_route_table_id",
-)
+__all__ = ["NAME_IS_IDENTITY", "find_leftovers", "is_setting", "state_region"]
 
 #: Ids of objects that Terraform does not give an id the API knows (a rule is a hash,
 #: an attachment a random string): the lister names them with the same function of
@@ -112,8 +69,6 @@ def _sources(rule: dict[str, Any], own_group: str) -> list[str]:
 
 @_content_ids("aws_security_group_rule", "aws_security_group_rule")
 def _rule_ids(v: dict[str, Any]) -> set[str]:
-    from ..inventory import rule_ids
-
     group = v.get("security_group_id") or ""
     return rule_ids(
         group, v.get("type", ""), v.get("protocol"), v.get("from_port"), v.get("to_port"),
@@ -123,8 +78,6 @@ def _rule_ids(v: dict[str, Any]) -> set[str]:
 
 @_content_ids("aws_security_group_rule", "aws_security_group", "aws_default_security_group")
 def _inline_rule_ids(v: dict[str, Any]) -> set[str]:
-    from ..inventory import rule_ids
-
     group = v.get("id") or ""
     ids: set[str] = set()
     for direction in ("ingress", "egress"):
@@ -145,15 +98,11 @@ _DESTINATIONS = (
 
 @_content_ids("aws_route", "aws_route")
 def _route_ids(v: dict[str, Any]) -> set[str]:
-    from ..inventory import route_id
-
     return {route_id(v.get("route_table_id") or "", v[k]) for k in _DESTINATIONS if v.get(k)}
 
 
 @_content_ids("aws_route", "aws_route_table", "aws_default_route_table")
 def _inline_route_ids(v: dict[str, Any]) -> set[str]:
-    from ..inventory import route_id
-
     table = v.get("id") or ""
     return {
         route_id(table, r[k])
@@ -187,84 +136,6 @@ _content_ids("aws_iam_role_policy_attachment", "aws_iam_role")(
 _content_ids("aws_iam_role_policy", "aws_iam_role")(
     lambda v: {
         f"{v.get('name')}:{p.get('name')}" for p in v.get("inline_policy") or [] if p.get("name")
-    }
-)
-
-#: Cleanup commands for the common types, so a report says how to remove the extra.
-_DELETE = {
-    "aws_vpc": "aws ec2 delete-vpc --vpc-id {id}",
-    "aws_subnet": "aws ec2 delete-subnet --subnet-id {id}",
-    "aws_security_group": "aws ec2 delete-security-group --group-id {id}",
-    "aws_internet_gateway": "aws ec2 delete-internet-gateway --internet-gateway-id {id}",
-    "aws_route_table": "aws ec2 delete-route-table --route-table-id {id}",
-    "aws_network_acl": "aws ec2 delete-network-acl --network-acl-id {id}",
-    "aws_nat_gateway": "aws ec2 delete-nat-gateway --nat-gateway-id {id}",
-    "aws_eip": "aws ec2 release-address --allocation-id {id}",
-    "aws_instance": "aws ec2 terminate-instances --instance-ids {id}",
-    "aws_key_pair": "aws ec2 delete-key-pair --key-name {id}",
-    "aws_s3_bucket": "aws s3 rb s3://{id} --force",
-    "aws_sqs_queue": "aws sqs delete-queue --queue-url {id}",
-    "aws_sns_topic": "aws sns delete-topic --topic-arn {id}",
-    "aws_dynamodb_table": "aws dynamodb delete-table --table-name {id}",
-    "aws_iam_role": "aws iam delete-role --role-name {id}",
-    "aws_iam_user": "aws iam delete-user --user-name {id}",
-    "aws_iam_policy": "aws iam delete-policy --policy-arn {id}",
-    "aws_iam_instance_profile": "aws iam delete-instance-profile --instance-profile-name {id}",
-    "aws_lambda_function": "aws lambda delete-function --function-name {id}",
-    "aws_cloudwatch_log_group": "aws logs delete-log-group --log-group-name {id}",
-    "aws_ecr_repository": "aws ecr delete-repository --repository-name {id} --force",
-    "aws_kms_key": "aws kms schedule-key-deletion --key-id {id}",
-    "aws_ssm_parameter": "aws ssm delete-parameter --name {id}",
-    "aws_secretsmanager_secret": "aws secretsmanager delete-secret --secret-id {id}",
-    "aws_lb": "aws elbv2 delete-load-balancer --load-balancer-arn {id}",
-    "aws_ecs_cluster": "aws ecs delete-cluster --cluster {id}",
-    "aws_kinesis_stream": "aws kinesis delete-stream --stream-arn {id}",
-    "aws_route_table_association": "aws ec2 disassociate-route-table --association-id {id}",
-    "aws_vpc_endpoint": "aws ec2 delete-vpc-endpoints --vpc-endpoint-ids {id}",
-    "aws_flow_log": "aws ec2 delete-flow-logs --flow-log-ids {id}",
-    "aws_egress_only_internet_gateway": (
-        "aws ec2 delete-egress-only-internet-gateway --egress-only-internet-gateway-id {id}"
-    ),
-    "aws_vpn_gateway": "aws ec2 delete-vpn-gateway --vpn-gateway-id {id}",
-    "aws_customer_gateway": "aws ec2 delete-customer-gateway --customer-gateway-id {id}",
-    "aws_launch_template": "aws ec2 delete-launch-template --launch-template-id {id}",
-    "aws_kms_alias": "aws kms delete-alias --alias-name {id}",
-    "aws_sns_topic_subscription": "aws sns unsubscribe --subscription-arn {id}",
-    "aws_iam_group": "aws iam delete-group --group-name {id}",
-    "aws_iam_access_key": "aws iam delete-access-key --access-key-id {id}",
-    "aws_ecs_service": "aws ecs delete-service --service {id} --force",
-    "aws_ecs_task_definition": "aws ecs deregister-task-definition --task-definition {id}",
-    "aws_db_instance": "aws rds delete-db-instance --db-instance-identifier {id}",
-    "aws_db_subnet_group": "aws rds delete-db-subnet-group --db-subnet-group-name {id}",
-    "aws_db_parameter_group": "aws rds delete-db-parameter-group --db-parameter-group-name {id}",
-    "aws_elasticache_subnet_group": (
-        "aws elasticache delete-cache-subnet-group --cache-subnet-group-name {id}"
-    ),
-    "aws_cloudwatch_metric_alarm": "aws cloudwatch delete-alarms --alarm-names {id}",
-    "aws_vpc_dhcp_options": "aws ec2 delete-dhcp-options --dhcp-options-id {id}",
-    "aws_lambda_alias": "aws lambda delete-alias --function-name <function> --name {id}",
-    "aws_lambda_event_source_mapping": "aws lambda delete-event-source-mapping --uuid {id}",
-    "aws_redshift_subnet_group": (
-        "aws redshift delete-cluster-subnet-group --cluster-subnet-group-name {id}"
-    ),
-    "aws_lb_target_group": "aws elbv2 delete-target-group --target-group-arn {id}",
-    "aws_autoscaling_group": (
-        "aws autoscaling delete-auto-scaling-group --auto-scaling-group-name {id} --force-delete"
-    ),
-    "aws_route53_zone": "aws route53 delete-hosted-zone --id {id}",
-}
-
-#: Types whose create the AWS provider sends without an idempotency token and with
-#: nothing unique in it: a retried call always makes a new object.
-_NO_TOKEN = frozenset(
-    {
-        "aws_vpc",
-        "aws_subnet",
-        "aws_internet_gateway",
-        "aws_route_table",
-        "aws_network_acl",
-        "aws_eip",
-        "aws_kms_key",
     }
 )
 
@@ -330,7 +201,7 @@ def find_leftovers(
     managed = [r for r in state if r.mode == "managed"]
     adopted: set[str] = set()
     for r in managed:
-        adopted.update(_norm(r.values.get(k)) for k in _ADOPTED_ID_KEYS if r.values.get(k))
+        adopted.update(_norm(r.values.get(k)) for k in ADOPTED_ID_ATTRIBUTES if r.values.get(k))
     # type -> [(keys, region)] of every state resource that can track an object of that type.
     keys_by_type: dict[str, list[tuple[set[str], str | None]]] = {}
     by_type: dict[str, list[StateResource]] = {}
@@ -443,7 +314,7 @@ def _state_keys(r: StateResource) -> set[str]:
     if r.id:
         keys.add(_norm(r.id))
     if r.type in NAME_IS_IDENTITY:
-        keys.update(str(r.values[k]) for k in _NAME_KEYS if r.values.get(k))
+        keys.update(str(r.values[k]) for k in NAME_ATTRIBUTES if r.values.get(k))
     return keys
 
 
@@ -478,7 +349,7 @@ def _identity_pairs(obj: CloudObject, r: StateResource) -> list[tuple[str, Any, 
     state_tag = _name_tag(r.values.get("tags")) or _name_tag(r.values.get("tags_all"))
     if obj_tag and state_tag:
         pairs.append(("tags.Name", obj_tag, state_tag))
-    state_name = next((r.values[k] for k in _NAME_KEYS if r.values.get(k)), None)
+    state_name = next((r.values[k] for k in NAME_ATTRIBUTES if r.values.get(k)), None)
     if obj.name and state_name:
         pairs.append(("name", obj.name, state_name))
     return pairs
@@ -519,20 +390,6 @@ def _best_resemblance(obj: CloudObject, candidates: list[StateResource]) -> _Res
 # --- defect text ---------------------------------------------------------------------------
 
 
-def _delete_hint(obj: CloudObject) -> str:
-    template = _DELETE.get(obj.type)
-    where = _in(obj)
-    if not template:
-        return f"delete {obj.describe()}{where}"
-    flag = f" --region {obj.region}" if where else ""
-    return f"`{template.format(id=obj.id)}{flag}`"
-
-
-def _in(obj: CloudObject) -> str:
-    """`` in <region>`` for a regional object, empty for a global one."""
-    return f" in {obj.region}" if obj.region and obj.region != GLOBAL else ""
-
-
 def _duplicate(
     obj: CloudObject,
     match: _Resemblance,
@@ -551,29 +408,11 @@ def _duplicate(
             f" (it may duplicate any of {', '.join(others)})" if len(others) > 1 else ""
         )
     message = (
-        f"{obj.describe()}{_in(obj)} duplicates {r.address} ({r.id}): the scenario created "
+        f"{obj.describe()}{in_region(obj)} duplicates {r.address} ({r.id}): the scenario created "
         f"a second {obj.type} that no resource in state tracks ({because})."
     )
-    if obj.type in NAME_IS_IDENTITY or obj.type == "aws_security_group":
-        # A security group's name is unique within its VPC: a retried create with a
-        # fixed name fails with InvalidGroup.Duplicate instead of duplicating.
-        prevent = (
-            f"give {r.address} a fixed, unique name (not `name_prefix`) so a retried create "
-            "fails with 'already exists' instead of making a second object"
-        )
-    elif obj.type in _NO_TOKEN:
-        prevent = (
-            f"the AWS provider creates {obj.type} without an idempotency token and nothing "
-            "in it is unique, so a retried create always duplicates; the module cannot stop "
-            "that, but a unique per-deployment tag makes extras easy to find and remove, and "
-            "this check in CI catches them"
-        )
-    else:
-        prevent = (
-            "give the resource a unique name or an idempotency token (ClientToken) so a "
-            "retried create fails or returns the first object instead of duplicating"
-        )
-    fix = f"Prevent: {prevent}. Clean up: {_delete_hint(obj)} (the extra object, not {r.id})."
+    prevent = duplicate_prevention(obj.type, r.address)
+    fix = f"Prevent: {prevent}. Clean up: {delete_hint(obj)} (the extra object, not {r.id})."
     return Defect(
         kind="duplicate",
         address=r.address,
@@ -602,8 +441,8 @@ def _orphan(
     obj: CloudObject, candidates: list[StateResource], module: str, scenario: str
 ) -> Defect:
     message = (
-        f"{obj.describe()}{_in(obj)} was created during the scenario but no resource in state "
-        "tracks it"
+        f"{obj.describe()}{in_region(obj)} was created during the scenario but no resource "
+        "in state tracks it"
     )
     if candidates:
         differs = "; ".join(
@@ -623,7 +462,7 @@ def _orphan(
         f"If the module declares it, adopt it: `terraform import {target} {import_id}`, or an "
         f'`import` block (Terraform >= 1.5) with `to = {target}` and `id = "{import_id}"`, '
         f"where {target} is the resource that declares this {obj.type}; then re-run. "
-        f"Otherwise remove it: {_delete_hint(obj)}. "
+        f"Otherwise remove it: {delete_hint(obj)}. "
         "Prevent: give the resource a fixed, unique name or an idempotency token, so an "
         "interrupted create is found again (or fails loudly) instead of being left behind."
     )
@@ -642,44 +481,6 @@ def _orphan(
 
 
 # --- coverage ------------------------------------------------------------------------------
-
-#: Name patterns of resource types that only configure another object (a policy
-#: document on a bucket, an association, a membership): a retried call rewrites
-#: the same setting and cannot leave a second object behind, so no lister is needed.
-_SETTING_PREFIXES = ("aws_default_", "aws_s3_bucket_")
-_SETTING_SUFFIXES = (
-    "_policy",
-    "_association",
-    "_attachment",
-    "_membership",
-    "_permission",
-    "_propagation",
-    "_configuration",
-    "_settings",
-    "_notification",
-    "_config",
-    "_capacity_providers",
-)
-_SETTINGS = frozenset(
-    {
-        "aws_network_acl_rule",
-        "aws_iam_user_login_profile",
-        "aws_iam_account_alias",
-        "aws_ebs_encryption_by_default",
-        "aws_ec2_tag",
-        "aws_sqs_queue_policy",
-        "aws_vpc_ipv4_cidr_block_association",
-    }
-)
-
-
-def is_setting(type_: str) -> bool:
-    """True for a type that configures another object and is never an object of its own."""
-    return (
-        type_ in _SETTINGS
-        or type_.startswith(_SETTING_PREFIXES)
-        or type_.endswith(_SETTING_SUFFIXES)
-    )
 
 
 def unverified_types(
