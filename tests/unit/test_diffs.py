@@ -555,3 +555,23 @@ def test_a_list_of_blocks_read_back_in_another_order_is_order():
     assert defect.attribute == "ingress"
     assert defect.classification == "order"
     assert "order" in defect.fix.lower() or "sort" in defect.fix.lower()
+
+
+def test_blocks_in_another_order_with_a_list_inside_reordered_too_are_order():
+    """Set-typed blocks paired by index: every element change alone is unexplained (the
+    22 rule against the 443 rule), but the attribute as a whole is a permutation at
+    every depth, so the finding is ``order`` (was ``unknown``)."""
+    declared = [
+        {"cidr_blocks": ["10.9.0.0/16", "10.1.0.0/16"], "from_port": 22, "to_port": 22},
+        {"cidr_blocks": ["10.8.0.0/16"], "from_port": 443, "to_port": 443},
+    ]
+    observed = [
+        {"cidr_blocks": ["10.8.0.0/16"], "from_port": 443, "to_port": 443},
+        {"cidr_blocks": ["10.1.0.0/16", "10.9.0.0/16"], "from_port": 22, "to_port": 22},
+    ]
+    change = _update("aws_security_group.s", {"ingress": observed}, {"ingress": declared})
+    [defect] = plan_defects(_plan(change))
+    assert defect.attribute == "ingress"
+    assert {e["classification"] for e in defect.elements} == {"unknown"}
+    assert defect.classification == "order"
+    assert "sort()" in defect.fix
