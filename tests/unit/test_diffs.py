@@ -575,3 +575,30 @@ def test_blocks_in_another_order_with_a_list_inside_reordered_too_are_order():
     assert {e["classification"] for e in defect.elements} == {"unknown"}
     assert defect.classification == "order"
     assert "sort()" in defect.fix
+
+
+def test_a_set_block_with_a_protocol_alias_is_alias_not_unknown():
+    """Real (moto + provider 3.39, tests/data/plans): an aws_network_acl ingress rule
+    declared with protocol "tcp" reads back as "6"; the rule's other differences (null
+    vs 0 and "") only follow from the block being a new set element."""
+    declared = [{"action": "allow", "cidr_block": "10.0.0.0/16", "from_port": 22,
+                 "icmp_code": None, "icmp_type": None, "ipv6_cidr_block": None,
+                 "protocol": "tcp", "rule_no": 100, "to_port": 22}]  # fmt: skip
+    observed = [{**declared[0], "icmp_code": 0, "icmp_type": 0, "ipv6_cidr_block": "",
+                 "protocol": "6"}]  # fmt: skip
+    change = _update("aws_network_acl.n", {"ingress": observed}, {"ingress": declared})
+    [defect] = plan_defects(_plan(change))
+    assert defect.attribute == "ingress"
+    classes = {e["path"]: e["classification"] for e in defect.elements}
+    assert classes["ingress[0].protocol"] == "alias"
+    assert set(classes.values()) == {"alias", "default"}
+    assert defect.classification == "alias"
+    assert '"6"' in defect.fix
+
+
+def test_mixed_explained_element_classes_other_than_default_stay_unknown():
+    before = {"rule": [{"protocol": "6", "name": "A"}]}
+    after = {"rule": [{"protocol": "tcp", "name": "a"}]}
+    [defect] = plan_defects(_plan(_update("aws_x.y", before, after)))
+    assert {e["classification"] for e in defect.elements} == {"alias", "case"}
+    assert defect.classification == "unknown"
