@@ -160,8 +160,7 @@ def test_near_misses_are_unknown(declared, observed):
 @pytest.mark.parametrize(
     ("declared", "observed", "attribute"),
     [
-        # Real (moto + provider 3.39): an aws_network_acl rule's protocol by name,
-        # answered by number.
+        # A network ACL rule's protocol by name, answered by number (moto + 3.39).
         ("tcp", "6", "ingress[0].protocol"),
         ("udp", "17", "protocol"),
         ("icmp", "1", "ip_protocol"),

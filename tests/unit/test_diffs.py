@@ -578,9 +578,10 @@ def test_blocks_in_another_order_with_a_list_inside_reordered_too_are_order():
 
 
 def test_a_set_block_with_a_protocol_alias_is_alias_not_unknown():
-    """Real (moto + provider 3.39, tests/data/plans): an aws_network_acl ingress rule
-    declared with protocol "tcp" reads back as "6"; the rule's other differences (null
-    vs 0 and "") only follow from the block being a new set element."""
+    """An aws_network_acl ingress rule declared with protocol "tcp" reads back as "6"
+    (the rule as moto + provider 3.39 read it back when a sibling rule changed the set);
+    its other differences (null vs 0 and "") only follow from the block being a new set
+    element."""
     declared = [{"action": "allow", "cidr_block": "10.0.0.0/16", "from_port": 22,
                  "icmp_code": None, "icmp_type": None, "ipv6_cidr_block": None,
                  "protocol": "tcp", "rule_no": 100, "to_port": 22}]  # fmt: skip
