@@ -34,7 +34,8 @@ EXPECTED = {
         ("aws_sqs_queue.orders", "redrive_policy"): "type-coercion",
         ("aws_sqs_queue.payments", "redrive_policy"): "json-equivalent",
     },
-    # moto lower-cases the window; an emulator-made scaling block nothing explains.
+    # The provider lower-cases the declared window, moto answers it as sent; and a
+    # scaling block moto makes up for a provisioned cluster, which nothing explains.
     "rds_cluster_window": {
         ("aws_rds_cluster.c", "preferred_maintenance_window"): "case",
         ("aws_rds_cluster.c", "scaling_configuration"): "unknown",
