@@ -62,7 +62,7 @@ def pytest_converge_classify_diff(
 
     Return a built-in classification (``dropped``, ``default``, ``order``,
     ``dedup``, ``type-coercion``, ``json-equivalent``, ``case``,
-    ``whitespace``), a class name of your own (``"api-rounding"``), a
+    ``whitespace``, ``alias``), a class name of your own (``"api-rounding"``), a
     :class:`pytest_converge.Classification` carrying its own ``why`` and
     ``fix``, or None to let the next implementation decide. The first non-None
     result wins; when none answers, the diff is ``unknown``. ``tryfirst=True``

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections.abc import Generator
 from typing import Any
 
@@ -289,9 +290,16 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """A test body that returned fails for error defects it never looked at.
 
     In the call phase, so the test has one outcome (failed), not a pass and an
-    error at teardown; a body that raised keeps its own failure only.
+    error at teardown; a body that raised keeps its own failure only. A body a
+    signal cut short is recorded as an ``interrupted`` scenario of its module.
     """
-    result = yield
+    started = time.monotonic()
+    try:
+        result = yield
+    except KeyboardInterrupt:
+        if isinstance(item, pytest.Function):  # zero-code items record their own
+            get_session(item.config).interrupted_test(item, time.monotonic() - started)
+        raise
     fail_unseen(item)
     return result
 
@@ -356,6 +364,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     converge.close()
     if hasattr(session.config, "workerinput"):
         return  # an xdist worker: the controller writes the reports
+    converge.take_interrupted_from_workers()
     _write_reports(session.config, converge)
 
 

@@ -94,6 +94,8 @@ class ConvergeSession:
         #: Module -> the engine and provider versions its runs used (the JSON report's
         #: ``toolchains``).
         self.toolchains: dict[str, dict[str, Any]] = {}
+        #: xdist controller: the workers (their ``workeroutput`` holds interrupted scenarios).
+        self._workers: list[Any] = []
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
@@ -542,11 +544,60 @@ class ConvergeSession:
         if any(name == "converge_flaky" for name, _ in report.user_properties):
             self._mark_flaky(report.nodeid)  # after the unraised ones made its scenario
 
+    def record_interrupted(self, scenario: dict[str, Any]) -> None:
+        """A scenario a signal (Ctrl-C, SIGTERM, SIGHUP) cut short: outcome ``interrupted``.
+
+        pytest makes no report of the test a ``KeyboardInterrupt`` ends, so the item
+        hands its entry over itself; an xdist worker also puts it in its
+        ``workeroutput``, which the controller reads when the worker goes down
+        (:meth:`pytest_testnodedown`).
+        """
+        self.scenarios.append(scenario)
+        self.modules.add(scenario["module"])
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput.setdefault(INTERRUPTED_OUTPUT, []).append(scenario)
+
+    def interrupted_test(self, item: pytest.Item, seconds: float) -> None:
+        """A test whose Stacks a signal cut short: one ``interrupted`` scenario, for the
+        module of its first Stack (a test that made none ran nothing of ours)."""
+        for name, value in item.user_properties:
+            if name == TOOLCHAIN_PROPERTY:
+                module = json.loads(str(value))["module"]
+                entry = {"module": module, "scenario": item.nodeid, "outcome": "interrupted"}
+                self.record_interrupted({**entry, "seconds": round(seconds, 3)})
+                return
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodeready(self, node: Any) -> None:
+        """xdist controller: a worker started (its output is read when the session ends)."""
+        self._workers.append(node)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """xdist controller: the scenarios a worker's signal cut short (see above)."""
+        self._take_interrupted(node)
+
+    def take_interrupted_from_workers(self) -> None:
+        """xdist controller at session end: a controller that was interrupted itself stops
+        handling worker events, but xdist still stores each worker's final output."""
+        for node in self._workers:
+            self._take_interrupted(node)
+
+    def _take_interrupted(self, node: Any) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        for scenario in output.pop(INTERRUPTED_OUTPUT, []):
+            self.scenarios.append(scenario)
+            self.modules.add(scenario["module"])
+
     def _mark_flaky(self, nodeid: str) -> None:
         for scenario in self.scenarios:
             if scenario.get("scenario") == nodeid:
                 scenario["outcome"] = "flaky"
 
+
+#: The xdist ``workeroutput`` key of a worker's interrupted scenarios.
+INTERRUPTED_OUTPUT = "converge_interrupted"
 
 #: The user property that says which engine and providers a Stack of a test ran with.
 TOOLCHAIN_PROPERTY = "converge_toolchain"

@@ -2,8 +2,9 @@
 
 Five classes reproduce for real on this stack (provider 3.39 + moto):
 type-coercion, json-equivalent, default (an empty tag value; an on-demand
-table's capacities), dedup and dropped. The others (order, case, whitespace)
-have unit tests in tests/unit/test_classify.py. A value the emulator drops
+table's capacities), dedup and dropped. Case and whitespace reproduce in
+tests/integration/test_two_run.py; every class has unit tests in
+tests/unit/test_classify.py and a recorded plan in tests/data/plans. A value the emulator drops
 although AWS keeps it is marked a suspected emulator gap, with its evidence.
 """
 

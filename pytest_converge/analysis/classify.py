@@ -15,6 +15,8 @@ enum, a sorted list, a filled-in default, a number where a string was sent.
     'dedup'
     >>> classify("PAY_PER_REQUEST mode ignores it", None)
     'dropped'
+    >>> classify("tcp", "6", "ingress[0].protocol")
+    'alias'
 
 Only an exact match under one normalisation counts: a different document,
 set or number is ``unknown``, never a near miss labelled as equivalent.
@@ -151,6 +153,8 @@ def classify(declared: Any, observed: Any, attribute: str | None = None) -> str:
     for name, rules in _RULES:
         if _equal(left, right, **rules):
             return name
+    if _is_alias(declared, observed, attribute):
+        return "alias"
     if _is_default(declared, observed, attribute):
         return "default"
     if _is_dropped(declared, observed):
@@ -398,6 +402,39 @@ def _is_default(declared: Any, observed: Any, attribute: str | None) -> bool:
         return True
     zero = _is_num(observed) and observed == 0 and _is_num(declared)
     return zero and any(leaf == n or leaf.endswith("_" + n) for n in NOT_APPLICABLE_ZERO)
+
+
+#: IP protocol names and the numbers the EC2 API answers for them.
+PROTOCOL_NUMBERS = {"tcp": "6", "udp": "17", "icmp": "1", "icmpv6": "58", "all": "-1"}
+
+_ARN = re.compile(r"^arn:[\w-]+:[\w-]+:[\w-]*:\d*:(?P<resource>.+)$")
+
+
+def _is_alias(declared: Any, observed: Any, attribute: str | None) -> bool:
+    """Another name for the same thing: a protocol's number for its name, an ARN for a name.
+
+    ``"tcp"``/``"6"`` only in a protocol field; an ARN matches a name or id equal to
+    its whole resource part (``alias/aws/sqs``) or to the last ``/``- or
+    ``:``-separated name in it (``role/app`` -> ``app``).
+    """
+    if not isinstance(declared, str | int) or not isinstance(observed, str | int):
+        return False
+    if isinstance(declared, bool) or isinstance(observed, bool):
+        return False
+    a, b = str(declared).strip(), str(observed).strip()
+    if attribute is None or "protocol" in _leaf(attribute):
+        if PROTOCOL_NUMBERS.get(a.lower()) == b or PROTOCOL_NUMBERS.get(b.lower()) == a:
+            return True
+    return _arn_names(a, b) or _arn_names(b, a)
+
+
+def _arn_names(arn: str, name: str) -> bool:
+    """``arn`` is an ARN and ``name`` (not one) is its resource or that resource's name."""
+    found = _ARN.match(arn)
+    if not found or not name or _ARN.match(name):
+        return False
+    resource = found["resource"]
+    return name == resource or re.split(r"[/:]", resource)[-1] == name
 
 
 def _is_dropped(declared: Any, observed: Any) -> bool:

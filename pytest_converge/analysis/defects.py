@@ -43,6 +43,7 @@ CLASSIFICATIONS = (
     "json-equivalent",
     "case",
     "whitespace",
+    "alias",
     "unknown",
 )
 

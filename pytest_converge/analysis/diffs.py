@@ -255,10 +255,17 @@ def _group_defect(
         )
     declared = _top_value(rc.after, top)
     observed = _top_value(rc.before, top)
-    classification = classes[0] if len(set(classes)) == 1 else None
-    if classification is None:
-        whole = ctx.classify(rc.address, top, declared, observed)
-        classification = whole if whole != "unknown" else "unknown"
+    classification = classes[0] if len(set(classes)) == 1 else "unknown"
+    if classification == "unknown":
+        # Elements paired by index (blocks of a set, read back in another order) each
+        # look unexplained; the attribute as a whole may still be one normalisation.
+        classification = ctx.classify(rc.address, top, declared, observed)
+    if classification == "unknown" and "unknown" not in classes:
+        # Every element explained: a set block that reads back as a new element has its
+        # unset fields (null vs 0 or "") follow from the one real cause.
+        causes = {c for c in classes if c != "default"}
+        if len(causes) == 1:
+            classification = next(iter(causes))
     counted = ", ".join(f"{n} {c}" for c, n in sorted(_count(classes).items()))
     message = f"{rc.address} {rc.action}: {top}: {len(group)} element changes ({counted})" + (
         " (forces replacement)" if any(a.forces_replacement for a in group) else ""

@@ -39,6 +39,9 @@ WHY: dict[str, str] = {
     "each once, so the declared list with repeats never matches",
     "type-coercion": "the API stores the value with another type (a number or boolean "
     "where a string was sent, or the reverse) and returns it that way",
+    "alias": "the API answers another name for the same thing (a protocol's number for "
+    "its name, an ARN for a name or id) and the provider compares the text, so the declared "
+    "name reads as a change",
     "unknown": "the provider reads back a value that differs from the configuration and "
     "no known normalisation (JSON, whitespace, case, order, default, type) explains it",
 }
@@ -251,6 +254,13 @@ def _fix_type(attr: str, declared: Any, observed: Any, shown: str) -> str:
     )
 
 
+def _fix_alias(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    return (
+        f"Declare {attr} = {shown}, the name the API answers, instead of "
+        f"{format_value(declared)}: the same thing by another name never compares equal."
+    )
+
+
 def _fix_unknown(attr: str, declared: Any, observed: Any, shown: str) -> str:
     if declared is UNKNOWN:
         return (
@@ -274,6 +284,7 @@ _FIXES = {
     "order": _fix_order,
     "default": _fix_default,
     "type-coercion": _fix_type,
+    "alias": _fix_alias,
     "unknown": _fix_unknown,
 }
 

@@ -187,6 +187,10 @@ class ConvergeItem(pytest.Item):
             # A replay that disagrees is reported as such, not as a plain failure.
             run.outcome = "flaky" if run.flaky else "failed"
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C or a cancelling signal (cancel.Cancelled) cut it short: no verdict.
+            run.outcome = "interrupted"
+            raise
         finally:
             self._record(run.defects, run.outcome, time.monotonic() - started, run.hit)
 
@@ -254,6 +258,11 @@ class ConvergeItem(pytest.Item):
                 stacklevel=1,
             )
         self.user_properties.append(("converge_scenario", json.dumps(entry)))
+        if outcome == "interrupted":
+            # pytest makes no report of a test a KeyboardInterrupt ends: hand it over here.
+            from ..session import get_session
+
+            get_session(self.config).record_interrupted(entry)
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""

@@ -147,7 +147,10 @@ def test_a_signal_mid_apply_cleans_up_everything(
     assert code != 0, text
     _assert_nothing_left(basetemp, tmp_path, text)
     assert list(basetemp.glob("**/stack-*")) == [], "a Stack workspace was left behind"
-    assert json.loads(report.read_text())["version"] == 1
+    data = json.loads(report.read_text())
+    assert data["version"] == 1
+    # The test cut short is reported as interrupted, not failed (it was missing).
+    assert [s["outcome"] for s in data["scenarios"]] == ["interrupted"], data["scenarios"]
     if not xdist:
         assert f"cancelled by {signal.Signals(sig).name}" in text
 
@@ -375,7 +378,11 @@ def test_ctrl_c_mid_apply_stops_the_run_within_10_s_and_leaves_nothing(
     args = [f"--converge-report={report}", f"--converge-backend={backend}", "-n", str(workers)]
     # Every worker mid-apply: one provider per scenario running.
     _ctrl_c(tmp_path, args, how, lambda: _providers_running(basetemp) >= max(workers, 1))
-    assert json.loads(report.read_text())["version"] == 1
+    data = json.loads(report.read_text())
+    assert data["version"] == 1
+    # Every test cut short mid-apply is there as interrupted (they were missing).
+    outcomes = sorted(s["outcome"] for s in data["scenarios"])
+    assert outcomes == ["interrupted"] * max(workers, 1), data["scenarios"]
 
 
 def test_ctrl_c_in_zero_code_mode_cuts_a_scenario_short_without_failing_it(tmp_path: Path) -> None:
@@ -396,5 +403,13 @@ def test_ctrl_c_in_zero_code_mode_cuts_a_scenario_short_without_failing_it(tmp_p
     args = ["--converge", "mods", "--converge-faults=crash", "-n", "0",
             f"--converge-report={report}"]  # fmt: skip
     _ctrl_c(tmp_path, args, "background", in_a_scenario)
-    scenarios = json.loads(report.read_text())["scenarios"]
-    assert [s for s in scenarios if s["outcome"] != "passed"] == [], scenarios
+    data = json.loads(report.read_text())
+    scenarios = data["scenarios"]
+    # The scenario in flight is there, as interrupted (it was missing); the rest passed.
+    cut = [s for s in scenarios if s["outcome"] == "interrupted"]
+    assert [s["module"] for s in cut] == ["mods/network"], scenarios
+    assert [s for s in scenarios if s["outcome"] not in ("passed", "interrupted")] == []
+    from pytest_converge.report import load_schema
+
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(data, load_schema())

@@ -132,3 +132,22 @@ def test_apply_error_carries_the_provider_diagnostic(converge, tmp_path):
     assert not result.ok
     assert any("aws_dynamodb_table.t" in d for d in result.error.diagnostics)
     assert "minimum field size of 3" in str(result.error)
+
+
+def test_case_and_whitespace_diffs_are_classified_for_real(converge):
+    """The two classes examples/permanent_diffs does not reach, on this stack for real."""
+    stack = converge(Path(__file__).resolve().parents[1] / "modules" / "normalised_forms")
+    stack.apply().raise_for_error()
+    with pytest.raises(ConvergenceError) as failure:
+        stack.assert_converged()
+    found = {
+        (d.address, d.attribute): d for d in failure.value.defects if d.kind == "permanent-diff"
+    }
+    # The provider lower-cases the declared window; moto answers it as it was sent.
+    window = found[("aws_rds_cluster.db", "preferred_maintenance_window")]
+    assert window.classification == "case"
+    assert (window.declared, window.observed) == ("tue:00:00-tue:03:00", "Tue:00:00-Tue:03:00")
+    assert '"Tue:00:00-Tue:03:00"' in window.fix
+    for key in (("aws_iam_role.app", "description"), ("aws_vpc.main", "tags.Note")):
+        assert found[key].classification == "whitespace", found[key]
+        assert "\r" in found[key].declared and "\r" not in found[key].observed

@@ -157,6 +157,41 @@ def test_near_misses_are_unknown(declared, observed):
     assert classify(declared, observed, "some_attribute") == "unknown"
 
 
+@pytest.mark.parametrize(
+    ("declared", "observed", "attribute"),
+    [
+        # A network ACL rule's protocol by name, answered by number (moto + 3.39).
+        ("tcp", "6", "ingress[0].protocol"),
+        ("udp", "17", "protocol"),
+        ("icmp", "1", "ip_protocol"),
+        ("all", "-1", "egress[0].protocol"),
+        ("-1", "all", "protocol"),
+        # An ARN where a name (or id) was declared, and the reverse.
+        ("orders", "arn:aws:sqs:us-east-1:123456789012:orders", "queue"),
+        ("app", "arn:aws:iam::123456789012:role/app", "role"),
+        ("alias/aws/sqs", "arn:aws:kms:us-east-1:123456789012:alias/aws/sqs", "kms_master_key_id"),
+        ("arn:aws:lambda:us-east-1:123456789012:function:fn", "fn", "function_name"),
+    ],
+)
+def test_alias(declared, observed, attribute):
+    assert classify(declared, observed, attribute) == "alias"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed", "attribute"),
+    [
+        ("tcp", "17", "protocol"),  # another protocol
+        ("tcp", "6", "description"),  # not a protocol field
+        ("orders", "arn:aws:sqs:us-east-1:123456789012:payments", "queue"),
+        ("app", "arn:aws:iam::123456789012:role/other-app", "role"),
+        ("pp", "arn:aws:iam::123456789012:role/app", "role"),  # a suffix, not the name
+        ("arn:aws:sqs:us-east-1:1:a", "arn:aws:sqs:us-east-1:2:a", "queue"),
+    ],
+)
+def test_alias_near_misses_are_not_alias(declared, observed, attribute):
+    assert classify(declared, observed, attribute) != "alias"
+
+
 SAMPLES = [
     ('{"a":1}', '{"a": 1}', "json-equivalent"),
     ("a\n", "a", "whitespace"),
@@ -164,6 +199,7 @@ SAMPLES = [
     ("a,b", "b,a", "order"),
     (None, "x", "default"),
     ("3", 3, "type-coercion"),
+    ("tcp", "6", "alias"),
     ("x", "y", "unknown"),
 ]
 

@@ -555,3 +555,51 @@ def test_a_list_of_blocks_read_back_in_another_order_is_order():
     assert defect.attribute == "ingress"
     assert defect.classification == "order"
     assert "order" in defect.fix.lower() or "sort" in defect.fix.lower()
+
+
+def test_blocks_in_another_order_with_a_list_inside_reordered_too_are_order():
+    """Set-typed blocks paired by index: every element change alone is unexplained (the
+    22 rule against the 443 rule), but the attribute as a whole is a permutation at
+    every depth, so the finding is ``order`` (was ``unknown``)."""
+    declared = [
+        {"cidr_blocks": ["10.9.0.0/16", "10.1.0.0/16"], "from_port": 22, "to_port": 22},
+        {"cidr_blocks": ["10.8.0.0/16"], "from_port": 443, "to_port": 443},
+    ]
+    observed = [
+        {"cidr_blocks": ["10.8.0.0/16"], "from_port": 443, "to_port": 443},
+        {"cidr_blocks": ["10.1.0.0/16", "10.9.0.0/16"], "from_port": 22, "to_port": 22},
+    ]
+    change = _update("aws_security_group.s", {"ingress": observed}, {"ingress": declared})
+    [defect] = plan_defects(_plan(change))
+    assert defect.attribute == "ingress"
+    assert {e["classification"] for e in defect.elements} == {"unknown"}
+    assert defect.classification == "order"
+    assert "sort()" in defect.fix
+
+
+def test_a_set_block_with_a_protocol_alias_is_alias_not_unknown():
+    """An aws_network_acl ingress rule declared with protocol "tcp" reads back as "6"
+    (the rule as moto + provider 3.39 read it back when a sibling rule changed the set);
+    its other differences (null vs 0 and "") only follow from the block being a new set
+    element."""
+    declared = [{"action": "allow", "cidr_block": "10.0.0.0/16", "from_port": 22,
+                 "icmp_code": None, "icmp_type": None, "ipv6_cidr_block": None,
+                 "protocol": "tcp", "rule_no": 100, "to_port": 22}]  # fmt: skip
+    observed = [{**declared[0], "icmp_code": 0, "icmp_type": 0, "ipv6_cidr_block": "",
+                 "protocol": "6"}]  # fmt: skip
+    change = _update("aws_network_acl.n", {"ingress": observed}, {"ingress": declared})
+    [defect] = plan_defects(_plan(change))
+    assert defect.attribute == "ingress"
+    classes = {e["path"]: e["classification"] for e in defect.elements}
+    assert classes["ingress[0].protocol"] == "alias"
+    assert set(classes.values()) == {"alias", "default"}
+    assert defect.classification == "alias"
+    assert '"6"' in defect.fix
+
+
+def test_mixed_explained_element_classes_other_than_default_stay_unknown():
+    before = {"rule": [{"protocol": "6", "name": "A"}]}
+    after = {"rule": [{"protocol": "tcp", "name": "a"}]}
+    [defect] = plan_defects(_plan(_update("aws_x.y", before, after)))
+    assert {e["classification"] for e in defect.elements} == {"alias", "case"}
+    assert defect.classification == "unknown"
