@@ -32,7 +32,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "converge(allow_defects=False): a convergence test of a Terraform module "
         "(pytest-converge); allow_defects=True accepts error defects the test never looked at",
     )
-    config.addinivalue_line("markers", "localstack: needs a LocalStack emulator (pytest-converge)")
+    config.addinivalue_line(
+        "markers",
+        "localstack: the test needs LocalStack (pytest-converge); skipped, saying why and how "
+        "to install it, when no way to run LocalStack is available here",
+    )
     # Every option parsed and checked once; the rest of the plugin reads these settings.
     config.stash[settings_key] = read_settings(config)
     _check_cli_config(config)
@@ -105,6 +109,21 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
             endpoint=session.settings.endpoint, python=session.settings.localstack_python
         )
     return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``localstack`` is skipped when LocalStack cannot be had here.
+
+    Before its fixtures are set up, so none of them starts anything for nothing. With
+    ``--converge-backend=localstack`` it always runs: the session's emulator is LocalStack,
+    and a LocalStack that cannot start is an error naming why.
+    """
+    if item.get_closest_marker("localstack") is None:
+        return
+    missing = get_session(item.config).localstack_missing()
+    if missing:
+        pytest.skip("needs LocalStack: " + " ".join(missing.split()))
 
 
 @pytest.hookimpl(wrapper=True)

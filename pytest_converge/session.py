@@ -72,6 +72,7 @@ class ConvergeSession:
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
         self._stateful: frozenset[str] | None = None
+        self._localstack_missing: str | None = None
         #: The emulator was just started and nothing has run against it yet.
         self._pristine = False
         #: Deaths of the emulator with no scenario finished between them.
@@ -357,6 +358,20 @@ class ConvergeSession:
         other.reset()
         stack.confirm_with(other)
         return True
+
+    def localstack_missing(self) -> str | None:
+        """Why no LocalStack can be had in this run (None when one can): what a test marked
+        ``localstack`` is skipped with. Asked once per session."""
+        with self._lock:
+            if self._localstack_missing is None:
+                if self.settings.backend == "localstack":
+                    found = ""  # the session's own emulator: its start says what is wrong
+                else:
+                    from .emulator.localstack import localstack_missing
+
+                    found = localstack_missing(self.settings.localstack_python) or ""
+                self._localstack_missing = found
+            return self._localstack_missing or None
 
     def stateful_types(self) -> frozenset[str]:
         """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
