@@ -181,3 +181,18 @@ def test_settings_are_read_once_and_frozen(pytester: pytest.Pytester) -> None:
         "-p", "no:cacheprovider", "--converge-parallelism=2", "--converge-timeout=30"
     )
     result.assert_outcomes(passed=1)
+
+
+def test_a_whole_number_written_as_a_float_is_that_number(pytester: pytest.Pytester) -> None:
+    """``2.0`` passed the check of 0.1.0 and then failed (``int("2.0")``) when a Stack was built."""
+    pytester.makepyfile(
+        """
+        from pytest_converge.session import get_session
+
+        def test_parallelism(pytestconfig):
+            assert get_session(pytestconfig).settings.parallelism == 2
+        """
+    )
+    pytester.runpytest("-p", "no:cacheprovider", "--converge-parallelism=2.0").assert_outcomes(
+        passed=1
+    )
