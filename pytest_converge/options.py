@@ -227,6 +227,8 @@ class Option:
     @property
     def dest(self) -> str:
         """The attribute of ``config.option`` the flag is stored in."""
+        if not self.flag.startswith("--converge-"):
+            return f"converge_{self.name}"  # --converge PATH: converge_paths
         return "converge_" + self.flag.removeprefix("--converge-").replace("-", "_")
 
     @property

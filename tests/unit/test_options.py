@@ -26,6 +26,16 @@ def test_every_row_has_a_settings_field_of_its_name_and_default() -> None:
     assert len({o.flag for o in OPTIONS}) == len({o.ini for o in OPTIONS}) == len(OPTIONS)
 
 
+def test_the_flags_keep_their_dests() -> None:
+    """``config.getoption(dest)`` in users' conftests keeps working."""
+    assert {o.dest for o in OPTIONS} == {
+        "converge_paths",
+        "converge_no_reattach",
+        *(f"converge_{o.name}" for o in OPTIONS if o.name not in ("paths", "reattach")),
+    }
+    assert {o.name: o.dest for o in OPTIONS}["paths"] == "converge_paths"
+
+
 def test_every_row_is_documented_with_an_example() -> None:
     for option in OPTIONS:
         assert option.help and option.example, option.name
