@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 import pytest
@@ -198,9 +200,9 @@ class Option:
     """One ``--converge*`` option and its ini twin.
 
     ``kind`` is ``value`` (``--converge-NAME VALUE``), ``switch`` (a flag that
-    turns the setting on; ``negated``: off) or ``paths`` (``--converge PATH``,
-    repeatable). ``usage`` words a parser's ``ValueError``: ``{flag}``,
-    ``{value}`` (as given) and ``{reason}`` (the error's text).
+    sets the opposite of ``default``: ``--converge-keep`` on, ``--converge-no-reattach``
+    off) or ``paths`` (``--converge PATH``, repeatable). ``usage`` words a parser's
+    ``ValueError``: ``{flag}``, ``{value}`` (as given) and ``{reason}`` (the error's text).
     """
 
     name: str
@@ -212,8 +214,6 @@ class Option:
     outcome: bool = True
     kind: Literal["value", "switch", "paths"] = "value"
     usage: str = "{flag} {value!r}: {reason}"
-    #: A switch that turns its setting off (``--converge-no-reattach``).
-    negated: bool = False
     ini_help: str = ""
     #: A value that differs from the default (the docs show it; the tests set it).
     example: str = ""
@@ -406,7 +406,6 @@ OPTIONS: tuple[Option, ...] = (
         "let terraform start its own aws provider for every command "
         "(default: one provider process per Stack, reattached)",
         kind="switch",
-        negated=True,
         default=True,
         outcome=False,  # the same findings, only slower
         flag_name="--converge-no-reattach",
@@ -490,8 +489,6 @@ class Settings:
 
     def outcome_args(self, skip: tuple[str, ...] = ()) -> list[str]:
         """``--converge-NAME=VALUE`` for each option given that changes what a run finds."""
-        import shlex
-
         args: list[str] = []
         for option in OPTIONS:
             if not option.outcome or option.name in skip:
@@ -542,7 +539,7 @@ def read_settings(config: pytest.Config) -> Settings:
             raise pytest.UsageError(
                 option.usage.format(flag=option.flag, value=text, reason=exc)
             ) from None
-    found = Settings(**values, raw=raw)
+    found = Settings(**values, raw=MappingProxyType(raw))
     _check_backends(config, found)
     return found
 
