@@ -15,6 +15,8 @@ happens, into one of these::
     ├── FaultError                    a fault is malformed, names an unknown op, never fired
     │   └── FaultPointsError          the clean apply that records a module's fault points failed
     ├── WriterError                   a loop writer's or console change's function raised
+    ├── LoopError                     a loop given a bad argument (also a ValueError)
+    ├── DefectError                   a Defect of an unknown kind/class/severity (also a ValueError)
     ├── RevisionError                 an upgrade's REF cannot be read from the module's repository
     └── ConvergenceError              the module does not converge (also an AssertionError)
 """
@@ -172,6 +174,22 @@ class FaultPointsError(FaultError):
 
 class WriterError(ConvergeError):
     """A loop writer's or console change's function raised."""
+
+
+class LoopError(ConvergeError, ValueError):
+    """A reconciliation loop was given a bad argument: ``alert`` or ``cycles`` below 1, a
+    writer without a name or with a taken one, an unknown drift kind.
+
+    Also a ``ValueError`` (what 0.1.0 raised), so existing handlers still catch it.
+    """
+
+
+class DefectError(ConvergeError, ValueError):
+    """A ``Defect`` was made with an unknown kind, a malformed classification or an unknown
+    severity (for example by a ``pytest_converge_classify_diff`` hook).
+
+    Also a ``ValueError`` (what 0.1.0 raised), so existing handlers still catch it.
+    """
 
 
 class RevisionError(ConvergeError):

@@ -87,7 +87,7 @@ def converge(
     session = get_session(request.config)
     session.emptied_emulator()
     made: list[Stack] = []
-    keep = bool(session.option("keep"))
+    keep = session.settings.keep
     findings = request.node.stash[findings_key] = Findings()
 
     def record(stack: Stack, defects: list[Defect]) -> None:

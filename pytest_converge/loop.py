@@ -50,7 +50,7 @@ from .analysis.plan import Plan, format_value, parse_plan
 from .analysis.state import state_resources
 from .analysis.stateful import STATEFUL_TYPES
 from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
-from .errors import ConvergeError, TerraformError, WriterError
+from .errors import ConvergeError, LoopError, TerraformError, WriterError
 from .faults import Call
 from .report import jsonable
 from .terraform import IsFlagged, Runner, read_json
@@ -220,7 +220,7 @@ class Loop:
         self.stack = stack
         self.alert = int(alert if alert is not None else DEFAULT_ALERT)
         if self.alert < 1:
-            raise ValueError(f"alert={alert!r}: expected a number of cycles >= 1")
+            raise LoopError(f"alert={alert!r}: expected a number of cycles >= 1")
         self.id = next(_loops)
         self._writers: list[tuple[str, Callable[[Cloud], Any]]] = []
         self._console: list[tuple[str, Callable[[Cloud], Any]]] = []
@@ -242,7 +242,7 @@ class Loop:
         """Another writer: ``fn(cloud)`` runs before every cycle, signed as ``name``."""
         self._check_name(name)
         if any(n == name for n, _ in self._writers):
-            raise ValueError(f"a writer named {name!r} is already registered on this loop")
+            raise LoopError(f"a writer named {name!r} is already registered on this loop")
         self._writers.append((name, fn))
         return self
 
@@ -273,7 +273,7 @@ class Loop:
         lifetime.
         """
         if cycles < 1:
-            raise ValueError(f"cycles={cycles!r}: expected at least 1")
+            raise LoopError(f"cycles={cycles!r}: expected at least 1")
         first = len(self._observations) + 1
         for i in range(cycles):
             if i and interval:
@@ -505,9 +505,9 @@ class Loop:
 
     def _check_name(self, name: str) -> None:
         if not name or not isinstance(name, str):
-            raise ValueError(f"a writer needs a name, got {name!r}")
+            raise LoopError(f"a writer needs a name, got {name!r}")
         if name == TERRAFORM:
-            raise ValueError("'terraform' is the loop's own writer; give the other one a name")
+            raise LoopError("'terraform' is the loop's own writer; give the other one a name")
 
     def __repr__(self) -> str:
         return f"<Loop {self.stack.name} cycles={len(self._observations)} paused={self._paused}>"
@@ -633,7 +633,7 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
     threshold + 1). Adds ``unnoticed-drift`` when no plan saw it.
     """
     if kind not in DRIFT_KINDS:
-        raise ValueError(f"unknown drift kind {kind!r}: expected one of {', '.join(DRIFT_KINDS)}")
+        raise LoopError(f"unknown drift kind {kind!r}: expected one of {', '.join(DRIFT_KINDS)}")
     stack._fresh_start()
     stack.apply().raise_for_error()
     loop = stack.loop(alert)

@@ -13,69 +13,10 @@ import pytest
 
 from . import hookspecs
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
-from .session import BACKENDS, get_session
+from .options import add_options, read_settings, settings, settings_key
+from .session import get_session
 
 __all__ = ["converge", "converge_emulator", "converge_toolchain"]
-
-
-_OPTIONS: list[tuple[str, dict[str, Any], str]] = [
-    # (option name, argparse kwargs, ini help)
-    (
-        "backend",
-        {"metavar": "NAME"},
-        f"AWS emulator backend: {' or '.join(BACKENDS)} (default moto)",
-    ),
-    ("endpoint", {"metavar": "URL"}, "use an already running emulator at this loopback URL"),
-    ("terraform", {"metavar": "PATH"}, "terraform/tofu executable (default: PATH, then bundled)"),
-    (
-        "provider_mirror",
-        {"metavar": "DIR"},
-        "a provider mirror directory (packed zips or unpacked, as `terraform providers mirror` "
-        "writes) added to the sources of your CLI config",
-    ),
-    ("faults", {"metavar": "KINDS"}, "fault kinds for --converge: comma list, 'none' or 'all'"),
-    ("report", {"metavar": "FILE"}, "write the JSON convergence report here"),
-    ("sarif", {"metavar": "FILE"}, "write defects as SARIF 2.1.0 here"),
-    ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
-    ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
-    ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
-    (
-        "unsupported",
-        {"metavar": "fail|skip"},
-        "a module needing a service the backend cannot serve: fail (default) or skip",
-    ),
-    (
-        "confirm_with",
-        {"metavar": "NAME"},
-        "re-run each module with error-level findings on this second backend (moto or "
-        "localstack) and mark what only one backend shows as a suspected emulator gap",
-    ),
-    (
-        "drift",
-        {"metavar": "KINDS"},
-        "out-of-band changes for --converge, per managed resource: delete,modify, 'none' or 'all'",
-    ),
-    (
-        "loop_alert",
-        {"metavar": "N"},
-        "cycles a reconciliation loop may go without converging before it is a defect (default 3)",
-    ),
-    (
-        "upgrade_from",
-        {"metavar": "REF"},
-        "with --converge: also test each module as an upgrade from git revision REF",
-    ),
-    (
-        "stages",
-        {"metavar": "NAMES"},
-        "with --converge: promote each module through these stages in order, e.g. dev,prod",
-    ),
-    (
-        "allow_replace",
-        {"metavar": "ADDRS"},
-        "upgrade items accept replacing/deleting these addresses or globs (comma list)",
-    ),
-]
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -83,56 +24,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("converge", "convergence checks of Terraform modules (pytest-converge)")
-    group.addoption(
-        "--converge",
-        action="append",
-        dest="converge_paths",
-        default=[],
-        metavar="PATH",
-        help="collect every Terraform root module under PATH as convergence tests (repeatable)",
-    )
-    parser.addini("converge_paths", "paths collected as with --converge", type="paths", default=[])
-    for name, kwargs, text in _OPTIONS:
-        flag = "--converge-" + name.replace("_", "-")
-        group.addoption(flag, dest=f"converge_{name}", default=None, help=text, **kwargs)
-        parser.addini(f"converge_{name}", text, default="")
-    group.addoption(
-        "--converge-keep",
-        action="store_true",
-        dest="converge_keep",
-        default=None,
-        help="keep each Stack's workspace (state, override, plans) for inspection",
-    )
-    parser.addini("converge_keep", "keep workspaces (true/false)", type="bool", default=False)
-    group.addoption(
-        "--converge-strict",
-        action="store_true",
-        dest="converge_strict",
-        default=None,
-        help="findings a known emulator gap explains stay errors (default: warnings, "
-        "marked 'suspected emulator gap')",
-    )
-    parser.addini(
-        "converge_strict",
-        "emulator-gap findings stay errors (true/false)",
-        type="bool",
-        default=False,
-    )
-    group.addoption(
-        "--converge-no-reattach",
-        action="store_true",
-        dest="converge_no_reattach",
-        default=None,
-        help="let terraform start its own aws provider for every command "
-        "(default: one provider process per Stack, reattached)",
-    )
-    parser.addini(
-        "converge_reattach",
-        "one reattached aws provider process per Stack (true/false)",
-        type="bool",
-        default=True,
-    )
+    add_options(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -141,8 +33,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "converge(allow_defects=False): a convergence test of a Terraform module "
         "(pytest-converge); allow_defects=True accepts error defects the test never looked at",
     )
-    config.addinivalue_line("markers", "localstack: needs a LocalStack emulator (pytest-converge)")
-    _validate(config)
+    config.addinivalue_line(
+        "markers",
+        "localstack: the test needs LocalStack (pytest-converge); skipped, saying why and how "
+        "to install it, when no way to run LocalStack is available here",
+    )
+    # Every option parsed and checked once; the rest of the plugin reads these settings.
+    config.stash[settings_key] = read_settings(config)
+    _check_cli_config(config)
     import importlib
 
     for dotted, name in (
@@ -183,88 +81,18 @@ def _signal_workers(config: pytest.Config, signum: int) -> None:
                 os.kill(pid, signum)
 
 
-def _validate(config: pytest.Config) -> None:
-    """Bad option values fail fast with the valid form, as pytest.UsageError."""
-    session = get_session(config)
-    backend = session.option("backend")
-    # A backend of a user's plugin is checked when it is made (session.emulator).
-    own_backends_only = len(config.hook.pytest_converge_make_emulator.get_hookimpls()) == 1
-    if backend and backend not in BACKENDS and own_backends_only:
-        raise pytest.UsageError(
-            f"--converge-backend {backend!r}: expected one of {', '.join(BACKENDS)}"
-        )
-    confirm = session.option("confirm_with")
-    if confirm:
-        if own_backends_only and confirm not in BACKENDS:
-            raise pytest.UsageError(
-                f"--converge-confirm-with {confirm!r}: expected one of {', '.join(BACKENDS)}"
-            )
-        if confirm == (backend or "moto"):
-            raise pytest.UsageError(
-                f"--converge-confirm-with {confirm!r} is already the backend: name the other "
-                f"one (--converge-backend {backend or 'moto'} --converge-confirm-with "
-                f"{'localstack' if (backend or 'moto') == 'moto' else 'moto'})"
-            )
-    for name in ("parallelism", "timeout"):
-        value = session.option(name)
-        if value in (None, ""):
-            continue
-        try:
-            ok = float(value) > 0 and (name != "parallelism" or float(value).is_integer())
-        except ValueError:
-            ok = False
-        if not ok:
-            kind = "a whole number" if name == "parallelism" else "a number of seconds"
-            raise pytest.UsageError(f"--converge-{name} {value!r}: expected {kind} greater than 0")
-    unsupported = session.option("unsupported")
-    if unsupported not in (None, "", "fail", "skip"):
-        raise pytest.UsageError(
-            f"--converge-unsupported {unsupported!r}: expected 'fail' (the default) or 'skip'"
-        )
-    from .collect.options import drift_kinds, fault_kinds
+def _check_cli_config(config: pytest.Config) -> None:
+    """Zero-code mode runs terraform for sure: a CLI config it cannot use is one error
+    now, not the same failure in every item."""
+    if not settings(config).paths:
+        return
+    from .cliconfig import read_cli_config
+    from .errors import ToolchainError
 
     try:
-        fault_kinds(session.option("faults"))
-    except ValueError as exc:
-        raise pytest.UsageError(f"--converge-faults: {exc}") from None
-    try:
-        drift_kinds(session.option("drift"))
-    except ValueError as exc:
-        raise pytest.UsageError(f"--converge-drift: {exc}") from None
-    alert = session.option("loop_alert")
-    if alert not in (None, "") and not (str(alert).isdigit() and int(alert) >= 1):
-        raise pytest.UsageError(
-            f"--converge-loop-alert {alert!r}: expected a whole number of cycles >= 1, e.g. 3"
-        )
-    mirror = session.option("provider_mirror")
-    if mirror:
-        from .cliconfig import check_mirror
-
-        try:
-            check_mirror(str(mirror))
-        except ValueError as exc:
-            raise pytest.UsageError(str(exc)) from None
-    from .collect.options import converge_paths
-
-    if converge_paths(config):
-        # Zero-code mode runs terraform for sure: a CLI config it cannot use is one error
-        # now, not the same failure in every item.
-        from .cliconfig import read_cli_config
-        from .errors import ToolchainError
-
-        try:
-            read_cli_config()
-        except ToolchainError as exc:
-            raise pytest.UsageError(str(exc)) from None
-    endpoint = session.option("endpoint")
-    if endpoint:
-        from .safety import is_loopback_url
-
-        if not is_loopback_url(str(endpoint)):
-            raise pytest.UsageError(
-                f"--converge-endpoint {endpoint!r}: only loopback URLs are allowed "
-                "(http://127.0.0.1:PORT or http://localhost:PORT): tests never reach a real cloud"
-            )
+        read_cli_config()
+    except ToolchainError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.hookimpl(trylast=True)
@@ -279,10 +107,24 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
         from .emulator.localstack import localstack_emulator
 
         return localstack_emulator(
-            endpoint=session.option("endpoint") or None,
-            python=session.option("localstack_python") or None,
+            endpoint=session.settings.endpoint, python=session.settings.localstack_python
         )
     return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``localstack`` is skipped when LocalStack cannot be had here.
+
+    Before its fixtures are set up, so none of them starts anything for nothing. With
+    ``--converge-backend=localstack`` it always runs: the session's emulator is LocalStack,
+    and a LocalStack that cannot start is an error naming why.
+    """
+    if item.get_closest_marker("localstack") is None:
+        return
+    missing = get_session(item.config).localstack_missing()
+    if missing:
+        pytest.skip("needs LocalStack: " + " ".join(missing.split()))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -337,9 +179,7 @@ EMULATOR_FIXTURES = ("converge", "converge_emulator")
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """``--converge`` runs will need the emulator: spawn it now (see launch_emulator)."""
-    from .collect.options import converge_paths
-
-    if _runs_tests_here(session.config) and converge_paths(session.config):
+    if _runs_tests_here(session.config) and settings(session.config).paths:
         get_session(session.config).launch_emulator()
 
 
@@ -369,13 +209,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def _write_reports(config: pytest.Config, converge: Any) -> None:
-    from pathlib import Path
-
     from .report import json_report, sarif_report
 
-    report_path = converge.option("report")
+    report_path = converge.settings.report
     if report_path:
-        path = Path(report_path)
+        path = report_path
         path.parent.mkdir(parents=True, exist_ok=True)
         data = json_report(
             sorted(converge.modules),
@@ -387,9 +225,9 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
         path.write_text(json.dumps(data, indent=2))
-    sarif_path = converge.option("sarif")
+    sarif_path = converge.settings.sarif
     if sarif_path:
-        path = Path(sarif_path)
+        path = sarif_path
         path.parent.mkdir(parents=True, exist_ok=True)
         sarif = sarif_report(converge.defects, config.rootpath, toolchains=converge.toolchains)
         path.write_text(json.dumps(sarif, indent=2))
@@ -414,7 +252,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.section("convergence defects")
     for line in summary_lines(by_module):
         terminalreporter.write_line(line)
-    for name in ("report", "sarif"):
-        path = session.option(name)
+    for name, path in (("report", session.settings.report), ("sarif", session.settings.sarif)):
         if path:
             terminalreporter.write_line(f"converge {name} written to {path}")

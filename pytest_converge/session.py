@@ -26,15 +26,10 @@ import pytest
 from .analysis.defects import Defect
 from .emulator.base import Emulator
 from .errors import ConvergeError, EmulatorError, UnsupportedServiceError
+from .options import BACKENDS, Settings, settings
 from .safety import ensure_loopback
 from .toolchain import Toolchain, resolve_toolchain
 from .workspace import Templates
-
-BACKENDS = ("moto", "localstack")
-
-#: ``--converge-*`` options that change only where results are written, not what
-#: a run finds. Every other one is carried by the reproduce line.
-NOT_OUTCOME_OPTIONS = frozenset({"report", "sarif", "keep"})
 
 #: The name the session object is registered under as a plugin.
 PLUGIN_NAME = "converge-session"
@@ -77,6 +72,7 @@ class ConvergeSession:
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
         self._stateful: frozenset[str] | None = None
+        self._localstack_missing: str | None = None
         #: The emulator was just started and nothing has run against it yet.
         self._pristine = False
         #: Deaths of the emulator with no scenario finished between them.
@@ -99,50 +95,25 @@ class ConvergeSession:
         atexit.register(self.close)
 
     # -- settings ------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """The run's ``--converge*`` options, parsed once (see :mod:`pytest_converge.options`)."""
+        return settings(self.config)
+
     def option(self, name: str) -> Any:
-        """``--converge-NAME`` if given, else the ``converge_NAME`` ini key."""
-        value = self.config.getoption(f"converge_{name}", None)
-        if value in (None, [], ""):
-            value = self.config.getini(f"converge_{name}")
-        return value
+        """``--converge-NAME`` as given (else the ``converge_NAME`` ini key), or None.
 
-    @property
-    def backend(self) -> str:
-        return str(self.option("backend") or "moto")
-
-    @property
-    def timeouts(self) -> dict[str, float]:
-        value = self.option("timeout")
-        if not value:
-            return {}
-        seconds = float(value)
-        return {"apply": seconds, "plan": seconds, "init": max(seconds, 300.0)}
-
-    @property
-    def loop_alert(self) -> int:
-        """``--converge-loop-alert``: cycles without converging before it is a defect."""
-        value = self.option("loop_alert")
-        return int(value) if value else 3
-
-    @property
-    def parallelism(self) -> int | None:
-        value = self.option("parallelism")
-        return int(value) if value else None
-
-    @property
-    def reattach(self) -> bool:
-        """One reattached aws provider per Stack, unless --converge-no-reattach / ini false."""
-        if self.config.getoption("converge_no_reattach", None):
-            return False
-        return bool(self.config.getini("converge_reattach"))
+        The text a user wrote, for conftests written against earlier versions;
+        the plugin reads the typed :attr:`settings`.
+        """
+        return self.settings.raw.get(name)
 
     # -- shared pieces -------------------------------------------------
     def toolchain(self) -> Toolchain:
         with self._lock:
             if self._toolchain is None:
                 self._toolchain = resolve_toolchain(
-                    self.option("terraform") or None,
-                    provider_mirror=self.option("provider_mirror") or None,
+                    self.settings.terraform, provider_mirror=self.settings.provider_mirror
                 )
             return self._toolchain
 
@@ -185,13 +156,13 @@ class ConvergeSession:
             return self._pending
 
     def _made_emulator(self) -> Emulator:
+        backend = self.settings.backend
         emulator = self.config.hook.pytest_converge_make_emulator(
-            config=self.config, backend=self.backend
+            config=self.config, backend=backend
         )
         if emulator is None:
             raise EmulatorError(
-                f"no emulator backend named {self.backend!r}; "
-                f"built-in backends: {', '.join(BACKENDS)}"
+                f"no emulator backend named {backend!r}; built-in backends: {', '.join(BACKENDS)}"
             )
         return emulator
 
@@ -300,8 +271,8 @@ class ConvergeSession:
             templates=self.templates(base),
             workdir=factory.mktemp("stack"),
             variables=variables,
-            parallelism=self.parallelism,
-            timeouts=self.timeouts,
+            parallelism=self.settings.parallelism,
+            timeouts=self.settings.timeouts,
             inventory=self._inventory,
             classify=lambda address, attribute, declared, observed: (
                 config.hook.pytest_converge_classify_diff(
@@ -316,10 +287,10 @@ class ConvergeSession:
             on_seen=on_seen,
             reproduce=reproduce,
             name=name or module_id(config, module),
-            strict=self.strict,
-            reattach=self.reattach,
+            strict=self.settings.strict,
+            reattach=self.settings.reattach,
         )
-        stack.loop_alert = self.loop_alert
+        stack.loop_alert = self.settings.loop_alert
         stack.stateful_types = self.stateful_types()
         return stack
 
@@ -356,20 +327,8 @@ class ConvergeSession:
 
     def unsupported(self, exc: UnsupportedServiceError) -> None:
         """Skip the current test or collector when the user asked to skip such modules."""
-        if self.option("unsupported") == "skip":
+        if self.settings.unsupported == "skip":
             pytest.skip(" ".join(str(exc).split()))
-
-    @property
-    def strict(self) -> bool:
-        """``--converge-strict``: findings a known emulator gap explains stay errors."""
-        value = self.option("strict")
-        return value is True or str(value).strip().lower() in ("1", "true", "yes", "on")
-
-    @property
-    def confirm_backend(self) -> str | None:
-        """``--converge-confirm-with``: the second backend findings are checked on."""
-        value = self.option("confirm_with")
-        return str(value).strip().lower() if value else None
 
     def confirm(self, stack: Any) -> bool:
         """Check ``stack``'s error-level findings on the second backend, if one is set.
@@ -377,7 +336,7 @@ class ConvergeSession:
         Marks what only the first backend shows (``emulator_suspected``);
         returns False when no second backend is configured.
         """
-        name = self.confirm_backend
+        name = self.settings.confirm_with
         if not name:
             return False
         with self._lock:
@@ -401,6 +360,20 @@ class ConvergeSession:
         other.reset()
         stack.confirm_with(other)
         return True
+
+    def localstack_missing(self) -> str | None:
+        """Why no LocalStack can be had in this run (None when one can): what a test marked
+        ``localstack`` is skipped with. Asked once per session."""
+        with self._lock:
+            if self._localstack_missing is None:
+                if self.settings.backend == "localstack":
+                    found = ""  # the session's own emulator: its start says what is wrong
+                else:
+                    from .emulator.localstack import localstack_missing
+
+                    found = localstack_missing(self.settings.localstack_python) or ""
+                self._localstack_missing = found
+            return self._localstack_missing or None
 
     def stateful_types(self) -> frozenset[str]:
         """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
@@ -446,24 +419,11 @@ class ConvergeSession:
         """The ``--converge-*`` options of this run that change what it finds.
 
         Given on the command line or in the ini file, each is written out, so
-        the reproduce line gives the same outcome wherever it is pasted.
-        Options added later are carried too unless listed in
-        :data:`NOT_OUTCOME_OPTIONS`.
+        the reproduce line gives the same outcome wherever it is pasted (the
+        rows of :data:`~pytest_converge.options.OPTIONS` marked ``outcome``;
+        ``--converge-faults`` is left to each zero-code item, which names its own).
         """
-        from .plugin import _OPTIONS
-
-        args: list[str] = []
-        for name, _kwargs, _help in _OPTIONS:
-            if name in NOT_OUTCOME_OPTIONS or name == "faults":
-                continue
-            value = self.option(name)
-            if value in (None, "", [], False):
-                continue
-            flag = "--converge-" + name.replace("_", "-")
-            args.append(f"{flag}={_quote(str(value))}")
-        if self.strict:  # a flag of its own, outside _OPTIONS
-            args.append("--converge-strict")
-        return args
+        return self.settings.outcome_args(skip=("faults",))
 
     # -- results, gathered from test reports (also those of xdist workers) --
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -608,12 +568,6 @@ def record_toolchain(node: pytest.Item, stack: Any) -> None:
     report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
     record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
     node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
-
-
-def _quote(value: str) -> str:
-    import shlex
-
-    return shlex.quote(value)
 
 
 session_key = pytest.StashKey[ConvergeSession]()

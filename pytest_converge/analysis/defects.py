@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, SupportsIndex, TypeVar, overload
 
-from ..errors import ConvergenceError
+from ..errors import ConvergenceError, DefectError
 
 #: The kinds of finding, in the words of the JSON report.
 KINDS = (
@@ -111,15 +111,15 @@ class Defect:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"unknown defect kind {self.kind!r}; expected one of {KINDS}")
+            raise DefectError(f"unknown defect kind {self.kind!r}; expected one of {KINDS}")
         self.severity = self.severity or severity_of(self.kind)
         if self.classification is not None and not is_class_name(self.classification):
-            raise ValueError(
+            raise DefectError(
                 f"bad classification {self.classification!r}: expected one of "
                 f"{CLASSIFICATIONS} or a lower-case name of your own such as 'api-rounding'"
             )
         if self.severity not in SEVERITIES:
-            raise ValueError(f"unknown severity {self.severity!r}; expected one of {SEVERITIES}")
+            raise DefectError(f"unknown severity {self.severity!r}; expected one of {SEVERITIES}")
 
     @property
     def is_error(self) -> bool:

@@ -13,8 +13,6 @@ xdist workers through a file in their common base temp dir), so
 
 One module per job:
 
-- :mod:`.options`: ``--converge*`` values parsed (``fault_kinds``, ``drift_kinds``,
-  ``stage_names``, ``allow_list``, ``converge_paths``);
 - :mod:`.discovery`: the root modules under a PATH;
 - :mod:`.cache`: work done once per run and shared by xdist workers (a locked file);
 - :mod:`.points`: fault points and drift targets, recorded by one clean apply;
@@ -25,16 +23,18 @@ One module per job:
 - :mod:`.revision` and :mod:`.upgrade`: ``--converge-upgrade-from`` and
   ``--converge-stages`` (its own hooks).
 
-A module's variables (``converge.tfvars``) are read by :mod:`pytest_converge.tfvars`.
+The ``--converge*`` values are parsed once, in :mod:`pytest_converge.options`
+(``settings(config).faults``, ``.drift``, ``.stages``, ...). A module's variables
+(``converge.tfvars``) are read by :mod:`pytest_converge.tfvars`.
 The hooks live in ``arguments`` and ``upgrade``; ``plugin.py`` registers those two
 modules, so nothing here is a hook.
 """
 
 from __future__ import annotations
 
+from ..options import DEFAULT_FAULTS, allow_list, drift_kinds, fault_kinds, stage_names
 from .discovery import Discovery, discover
 from .items import ConvergeCoverageWarning, ConvergeDirectory, ConvergeItem, FaultPointsError
-from .options import DEFAULT_FAULTS, allow_list, drift_kinds, fault_kinds, stage_names
 from .points import DriftTargets, FaultPoints, drift_targets, fault_points
 from .stacks import make_stack
 

@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from ..options import settings
 from .discovery import Discovery, discover
 from .items import ConvergeDirectory, ConvergeItem
-from .options import converge_paths
 
 _discoveries_key = pytest.StashKey[dict[Path, Discovery]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Validate ``--converge`` paths and make them the collection arguments."""
-    paths = converge_paths(config)
+    paths = list(settings(config).paths)
     if not paths:
         return
     discoveries: dict[Path, Discovery] = {}
@@ -47,7 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_discoveries_key] = discoveries
     if config.option.pyargs:
         return
-    from_cli = bool(config.getoption("converge_paths", None))
+    from_cli = settings(config).paths_from_cli
     if from_cli and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --converge PATH` alone: the convergence items only, not testpaths.
         config.args = [str(p) for p in paths]

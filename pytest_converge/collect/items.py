@@ -26,10 +26,10 @@ import pytest
 
 from ..errors import ConvergeError, ConvergenceError, FaultPointsError, UnsupportedServiceError
 from ..faults import parse_fault
+from ..options import settings
 from ..report import defect_json, junit_properties
 from ..tfvars import missing_variables
 from .discovery import Discovery
-from .options import drift_kinds, fault_kinds
 from .points import drift_targets, fault_points
 from .stacks import make_stack
 
@@ -73,14 +73,14 @@ class ConvergeDirectory(pytest.Directory):
             raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
         get_session(self.config).modules.add(mid)
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
-        drift = drift_kinds(get_session(self.config).option("drift"))
+        drift = settings(self.config).drift
         if drift:
             yield from self._drift_items(drift)
 
         from .upgrade import upgrade_items
 
         yield from upgrade_items(self)
-        kinds = fault_kinds(get_session(self.config).option("faults"))
+        kinds = settings(self.config).faults
         if not kinds:
             return
         found = fault_points(self.config, self.path)
@@ -207,7 +207,7 @@ class ConvergeItem(pytest.Item):
             yield stack
         finally:
             session.untrack(stack)
-            stack.close(keep=bool(session.option("keep")))
+            stack.close(keep=session.settings.keep)
 
     def _run_drift(self, stack: Any) -> list[Any]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""

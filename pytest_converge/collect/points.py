@@ -118,9 +118,9 @@ def _points_file(config: pytest.Config, key: str) -> Path:
             tc.version,
             tc.command,
             tc.cli_config.read_text() if tc.cli_config.exists() else "",
-            session.backend,
-            session.option("endpoint") or "",
-            session.parallelism,
+            session.settings.backend,
+            session.settings.endpoint or "",
+            session.settings.parallelism,
         ]
     )
     digest = hashlib.sha256(ident.encode()).hexdigest()[:16]

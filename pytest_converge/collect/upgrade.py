@@ -31,10 +31,10 @@ import pytest
 
 from ..errors import ConvergeError, ConvergenceError
 from ..faults import parse_fault
+from ..options import settings
 from ..workspace import local_module_root, tree_digest
 from .cache import once_per_run
 from .items import ConvergeItem
-from .options import allow_list, converge_paths, fault_kinds, stage_names
 from .points import module_digest, ordered
 from .revision import Revision, RevisionError, resolve_revision, revision
 from .stacks import make_stack
@@ -71,11 +71,8 @@ def upgrade_points(config: pytest.Config, module: Path, old: Path) -> tuple[list
 # -- items -----------------------------------------------------------------------------------
 def upgrade_items(directory: Any) -> Iterator[pytest.Item]:
     """The upgrade and stage items of one root module (called by ``ConvergeDirectory``)."""
-    from ..session import get_session
-
-    session = get_session(directory.config)
-    ref = session.option("upgrade_from")
-    stages = stage_names(session.option("stages"))
+    ref = settings(directory.config).upgrade_from
+    stages = settings(directory.config).stages
     if ref:
         try:
             found = revision(directory.config, directory.path, str(ref))
@@ -85,7 +82,7 @@ def upgrade_items(directory: Any) -> Iterator[pytest.Item]:
             directory, name=f"upgrade-from@{ref}", scenario=f"upgrade-from@{ref}", old=found
         )
         old = found.module(directory.path)
-        kinds = fault_kinds(session.option("faults"))
+        kinds = settings(directory.config).faults
         if old is not None and kinds:
             points, error = upgrade_points(directory.config, directory.path, old)
             if error is not None:
@@ -127,7 +124,6 @@ class UpgradeItem(ConvergeItem):
 
     def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
-        from ..session import get_session
         from ..upgrade import upgrade_from
 
         assert self.old is not None
@@ -138,11 +134,10 @@ class UpgradeItem(ConvergeItem):
                 stack._fresh_start()
             stack._progress(f"{stack.name}: not in {self.old.label}: a new module, two-run")
             return stack.converged_defects(self.scenario)
-        allowed = allow_list(get_session(self.config).option("allow_replace"))
         report = upgrade_from(
             stack,
             old,
-            allow_replace=allowed,
+            allow_replace=list(settings(self.config).allow_replace),
             fault=self.fault,
             old_label=self.old.label,
             fresh=fresh,
@@ -181,10 +176,10 @@ class StagesItem(UpgradeItem):
         from ..session import get_session
 
         session = get_session(self.config)
-        if session.backend != "moto":
+        if session.settings.backend != "moto":
             pytest.skip(
                 f"--converge-stages needs isolated accounts on one emulator: only the moto "
-                f"backend offers them here (this run uses {session.backend})"
+                f"backend offers them here (this run uses {session.settings.backend})"
             )
         results: list[dict[str, Any]] = [{"stage": s, "outcome": "not run"} for s in self.stages]
         stopped: str | None = None
@@ -229,18 +224,12 @@ class StagesItem(UpgradeItem):
 
 # -- hooks -----------------------------------------------------------------------------------
 def pytest_configure(config: pytest.Config) -> None:
-    """Bad ``--converge-upgrade-from`` / ``--converge-stages`` values fail before collection."""
-    from ..session import get_session
-
-    session = get_session(config)
-    try:
-        stage_names(session.option("stages"))
-    except ValueError as exc:
-        raise pytest.UsageError(f"--converge-stages: {exc}") from None
-    ref = session.option("upgrade_from")
+    """A ``--converge-upgrade-from`` REF the modules' repositories lack fails before collection
+    (``--converge-stages`` is checked with the other options)."""
+    ref = settings(config).upgrade_from
     if not ref:
         return
-    for path in converge_paths(config):
+    for path in settings(config).paths:
         if path.is_dir():
             try:
                 resolve_revision(path, str(ref))

@@ -577,8 +577,37 @@ def localstack_emulator(
     if interpreter:
         return HostLocalStack(interpreter)
     tried.append("host process: " + "; ".join(reasons))
+    raise EmulatorError(_none_available(tried))
 
-    raise EmulatorError(
+
+def localstack_missing(
+    python: str | None = None, docker_client_factory: Callable[[], Any] | None = None
+) -> str | None:
+    """None when :func:`localstack_emulator` has a way to run LocalStack here, else why not
+    (each way tried) and the fix. Starts nothing: ``$LOCALSTACK_ENDPOINT`` counts as a way
+    without being asked for its health.
+
+    This is what the ``localstack`` marker skips a test with.
+    """
+    if os.environ.get(ENDPOINT_ENV, "").strip():
+        return None
+    ok, why = docker_reachable(docker_client_factory)
+    if ok:
+        return None
+    interpreter, reasons = find_localstack_python(python)
+    if interpreter:
+        return None
+    return _none_available(
+        [
+            f"external: no endpoint given (${ENDPOINT_ENV})",
+            f"container: {why}",
+            "host process: " + "; ".join(reasons),
+        ]
+    )
+
+
+def _none_available(tried: list[str]) -> str:
+    return (
         "no way to run LocalStack was available:\n"
         + "\n".join(f"  - {line}" for line in tried)
         + "\nFix: "
