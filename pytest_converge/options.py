@@ -598,7 +598,7 @@ def reference_markdown() -> str:
     for option in OPTIONS:
         flag = option.flag + (f" {option.metavar}" if option.kind != "switch" else "")
         rows.append(
-            f"| `{_cell(flag)}` | `{option.ini}` ({option.ini_type}) | {_shown(option)} | "
+            f"| `{' '.join(flag.split())}` | `{option.ini}` ({option.ini_type}) | {_shown(option)} | "
             f"`{option.ini} = {option.example}` | {_cell(option.help)} |"
         )
     return "\n".join(rows) + "\n"

@@ -24,42 +24,10 @@ MARKER = re.compile(r"^<!-- converge:([a-z-]+) -->$", re.M)
 
 
 def options_table() -> str:
-    """The options reference, one row per flag.
+    """The options reference, one row per flag, rendered by the options table itself."""
+    from pytest_converge.options import reference_markdown
 
-    The options table's own rendering once it has one (`pytest_converge/options.py`,
-    another branch); until then the options the plugin registers with pytest, so it
-    matches `pytest --help` either way. When that branch lands, the fallback can go.
-    """
-    try:
-        from pytest_converge.options import reference_markdown  # type: ignore[import-not-found]
-    except ImportError:
-        return _options_from_pytest()
-    return str(reference_markdown())
-
-
-def _options_from_pytest() -> str:
-    from _pytest.config.argparsing import Parser
-
-    from pytest_converge import plugin
-
-    parser = Parser(_ispytest=True)
-    plugin.pytest_addoption(parser)
-    ini = parser._inidict  # name -> (help, type, default)
-    rows = ["| option | ini key | meaning |", "|---|---|---|"]
-    for option in parser.getgroup("converge").options:
-        attrs = option.attrs()
-        flag = " ".join(option.names())
-        if attrs.get("metavar"):
-            flag += f" {attrs['metavar']}"
-        dest = attrs["dest"]
-        if dest in ini:
-            key = f"`{dest}`"
-        elif dest.replace("_no_", "_", 1) in ini:  # --converge-no-X is `converge_X = false`
-            key = f"`{dest.replace('_no_', '_', 1)} = false`"
-        else:
-            key = ""
-        rows.append(f"| `{flag}` | {key} | {_cell(attrs.get('help', ''))} |")
-    return "\n".join(rows)
+    return reference_markdown()
 
 
 def defect_kinds_table() -> str:
