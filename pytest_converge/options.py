@@ -597,8 +597,9 @@ def reference_markdown() -> str:
     ]
     for option in OPTIONS:
         flag = option.flag + (f" {option.metavar}" if option.kind != "switch" else "")
+        flag = " ".join(flag.split())  # a pipe inside a code span needs no escape
         rows.append(
-            f"| `{' '.join(flag.split())}` | `{option.ini}` ({option.ini_type}) | {_shown(option)} | "
+            f"| `{flag}` | `{option.ini}` ({option.ini_type}) | {_shown(option)} | "
             f"`{option.ini} = {option.example}` | {_cell(option.help)} |"
         )
     return "\n".join(rows) + "\n"
