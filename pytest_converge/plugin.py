@@ -35,6 +35,7 @@ _OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("faults", {"metavar": "KINDS"}, "fault kinds for --converge: comma list, 'none' or 'all'"),
     ("report", {"metavar": "FILE"}, "write the JSON convergence report here"),
     ("sarif", {"metavar": "FILE"}, "write defects as SARIF 2.1.0 here"),
+    ("html", {"metavar": "FILE"}, "write one self-contained HTML page of the run here"),
     ("parallelism", {"metavar": "N"}, "terraform -parallelism (fault scenarios default to 1)"),
     ("timeout", {"metavar": "SECONDS"}, "seconds each terraform plan/apply may take (default 600)"),
     ("localstack_python", {"metavar": "PATH"}, "Python >= 3.12 with localstack-core installed"),
@@ -365,9 +366,8 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
     from .report import json_report, sarif_report
 
     report_path = converge.option("report")
-    if report_path:
-        path = Path(report_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+    html_path = converge.option("html")
+    if report_path or html_path:
         data = json_report(
             sorted(converge.modules),
             converge.scenarios,
@@ -377,7 +377,16 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
         )
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
+    if report_path:
+        path = Path(report_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=2))
+    if html_path:
+        from .report.html import html_report
+
+        path = Path(html_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html_report(data), encoding="utf-8")
     sarif_path = converge.option("sarif")
     if sarif_path:
         path = Path(sarif_path)
@@ -405,7 +414,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.section("convergence defects")
     for line in summary_lines(by_module):
         terminalreporter.write_line(line)
-    for name in ("report", "sarif"):
+    for name in ("report", "sarif", "html"):
         path = session.option(name)
         if path:
             terminalreporter.write_line(f"converge {name} written to {path}")

@@ -34,7 +34,7 @@ BACKENDS = ("moto", "localstack")
 
 #: ``--converge-*`` options that change only where results are written, not what
 #: a run finds. Every other one is carried by the reproduce line.
-NOT_OUTCOME_OPTIONS = frozenset({"report", "sarif", "keep"})
+NOT_OUTCOME_OPTIONS = frozenset({"report", "sarif", "html", "keep"})
 
 #: The name the session object is registered under as a plugin.
 PLUGIN_NAME = "converge-session"
