@@ -243,11 +243,6 @@ class ConvergeItem(pytest.Item):
         }
         if hit:
             entry["fault_address"] = hit
-        # The item's place in the collection (every xdist worker collects alike):
-        # the HTML page draws a module's resources in the order their scenarios were made.
-        items = getattr(self.session, "items", [])
-        if self in items:
-            entry["order"] = items.index(self)
         unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
         if unverified:
             entry["unverified_types"] = unverified

@@ -324,9 +324,6 @@ def _scenario(item: Any) -> dict[str, Any]:
     hit = get("fault_address", None)
     if hit:
         entry["fault_address"] = str(hit)
-    order = get("order", None)
-    if order is not None:
-        entry["order"] = int(order)
     return entry
 
 

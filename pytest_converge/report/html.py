@@ -20,6 +20,8 @@ from html import escape
 from typing import Any
 
 from ..analysis.defects import ERROR
+from ..analysis.writers import natural
+from ..faults.kinds import FAULT_KINDS
 
 #: Cell outcomes, worst first: the colour of a failed scenario is its worst defect kind.
 CELL_OUTCOMES = (
@@ -36,6 +38,9 @@ CELL_OUTCOMES = (
 )
 #: Defect kinds that name a failed scenario's cell (others make it ``failed``).
 _CELL_KINDS = ("duplicate", "orphan", "recovery-failed", "wrong-fixed-point")
+
+#: The row of scenarios whose resource is not known (unpinned, the fault's hit not recorded).
+_UNKNOWN_ROW = "(resource not known)"
 
 _COLOURS = {
     "passed": "#2e9d57",
@@ -245,21 +250,23 @@ def _square(s: Mapping[str, Any], outcome: str, key: str, text: str) -> str:
 
 
 def _matrix(cells: list[tuple[Mapping[str, Any], str]], keys: Mapping[int, str]) -> str:
-    """Rows: resources in the order of their first scenario; columns: fault kinds."""
+    """Rows: resources in plan order (terraform lists them by address); columns: fault kinds."""
     rows: dict[str, dict[str, list[tuple[Mapping[str, Any], str]]]] = {}
-    columns: list[str] = []
     others: list[tuple[Mapping[str, Any], str]] = []
-    # Zero-code items carry their place in the collection; others keep the report's order.
-    ordered = sorted(cells, key=lambda c: c[0].get("order", float("inf")))
-    for s, outcome in ordered:
+    for s, outcome in cells:
         kind, op, address = parse_scenario(str(s["scenario"]))
         if not op and not kind.startswith("drift-"):
             others.append((s, outcome))  # two-run, upgrades, stages
             continue
-        row = str(s.get("fault_address") or address or "(resource not known)")
-        if kind not in columns:
-            columns.append(kind)
+        row = str(s.get("fault_address") or address or _UNKNOWN_ROW)
         rows.setdefault(row, {}).setdefault(kind, []).append((s, outcome))
+    kinds = {kind for by_kind in rows.values() for kind in by_kind}
+    columns = [k for k in FAULT_KINDS if k in kinds] + sorted(kinds - set(FAULT_KINDS))
+    order = sorted(rows, key=lambda row: (row == _UNKNOWN_ROW, natural(row)))
+    rows = {row: rows[row] for row in order}
+    for by_kind in rows.values():
+        for squares in by_kind.values():
+            squares.sort(key=lambda c: natural(parse_scenario(str(c[0]["scenario"]))[1]))
     out = []
     if others:
         out.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,6 @@ SCENARIOS = [
         "outcome": "failed",
         "seconds": 2.0,
         "fault_address": "aws_subnet.a",
-        "order": 3,
     },
     {
         "module": "mods/net",
@@ -75,21 +75,18 @@ SCENARIOS = [
         "outcome": "failed",
         "seconds": 2.0,
         "fault_address": "aws_vpc.main",
-        "order": 1,
     },
     {
         "module": "mods/net",
         "scenario": "lost-response@CreateVpc#1@aws_vpc.main",
         "outcome": "flaky",
         "seconds": 2.0,
-        "order": 2,
     },
     {
         "module": "mods/net",
         "scenario": "lost-response@CreateTags#2@aws_vpc.main",
         "outcome": "passed",
         "seconds": 2.0,
-        "order": 4,
     },
     {"module": "mods/net", "scenario": "error@CreateVpc#1", "outcome": "error", "seconds": 0.1},
 ]
@@ -164,14 +161,32 @@ def test_every_scenario_is_one_cell_with_its_id_and_outcome() -> None:
     assert len(page.scenarios) == len(SCENARIOS)
 
 
-def test_rows_are_resources_in_collection_order_and_columns_fault_kinds() -> None:
-    text = html_report(report())
+def test_rows_are_resources_in_plan_order_and_columns_fault_kinds() -> None:
+    data = report()
+    for n in (10, 2):
+        data["scenarios"].append(
+            {
+                "module": "mods/net",
+                "scenario": f"crash@CreateRoute#1@aws_route.r[{n}]",
+                "outcome": "passed",
+                "seconds": 1.0,
+            }
+        )
+    text = html_report(data)
     matrix = text.split("<table class='matrix'>", 1)[1].split("</table>", 1)[0]
     rows = [r.split("</code>")[0] for r in matrix.split("<tr><td><code>")[1:]]
-    # aws_vpc.main's first scenario (order 1) comes before aws_subnet.a's (order 3);
-    # the unpinned error@CreateVpc#1 with no known resource has a row of its own.
-    assert rows == ["aws_vpc.main", "aws_subnet.a", "(resource not known)"]
-    assert matrix.index("<th>crash</th>") < matrix.index("<th>lost-response</th>")
+    # By address as terraform's plan lists them (r[2] before r[10]); the unpinned
+    # error@CreateVpc#1 whose resource is not known has a row of its own, last.
+    assert rows == [
+        "aws_route.r[2]",
+        "aws_route.r[10]",
+        "aws_subnet.a",
+        "aws_vpc.main",
+        "(resource not known)",
+    ]
+    # Columns in the fault kinds' own order (error, lost-response, ..., crash).
+    heads = re.findall(r"<th>([a-z-]+)</th>", matrix)
+    assert heads == ["resource", "error", "lost-response", "crash"]
     # Two lost-response scenarios of aws_vpc.main: each square names its operation.
     assert ">CreateVpc#1</span>" in matrix and ">CreateTags#2</span>" in matrix
 
