@@ -155,6 +155,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
+    from .progress import PLUGIN_NAME, Progress
+
+    if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+        config.pluginmanager.register(Progress(config), PLUGIN_NAME)
     from . import cancel
 
     # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.

@@ -100,8 +100,8 @@ def test_a_real_matrix_page_renders_its_cells_and_cards_in_chromium(
             # A click on a failing cell shows its card: what, why, fix, the reproduce line.
             scenario = failing[0]
             page.click(f".sq[data-scenario='{scenario}']")
-            card = page.inner_text("#card")
-            assert page.get_attribute("#card", "data-scenario") == scenario
+            card = page.inner_text("#converge-card")
+            assert page.get_attribute("#converge-card", "data-scenario") == scenario
             assert f"mods/vpc_and_subnet :: {scenario}" in card
             first = defects[scenario][0]
             assert str(first["kind"]) in card

@@ -36,6 +36,18 @@ CELL_OUTCOMES = (
     "skipped",
     "passed",
 )
+#: The letter in a cell, so outcomes read without colours.
+_LETTERS = {
+    "duplicate": "D",
+    "orphan": "O",
+    "recovery-failed": "R",
+    "wrong-fixed-point": "W",
+    "failed": "F",
+    "flaky": "~",
+    "error": "E",
+    "interrupted": "I",
+    "skipped": "S",
+}
 #: Defect kinds that name a failed scenario's cell (others make it ``failed``).
 _CELL_KINDS = ("duplicate", "orphan", "recovery-failed", "wrong-fixed-point")
 
@@ -48,64 +60,70 @@ _COLOURS = {
     "orphan": "#e67e22",
     "recovery-failed": "#8e44ad",
     "wrong-fixed-point": "#d35d9b",
-    "failed": "#b03a2e",
+    "failed": "#6e2c00",
     "flaky": "#f1c40f",
     "error": "#34495e",
     "interrupted": "#7f8c8d",
     "skipped": "#bdc3c7",
 }
 
+# Every rule under .converge: the same block styles the page and its part of a pytest-html report.
 _CSS = """
-body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
-header{background:#263238;color:#fff;padding:12px 20px}
-header h1{font-size:18px;margin:0 0 4px}
-.legend{margin-top:4px;font-size:12px}
-main{display:flex;gap:16px;padding:16px 20px;align-items:flex-start}
-#modules{flex:1;min-width:0}
-#card{position:sticky;top:12px;width:380px;flex:none;background:#fff;border:1px solid #ccc;
-border-radius:6px;padding:10px 14px;max-height:90vh;overflow:auto}
-section.module{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;
-margin-bottom:16px}
-h2{font-size:16px;margin:4px 0}
-h3{font-size:14px;margin:12px 0 4px}
-table{border-collapse:collapse}
-td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;text-align:left}
-th{background:#f0f0f0;font-weight:600}
-table.matrix td.cell{white-space:nowrap}
-.sq{display:inline-block;min-width:22px;height:22px;margin:1px;border-radius:3px;cursor:pointer;
-color:#fff;font:11px/22px monospace;text-align:center;padding:0 3px;border:2px solid transparent}
-.sq.selected{border-color:#000}
-.badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:12px}
-.legend .badge{margin-right:4px}
-.suspected{color:#666}
-code,pre{font:12px monospace;background:#f4f4f4}
-pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:4px;margin:2px 0}
-#card{overflow-wrap:anywhere}
-.card{display:none}
-#card dt{font-weight:600;margin-top:6px}
-#card dd{margin:0 0 0 8px}
-.destructive{color:#c0392b;font-weight:600}
-svg text{font:11px sans-serif}
+.converge{font:14px/1.4 system-ui,sans-serif;color:#222;background:#fafafa}
+.converge header{background:#263238;color:#fff;padding:12px 20px}
+.converge header h1{font-size:18px;margin:0 0 4px;color:#fff}
+.converge .legend{margin-top:4px;font-size:12px}
+.converge main{display:flex;gap:16px;padding:16px 20px;align-items:flex-start}
+.converge .modules{flex:1;min-width:0}
+.converge #converge-card{position:sticky;top:12px;width:380px;flex:none;background:#fff;
+border:1px solid #ccc;border-radius:6px;padding:10px 14px;max-height:90vh;overflow:auto;
+overflow-wrap:anywhere}
+.converge section.module{background:#fff;border:1px solid #ddd;border-radius:6px;
+padding:10px 14px;margin-bottom:16px}
+.converge h2{font-size:16px;margin:4px 0}
+.converge h3{font-size:14px;margin:12px 0 4px}
+.converge table{border-collapse:collapse}
+.converge td,.converge th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;
+text-align:left}
+.converge th{background:#f0f0f0;font-weight:600}
+.converge table.matrix td.cell{white-space:nowrap}
+.converge .sq{display:inline-block;min-width:22px;height:22px;margin:1px;border-radius:3px;
+cursor:pointer;color:#fff;font:11px/22px monospace;text-align:center;padding:0 3px;
+border:2px solid transparent}
+.converge .sq.selected{border-color:#000}
+.converge .badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:12px}
+.converge .legend .badge{margin-right:4px}
+.converge .suspected{color:#666}
+.converge code,.converge pre{font:12px monospace;background:#f4f4f4}
+.converge pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:4px;margin:2px 0}
+.converge .card{display:none}
+.converge #converge-card dt{font-weight:600;margin-top:6px}
+.converge #converge-card dd{margin:0 0 0 8px}
+.converge .destructive{color:#c0392b;font-weight:600}
+.converge svg text{font:11px sans-serif}
 """
 _CSS += "".join(
-    f'[data-outcome="{name}"].sq,.badge.{name}{{background:{colour}}}'
+    f'.converge [data-outcome="{name}"].sq,.converge .badge.{name}{{background:{colour}}}'
     for name, colour in _COLOURS.items()
 )
 # Shows the card of the clicked (or hovered) scenario in the side panel.
 _SCRIPT = """
 (function(){
-  var panel=document.getElementById('card');
+  var panel=document.getElementById('converge-card');
+  var squares=document.querySelectorAll('.converge .sq');
   function show(el){
-    var card=document.getElementById('card-'+el.getAttribute('data-key'));
-    document.querySelectorAll('.sq.selected').forEach(function(s){s.classList.remove('selected')});
+    var card=document.getElementById('converge-card-'+el.getAttribute('data-key'));
+    squares.forEach(function(s){s.classList.remove('selected')});
     el.classList.add('selected');
     panel.innerHTML=card?card.innerHTML:'';
     panel.setAttribute('data-scenario',el.getAttribute('data-scenario'));
     panel.setAttribute('data-outcome',el.getAttribute('data-outcome'));
   }
-  document.querySelectorAll('.sq').forEach(function(el){
+  squares.forEach(function(el){
     el.addEventListener('click',function(){show(el)});
-    el.addEventListener('mouseenter',function(){if(!document.querySelector('.sq.selected'))show(el)});
+    el.addEventListener('mouseenter',function(){
+      if(!document.querySelector('.converge .sq.selected'))show(el);
+    });
   });
 })();
 """
@@ -145,6 +163,19 @@ def cell_outcome(scenario: Mapping[str, Any], defects: Sequence[Mapping[str, Any
 
 def html_report(report: Mapping[str, Any], title: str = "pytest-converge report") -> str:
     """The page of a ``--converge-report`` document (a version-1 report)."""
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{escape(title)}</title><style>body{{margin:0}}</style></head><body>"
+        + html_fragment(report, title)
+        + "</body></html>\n"
+    )
+
+
+def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge report") -> str:
+    """The page's content as one ``<div class="converge">``, its style and script inside.
+
+    The page is this in a document; pytest-html's report takes it as a summary part.
+    """
     defects_of: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for d in report.get("defects", []):
         defects_of.setdefault((str(d.get("module")), str(d.get("scenario"))), []).append(d)
@@ -161,32 +192,29 @@ def html_report(report: Mapping[str, Any], title: str = "pytest-converge report"
         totals[outcome] = totals.get(outcome, 0) + 1
     keys = {id(s): str(i) for i, (s, _) in enumerate(cells)}
     body = [
-        "<header>",
+        f"<div class='converge'><style>{_CSS}</style><header>",
         f"<h1>{escape(title)}</h1>",
         f"<div>{len(modules)} modules, {len(report.get('defects', []))} defects; "
         f"{len(cells)} scenarios: {_badges(totals)}</div>",
         "<div class='legend'>colours: "
         + " ".join(f"<span class='badge {o}'>{o}</span>" for o in CELL_OUTCOMES)
         + "</div>",
-        "</header><main><div id='modules'>",
+        "</header><main><div class='modules'>",
     ]
     for module in modules:
         mine = [(s, o) for s, o in cells if s["module"] == module]
         mod_defects = [d for d in report.get("defects", []) if d.get("module") == module]
         loops = [loop for loop in report.get("loops", []) if loop.get("module") == module]
         body.append(_module_section(module, mine, mod_defects, loops, keys))
-    body.append("</div><aside id='card'><p>Click a cell to see its scenario.</p></aside></main>")
+    body.append(
+        "</div><aside id='converge-card'><p>Click a cell to see its scenario.</p></aside></main>"
+    )
     body.append("<div hidden>")
     for s, outcome in cells:
         found = defects_of.get((s["module"], s["scenario"]), [])
         body.append(_card(s, outcome, found, keys[id(s)]))
     body.append("</div>")
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-        + "\n".join(body)
-        + f"<script>{_SCRIPT}</script></body></html>\n"
-    )
+    return "\n".join(body) + f"<script>{_SCRIPT}</script></div>"
 
 
 def _badges(counts: Mapping[str, int]) -> str:
@@ -290,7 +318,9 @@ def _matrix(cells: list[tuple[Mapping[str, Any], str]], keys: Mapping[int, str])
                             s,
                             o,
                             keys[id(s)],
-                            parse_scenario(str(s["scenario"]))[1] if several else "",
+                            parse_scenario(str(s["scenario"]))[1]
+                            if several
+                            else _LETTERS.get(o, ""),
                         )
                         for s, o in squares
                     )
@@ -405,7 +435,8 @@ def _upgrades(cells: list[tuple[Mapping[str, Any], str]], defects: list[Mapping[
 
 def _card(s: Mapping[str, Any], outcome: str, defects: list[Mapping[str, Any]], key: str) -> str:
     out = [
-        f"<div class='card' id='card-{key}' data-scenario='{escape(str(s['scenario']), True)}'>",
+        f"<div class='card' id='converge-card-{key}' "
+        f"data-scenario='{escape(str(s['scenario']), True)}'>",
         f"<h3>{escape(str(s['module']))} :: {escape(str(s['scenario']))}</h3>",
         f"<p><span class='badge {outcome}'>{outcome}</span> in {s.get('seconds', 0)} s"
         + (
