@@ -150,6 +150,7 @@ def pytest_configure(config: pytest.Config) -> None:
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.collect.arguments", "converge-collect"),
         ("pytest_converge.collect.upgrade", "converge-collect-upgrade"),
+        ("pytest_converge.report.html_plugin", "converge-html"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):
@@ -364,21 +365,28 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _write_reports(session.config, converge)
 
 
+def report_data(converge: Any) -> dict[str, Any]:
+    """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
+    from .report import json_report
+
+    return json_report(
+        sorted(converge.modules),
+        converge.scenarios,
+        converge.defects,
+        loops=list(converge.loops.values()),
+        toolchains=converge.toolchains,
+    )
+
+
 def _write_reports(config: pytest.Config, converge: Any) -> None:
     from pathlib import Path
 
-    from .report import json_report, sarif_report
+    from .report import sarif_report
 
     report_path = converge.option("report")
     html_path = converge.option("html")
     if report_path or html_path:
-        data = json_report(
-            sorted(converge.modules),
-            converge.scenarios,
-            converge.defects,
-            loops=list(converge.loops.values()),
-            toolchains=converge.toolchains,
-        )
+        data = report_data(converge)
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
     if report_path:

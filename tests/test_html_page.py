@@ -116,3 +116,32 @@ def test_a_real_matrix_page_renders_its_cells_and_cards_in_chromium(
     assert remote == []  # the page fetched nothing beyond itself
     for shot in shots:
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+QUICK_MODULE = """
+provider "aws" {
+  region = "us-east-1"
+}
+resource "aws_sqs_queue" "q" {
+  name = "quick-queue"
+}
+"""
+
+
+def test_pytest_html_reports_carry_the_summary_and_matrix(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("pytest_html", reason="pytest-html is in the dev extra")
+    (pytester.path / "mods" / "quick").mkdir(parents=True)
+    (pytester.path / "mods" / "quick" / "main.tf").write_text(QUICK_MODULE)
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-faults=none",
+        "-p",
+        "no:cacheprovider",
+        "--html=out/pytest-html.html",
+        "--self-contained-html",
+    )
+    result.assert_outcomes(passed=1)
+    text = (pytester.path / "out" / "pytest-html.html").read_text()
+    assert "<div class='converge'>" in text
+    assert "data-scenario='two-run' data-module='mods/quick' data-outcome='passed'" in text
