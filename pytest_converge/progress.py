@@ -9,7 +9,8 @@ them:
 
 - on a terminal, one status line, redrawn every second, e.g.
   ``[gw0] mods/net::crash@CreateVpc#1@aws_vpc.main faulted apply 12s, applying aws_vpc.main 12s``;
-- without one (CI logs), a line per busy worker at most every :data:`LOG_INTERVAL` seconds;
+- without one (CI logs), a line per busy worker at most every :data:`LOG_INTERVAL` seconds,
+  on stderr;
 - nothing under ``-q``.
 
 It writes to its own duplicate of the terminal's file descriptor, taken while
@@ -193,9 +194,10 @@ class Progress:
         if reporter is None:
             return
         with contextlib.suppress(AttributeError, OSError, ValueError):
-            # Capture is off between hooks: this fd is the terminal (or the CI log).
-            self._out = os.dup(reporter._tw._file.fileno())
+            # Capture is off between hooks: these fds are the terminal or the CI log.
+            # Log lines go to stderr, beside the output tests and tools read.
             self._tty = bool(reporter.isatty)
+            self._out = os.dup(reporter._tw._file.fileno() if self._tty else 2)
             self._reporter = reporter
             self._start(self._drawer)
 
@@ -255,8 +257,7 @@ class Progress:
                 if last is not None and now - last[0] < LOG_INTERVAL:
                     continue
                 self._last_line[worker] = (now, text)
-                current = self._current_line()
-                self._write(("\n" if current else "") + f"converge: {text}\n" + current)
+                self._write(f"converge: {text}\n")
 
     def _current_line(self) -> str:
         return str(getattr(self._reporter._tw, "_current_line", ""))

@@ -168,7 +168,9 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
     )
     seconds = time.monotonic() - started
     result.assert_outcomes(passed=1)
-    out = result.stdout.str()
+    # On stderr, apart from the output tests and tools read.
+    assert "converge: " not in result.stdout.str()
+    out = result.stderr.str()
     lines = [line for line in out.splitlines() if line.startswith("converge: ")]
     assert any("mods/slow::two-run apply" in line for line in lines), out
     assert any("applying terraform_data.wait" in line for line in lines), out
@@ -179,4 +181,4 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
         "--converge", "mods/quick", "--converge-faults=none", "-p", "no:cacheprovider", "-q"
     )
     quiet.assert_outcomes(passed=1)
-    assert "converge: " not in quiet.stdout.str()
+    assert "converge: " not in quiet.stdout.str() + quiet.stderr.str()
