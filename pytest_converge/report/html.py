@@ -15,7 +15,7 @@ script against it::
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -27,9 +27,9 @@ from ..faults.kinds import FAULT_KINDS
 CELL_OUTCOMES = (
     "error",
     "interrupted",
+    "recovery-failed",
     "duplicate",
     "orphan",
-    "recovery-failed",
     "wrong-fixed-point",
     "failed",
     "flaky",
@@ -49,7 +49,7 @@ _LETTERS = {
     "skipped": "S",
 }
 #: Defect kinds that name a failed scenario's cell (others make it ``failed``).
-_CELL_KINDS = ("duplicate", "orphan", "recovery-failed", "wrong-fixed-point")
+_CELL_KINDS = ("recovery-failed", "duplicate", "orphan", "wrong-fixed-point")
 
 #: The row of scenarios whose resource is not known (unpinned, the fault's hit not recorded).
 _UNKNOWN_ROW = "(resource not known)"
@@ -146,8 +146,8 @@ def parse_scenario(label: str) -> tuple[str, str, str | None]:
 def cell_outcome(scenario: Mapping[str, Any], defects: Sequence[Mapping[str, Any]]) -> str:
     """The outcome a scenario's cell is coloured by: one of :data:`CELL_OUTCOMES`.
 
-    A failed scenario takes its worst defect kind among ``duplicate``, ``orphan``,
-    ``recovery-failed`` and ``wrong-fixed-point``; otherwise it stays ``failed``.
+    A failed scenario takes its worst defect kind among ``recovery-failed``,
+    ``duplicate``, ``orphan`` and ``wrong-fixed-point``; otherwise it stays ``failed``.
     """
     outcome = str(scenario.get("outcome", ""))
     if outcome in ("failed", "xpassed"):
@@ -226,12 +226,19 @@ def _badges(counts: Mapping[str, int]) -> str:
     )
 
 
-def _module_outcome(cells: Iterable[tuple[Mapping[str, Any], str]]) -> str:
-    outcomes = {o for _, o in cells}
-    for outcome in CELL_OUTCOMES:
-        if outcome in outcomes:
-            return outcome
-    return "passed"
+#: Cell outcomes that make a module's scenarios fail.
+_FAILING = frozenset(CELL_OUTCOMES) - {"passed", "skipped", "flaky"}
+
+
+def _module_outcome(cells: Sequence[tuple[Mapping[str, Any], str]]) -> tuple[str, str]:
+    """A module's outcome (``failed``, ``flaky`` or ``passed``) and its words."""
+    failing = sum(o in _FAILING for _, o in cells)
+    if failing:
+        return "failed", f"{failing} of {len(cells)} scenarios failed"
+    flaky = sum(o == "flaky" for _, o in cells)
+    if flaky:
+        return "flaky", f"{flaky} of {len(cells)} scenarios flaky"
+    return "passed", f"{len(cells)} scenarios passed"
 
 
 def _module_section(
@@ -241,7 +248,7 @@ def _module_section(
     loops: list[Mapping[str, Any]],
     keys: Mapping[int, str],
 ) -> str:
-    outcome = _module_outcome(cells)
+    outcome, words = _module_outcome(cells)
     kinds: dict[str, int] = {}
     suspected: dict[str, int] = {}
     for d in defects:
@@ -250,6 +257,7 @@ def _module_section(
     out = [
         f"<section class='module' data-module='{escape(module, True)}'>",
         f"<h2>{escape(module)} <span class='badge {outcome}'>{outcome}</span></h2>",
+        f"<div class='outcome'>{words}</div>",
         "<div>defects: "
         + (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none")
         + "</div>",

@@ -136,7 +136,9 @@ def test_scenario_labels_split_into_kind_operation_and_resource(
 def test_a_failed_cell_takes_its_worst_error_defect_kind() -> None:
     failed = {"outcome": "failed"}
     assert cell_outcome(failed, [{"kind": "orphan"}, {"kind": "duplicate"}]) == "duplicate"
-    assert cell_outcome(failed, [{"kind": "recovery-failed"}]) == "recovery-failed"
+    assert cell_outcome(failed, [{"kind": "orphan"}, {"kind": "recovery-failed"}]) == (
+        "recovery-failed"
+    )
     assert cell_outcome(failed, [{"kind": "wrong-fixed-point"}]) == "wrong-fixed-point"
     assert cell_outcome(failed, [{"kind": "stalled"}]) == "failed"
     # A warning never names the cell.
@@ -152,7 +154,8 @@ def test_every_scenario_is_one_cell_with_its_id_and_outcome() -> None:
     page = Page(html_report(report()))
     assert page.cells() == {
         ("mods/net", "two-run"): "passed",
-        ("mods/net", "crash@CreateSubnet#1@aws_subnet.a"): "orphan",
+        # recovery-failed and orphan: the re-run's failure names the cell.
+        ("mods/net", "crash@CreateSubnet#1@aws_subnet.a"): "recovery-failed",
         ("mods/net", "crash@CreateVpc#1@aws_vpc.main"): "duplicate",
         ("mods/net", "lost-response@CreateVpc#1@aws_vpc.main"): "flaky",
         ("mods/net", "lost-response@CreateTags#2@aws_vpc.main"): "passed",
@@ -202,6 +205,8 @@ def test_each_scenario_has_a_card_with_what_why_fix_reproduce_and_objects() -> N
 def test_summary_keeps_emulator_suspected_findings_apart_and_diffs_side_by_side() -> None:
     text = html_report(report())
     summary = text.split("<section class='module'", 1)[1].split("<h3>", 1)[0]
+    assert "<span class='badge failed'>failed</span>" in summary
+    assert "3 of 6 scenarios failed" in summary  # duplicate, recovery-failed and the error
     assert "defects: duplicate 1, orphan 1, recovery-failed 1" in summary
     assert "suspected emulator gaps (not the module's fault): permanent-diff 1" in summary
     diffs = text.split("<table class='diffs'>", 1)[1].split("</table>", 1)[0]
