@@ -145,3 +145,14 @@ def test_pytest_html_reports_carry_the_summary_and_matrix(pytester: pytest.Pytes
     text = (pytester.path / "out" / "pytest-html.html").read_text()
     assert "<div class='converge'>" in text
     assert "data-scenario='two-run' data-module='mods/quick' data-outcome='passed'" in text
+
+
+def test_the_ini_key_writes_the_page_even_of_a_run_without_scenarios(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\nconverge_html = out/converge.html\n")
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-n", "0")
+    result.assert_outcomes(passed=1)
+    text = (pytester.path / "out" / "converge.html").read_text()
+    assert "0 modules, 0 defects; 0 scenarios" in text

@@ -194,8 +194,9 @@ def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge repor
     body = [
         f"<div class='converge'><style>{_CSS}</style><header>",
         f"<h1>{escape(title)}</h1>",
-        f"<div>{len(modules)} modules, {len(report.get('defects', []))} defects; "
-        f"{len(cells)} scenarios: {_badges(totals)}</div>",
+        f"<div>{_count(len(modules), 'module')}, "
+        f"{_count(len(report.get('defects', [])), 'defect')}; "
+        f"{_count(len(cells), 'scenario')}: {_badges(totals)}</div>",
         "<div class='legend'>colours: "
         + " ".join(f"<span class='badge {o}'>{o}</span>" for o in CELL_OUTCOMES)
         + "</div>",
@@ -217,6 +218,10 @@ def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge repor
     return "\n".join(body) + f"<script>{_SCRIPT}</script></div>"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _badges(counts: Mapping[str, int]) -> str:
     order = [o for o in CELL_OUTCOMES if o in counts] + sorted(
         o for o in counts if o not in CELL_OUTCOMES
@@ -234,11 +239,11 @@ def _module_outcome(cells: Sequence[tuple[Mapping[str, Any], str]]) -> tuple[str
     """A module's outcome (``failed``, ``flaky`` or ``passed``) and its words."""
     failing = sum(o in _FAILING for _, o in cells)
     if failing:
-        return "failed", f"{failing} of {len(cells)} scenarios failed"
+        return "failed", f"{failing} of {_count(len(cells), 'scenario')} failed"
     flaky = sum(o == "flaky" for _, o in cells)
     if flaky:
-        return "flaky", f"{flaky} of {len(cells)} scenarios flaky"
-    return "passed", f"{len(cells)} scenarios passed"
+        return "flaky", f"{flaky} of {_count(len(cells), 'scenario')} flaky"
+    return "passed", f"{_count(len(cells), 'scenario')} passed"
 
 
 def _module_section(
@@ -460,8 +465,8 @@ def _card(s: Mapping[str, Any], outcome: str, defects: list[Mapping[str, Any]], 
         out.append("<dl class='defect'>")
         where = ".".join(str(x) for x in (d.get("address"), d.get("attribute")) if x)
         out.append(
-            f"<dt>what</dt><dd><b>{escape(str(d.get('kind')))}</b> "
-            f"{escape(where)}: {escape(str(d.get('message')))}</dd>"
+            f"<dt>what</dt><dd><b>{escape(str(d.get('kind')))}</b>"
+            f"{' ' + escape(where) if where else ''}: {escape(str(d.get('message')))}</dd>"
         )
         if d.get("emulator_suspected"):
             out.append(

@@ -205,6 +205,7 @@ def test_each_scenario_has_a_card_with_what_why_fix_reproduce_and_objects() -> N
 def test_summary_keeps_emulator_suspected_findings_apart_and_diffs_side_by_side() -> None:
     text = html_report(report())
     summary = text.split("<section class='module'", 1)[1].split("<h3>", 1)[0]
+    assert "1 module, 4 defects; 6 scenarios: " in text
     assert "<span class='badge failed'>failed</span>" in summary
     assert "3 of 6 scenarios failed" in summary  # duplicate, recovery-failed and the error
     assert "defects: duplicate 1, orphan 1, recovery-failed 1" in summary
