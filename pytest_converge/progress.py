@@ -130,9 +130,10 @@ class Progress:
             text = json.dumps(self._status)
             self._dirty = False
             self._published = time.time()
-        path = self._status_dir() / f"{self.worker or 'main'}.json"
-        tmp = path.with_suffix(".tmp")
-        with contextlib.suppress(OSError):
+        # AttributeError: no base temp (``-p no:tmpdir``), so nothing to show.
+        with contextlib.suppress(OSError, AttributeError):
+            path = self._status_dir() / f"{self.worker or 'main'}.json"
+            tmp = path.with_suffix(".tmp")
             tmp.write_text(text)
             os.replace(tmp, path)
 
@@ -213,19 +214,31 @@ class Progress:
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         if self._threads and not self.config.pluginmanager.has_plugin("dsession"):
             now = time.time()
-            # Shown once a Stack begins (tests without one stay off the status line).
-            self._change(
-                force=True, nodeid=nodeid, step=None, step_started=now, started=now, applying={}
-            )
+            # Not published: shown once a Stack begins (begin() publishes), so tests
+            # without one stay off the status line and cost no file write.
+            with self._lock:
+                self._status.update(
+                    nodeid=nodeid, step=None, step_started=now, started=now, applying={}
+                )
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         if self._threads and not self.config.pluginmanager.has_plugin("dsession"):
-            self._change(force=True, nodeid=None, step=None, applying={})
+            with self._lock:
+                shown = self._status.get("step") is not None
+            if shown:
+                self._change(force=True, nodeid=None, step=None, applying={})
+            else:
+                with self._lock:
+                    self._status.update(nodeid=None)
 
     # -- drawing --------------------------------------------------------------
     def _statuses(self) -> list[dict[str, Any]]:
-        found = []
-        for path in sorted(self._status_dir().glob("*.json")):
+        found: list[dict[str, Any]] = []
+        try:
+            paths = sorted(self._status_dir().glob("*.json"))
+        except (OSError, AttributeError):
+            return found
+        for path in paths:
             with contextlib.suppress(OSError, ValueError):
                 found.append(json.loads(path.read_text()))
         return found

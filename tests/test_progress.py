@@ -162,12 +162,19 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
     write_modules(pytester.path, wait=8)
     # The interval is 30 s; this run is shorter, so the conftest makes it 3 s.
     pytester.makeconftest("import pytest_converge.progress as p\np.LOG_INTERVAL = 3.0\n")
+    # A test that makes no Stack never shows, however long it takes.
+    pytester.makepyfile(test_plain="import time\n\ndef test_plain():\n    time.sleep(4)\n")
     started = time.monotonic()
     result = pytester.runpytest_subprocess(
-        "--converge", "mods/slow", "--converge-faults=none", "-p", "no:cacheprovider"
+        "--converge",
+        "mods/slow",
+        "test_plain.py",
+        "--converge-faults=none",
+        "-p",
+        "no:cacheprovider",
     )
     seconds = time.monotonic() - started
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)
     # On stderr, apart from the output tests and tools read.
     assert "converge: " not in result.stdout.str()
     out = result.stderr.str()
@@ -176,6 +183,7 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
     assert any("applying terraform_data.wait" in line for line in lines), out
     assert len(lines) <= seconds / 3.0 + 1, lines
     assert "\r" not in out and "\x1b[K" not in out
+    assert "test_plain" not in out
 
     quiet = pytester.runpytest_subprocess(
         "--converge", "mods/quick", "--converge-faults=none", "-p", "no:cacheprovider", "-q"
