@@ -421,7 +421,12 @@ def _loop(loop: Mapping[str, Any]) -> str:
     return f"<h3>loop {label}: {len(cycles)} cycles</h3>" + "".join(svg)
 
 
+#: Upgrade plan actions that destroy an object (terraform's own names).
+_DESTRUCTIVE = ("delete", "replace", "delete-create", "create-delete")
+
+
 def _upgrades(cells: list[tuple[Mapping[str, Any], str]], defects: list[Mapping[str, Any]]) -> str:
+    """Each upgrade scenario's plan actions, the destructive ones marked, and its findings."""
     upgrades = [s for s, _ in cells if str(s["scenario"]).startswith(("upgrade", "stages"))]
     if not upgrades:
         return ""
@@ -433,14 +438,28 @@ def _upgrades(cells: list[tuple[Mapping[str, Any], str]], defects: list[Mapping[
             if d.get("scenario") == s["scenario"]
             and d.get("kind") in ("destructive-upgrade", "upgrade-failed")
         ]
+        actions = s.get("actions") or {}
+        rows = "".join(
+            f"<tr{' class=destructive' if action in _DESTRUCTIVE else ''}>"
+            f"<td><code>{escape(str(address))}</code></td><td>{escape(str(action))}</td></tr>"
+            for address, action in sorted(actions.items(), key=lambda a: natural(str(a[0])))
+        )
         items = "".join(
             f"<li class='destructive'>{escape(str(d.get('address')))}: "
             f"{escape(str(d.get('message')))}</li>"
             for d in found
         )
+        since = f" from {escape(str(s['upgrade_from']))}" if s.get("upgrade_from") else ""
         out.append(
-            f"<li><code>{escape(str(s['scenario']))}</code>: "
-            f"{'destructive actions:' if found else 'no destructive action'}<ul>{items}</ul></li>"
+            f"<li><code>{escape(str(s['scenario']))}</code>{since}: "
+            f"{'destructive findings:' if found else 'no destructive finding'}<ul>{items}</ul>"
+            + (
+                f"<table class='actions'><tr><th>address</th><th>plan action</th></tr>{rows}"
+                "</table>"
+                if rows
+                else ""
+            )
+            + "</li>"
         )
     out.append("</ul>")
     return "\n".join(out)

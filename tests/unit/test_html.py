@@ -265,14 +265,30 @@ def test_a_loop_is_a_timeline_per_drifted_and_flapping_field() -> None:
 def test_an_upgrade_marks_its_destructive_actions() -> None:
     data = report()
     data["scenarios"].append(
-        {"module": "mods/net", "scenario": "upgrade-from@v1", "outcome": "failed", "seconds": 3}
+        {
+            "module": "mods/net",
+            "scenario": "upgrade-from@v1",
+            "outcome": "failed",
+            "seconds": 3,
+            "upgrade_from": "git:v1",
+            "actions": {"aws_db_instance.db": "replace", "aws_sqs_queue.q": "update"},
+        }
     )
+    # The JSON report keeps an upgrade's plan actions.
+    data = merge_reports([data])
+    assert data["scenarios"][-1]["actions"]["aws_db_instance.db"] == "replace"
     data["defects"].append(
         defect("destructive-upgrade", "upgrade-from@v1", address="aws_db_instance.db")
     )
     text = html_report(data)
     upgrades = text.split("<h3>upgrades</h3>", 1)[1]
     assert "<li class='destructive'>aws_db_instance.db: a destructive-upgrade</li>" in upgrades
+    assert "<code>upgrade-from@v1</code> from git:v1" in upgrades
+    assert (
+        "<tr class=destructive><td><code>aws_db_instance.db</code></td><td>replace</td></tr>"
+        in upgrades
+    )
+    assert "<tr><td><code>aws_sqs_queue.q</code></td><td>update</td></tr>" in upgrades
 
 
 def test_the_page_fetches_nothing_and_escapes_what_it_shows() -> None:
