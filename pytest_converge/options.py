@@ -308,6 +308,14 @@ OPTIONS: tuple[Option, ...] = (
         example="converge.sarif",
     ),
     Option(
+        "html",
+        "write one self-contained HTML page of the run here (the fault matrix as a grid)",
+        metavar="FILE",
+        parse=Path,
+        outcome=False,
+        example="converge.html",
+    ),
+    Option(
         "parallelism",
         "terraform -parallelism (fault scenarios default to 1)",
         metavar="N",
@@ -465,6 +473,7 @@ class Settings:
     faults: tuple[str, ...] = DEFAULT_FAULTS
     report: Path | None = None
     sarif: Path | None = None
+    html: Path | None = None
     parallelism: int | None = None
     timeout: float | None = None
     localstack_python: str | None = None

@@ -48,11 +48,16 @@ def pytest_configure(config: pytest.Config) -> None:
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.collect.arguments", "converge-collect"),
         ("pytest_converge.collect.upgrade", "converge-collect-upgrade"),
+        ("pytest_converge.report.html_plugin", "converge-html"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
+    from .progress import PLUGIN_NAME, Progress
+
+    if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+        config.pluginmanager.register(Progress(config), PLUGIN_NAME)
     from . import cancel
 
     # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.
@@ -208,23 +213,38 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _write_reports(session.config, converge)
 
 
+def report_data(converge: Any) -> dict[str, Any]:
+    """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
+    from .report import json_report
+
+    return json_report(
+        sorted(converge.modules),
+        converge.scenarios,
+        converge.defects,
+        loops=list(converge.loops.values()),
+        toolchains=converge.toolchains,
+    )
+
+
 def _write_reports(config: pytest.Config, converge: Any) -> None:
-    from .report import json_report, sarif_report
+    from .report import sarif_report
 
     report_path = converge.settings.report
+    html_path = converge.settings.html
+    if report_path or html_path:
+        data = report_data(converge)
+        # Users add their own keys (CI run id, commit) before it is written.
+        config.hook.pytest_converge_report(config=config, report=data)
     if report_path:
         path = report_path
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json_report(
-            sorted(converge.modules),
-            converge.scenarios,
-            converge.defects,
-            loops=list(converge.loops.values()),
-            toolchains=converge.toolchains,
-        )
-        # Users add their own keys (CI run id, commit) before it is written.
-        config.hook.pytest_converge_report(config=config, report=data)
         path.write_text(json.dumps(data, indent=2))
+    if html_path:
+        from .report.html import html_report
+
+        path = html_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html_report(data), encoding="utf-8")
     sarif_path = converge.settings.sarif
     if sarif_path:
         path = sarif_path
@@ -252,6 +272,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.section("convergence defects")
     for line in summary_lines(by_module):
         terminalreporter.write_line(line)
-    for name, path in (("report", session.settings.report), ("sarif", session.settings.sarif)):
+    settings = session.settings
+    for name, path in (
+        ("report", settings.report),
+        ("sarif", settings.sarif),
+        ("html", settings.html),
+    ):
         if path:
             terminalreporter.write_line(f"converge {name} written to {path}")

@@ -261,6 +261,11 @@ class ConvergeSession:
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
         self.check_served(Path(module))
+        from .progress import get_progress
+
+        live = get_progress(config)
+        if live is not None:
+            live.begin()
         with self._lock:  # the first Stack on a fresh emulator needs no reset
             emulator = self._started_emulator(wait=False)
             pristine, self._pristine = self._pristine, False
@@ -292,6 +297,8 @@ class ConvergeSession:
         )
         stack.loop_alert = self.settings.loop_alert
         stack.stateful_types = self.stateful_types()
+        if live is not None:  # its steps and applying resources on the status line
+            live.follow(stack)
         return stack
 
     def _inventory(

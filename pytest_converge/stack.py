@@ -185,6 +185,8 @@ class Stack:
     stateful_types: frozenset[str] | None = None
     #: When a run is stuck on one call and stopped (see :mod:`.analysis.stalls`).
     stall_limits: StallLimits = STALL_LIMITS
+    #: Told every terraform ``-json`` event of an apply (the live status line).
+    on_event: Callable[[dict[str, Any]], None] | None = None
 
     def __init__(
         self,
@@ -308,6 +310,8 @@ class Stack:
         def on_event(event: dict[str, Any]) -> None:
             applying.see(event)
             timeline.append((time.monotonic(), event))
+            if self.on_event is not None:
+                self.on_event(event)
 
         try:
             done = self.runner.run(
@@ -687,6 +691,7 @@ class Stack:
         second, defects = self._rerun_clean(fault, first, scenario)
         if second.ok:
             defects.extend(self._second_plan_defects(scenario))
+        self._progress(f"{self.name}: inventory")
         after = take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.

@@ -107,6 +107,7 @@ def test_upgrade_from_head_1_in_a_fresh_clone(pytester: pytest.Pytester, repo: P
         "--converge-faults=none",
         "--converge-allow-replace=aws_dynamodb_table.orders",
         "--converge-report=report.json",
+        "--converge-html=page.html",
         "-p",
         "no:cacheprovider",
     )
@@ -140,6 +141,23 @@ def test_upgrade_from_head_1_in_a_fresh_clone(pytester: pytest.Pytester, repo: P
     report = json.loads((repo / "report.json").read_text())
     [defect] = [d for d in report["defects"] if d["kind"] == "destructive-upgrade"]
     assert defect["scenario"] == "upgrade-from@HEAD~1"
+    # The upgrade plan's actions are in the JSON and on the page, the destructive marked.
+    [rekey] = [
+        s
+        for s in report["scenarios"]
+        if s["module"] == "mods/rekey" and s["scenario"] == "upgrade-from@HEAD~1"
+    ]
+    assert rekey["actions"] == {"aws_dynamodb_table.orders": "replace"}
+    assert rekey["upgrade_from"].startswith("HEAD~1")
+    jsonschema = pytest.importorskip("jsonschema")
+    from pytest_converge.report import load_schema
+
+    jsonschema.validate(report, load_schema())
+    page = (repo / "page.html").read_text()
+    assert (
+        "<tr class=destructive><td><code>aws_dynamodb_table.orders</code></td><td>replace</td>"
+        in page
+    )
     # The user's checkout is untouched: same files, same HEAD, no extra worktree.
     assert checkout() == before
 

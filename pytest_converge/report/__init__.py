@@ -324,6 +324,13 @@ def _scenario(item: Any) -> dict[str, Any]:
     hit = get("fault_address", None)
     if hit:
         entry["fault_address"] = str(hit)
+    # Upgrade items: the revision and the upgrade plan's action per address.
+    old = get("upgrade_from", None)
+    if old:
+        entry["upgrade_from"] = str(old)
+    actions = get("actions", None)
+    if isinstance(actions, Mapping):
+        entry["actions"] = {str(a): str(action) for a, action in actions.items()}
     return entry
 
 

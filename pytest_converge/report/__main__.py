@@ -36,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     merge.add_argument("--sarif", type=Path, metavar="FILE", help="also write SARIF 2.1.0 here")
     merge.add_argument(
+        "--html", type=Path, metavar="FILE", help="also write the run's HTML page here"
+    )
+    merge.add_argument(
         "--root",
         type=Path,
         default=Path.cwd(),
@@ -59,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         options.sarif.parent.mkdir(parents=True, exist_ok=True)
         sarif = sarif_report(defects, options.root, toolchains=merged["toolchains"])
         options.sarif.write_text(json.dumps(sarif, indent=2) + "\n")
+    if options.html is not None:
+        from .html import html_report
+
+        options.html.parent.mkdir(parents=True, exist_ok=True)
+        options.html.write_text(html_report(merged), encoding="utf-8")
     errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
     print(
         f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "

@@ -1,0 +1,192 @@
+"""Live progress while a run works: the status line on a terminal, a line per step in CI logs.
+
+The terminal test runs pytest in a pseudo-terminal (``pty``) under ``-n 2`` on a
+module whose apply waits a minute on one resource (a ``local-exec`` sleep), and
+reads what the terminal showed while it waited. Real terraform, moto.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.progress import get_progress, status_text, step_of
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def slow_module(seconds: int) -> str:
+    return f"""
+provider "aws" {{
+  region = "us-east-1"
+}}
+resource "aws_sqs_queue" "q" {{
+  name = "slow-queue"
+}}
+resource "terraform_data" "wait" {{
+  input = aws_sqs_queue.q.name
+  provisioner "local-exec" {{
+    command = "sleep {seconds}"
+  }}
+}}
+"""
+
+
+QUICK_MODULE = """
+provider "aws" {
+  region = "us-east-1"
+}
+resource "aws_sqs_queue" "q" {
+  name = "quick-queue"
+}
+"""
+
+
+def write_modules(root: Path, wait: int) -> None:
+    for name, text in (("slow", slow_module(wait)), ("quick", QUICK_MODULE)):
+        (root / "mods" / name).mkdir(parents=True)
+        (root / "mods" / name / "main.tf").write_text(text)
+
+
+def run_in_pty(args: list[str], cwd: Path, timeout: float = 600) -> tuple[int, str]:
+    """pytest run as a user runs it in a terminal; everything the terminal received."""
+    master, slave = pty.openpty()
+    env = dict(os.environ, COLUMNS="220", LINES="40", TERM="xterm")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    out = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the terminal closed: the run ended
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            elif proc.poll() is not None:
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(master)
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+def test_steps_are_named_from_the_stacks_messages() -> None:
+    assert step_of("mods/net: apply through crash@CreateVpc#1", "mods/net") == "faulted apply"
+    assert step_of("mods/net: clean re-run after crash@CreateVpc#1", "mods/net") == "re-run"
+    assert step_of("mods/net: second plan", "mods/net") == "second plan"
+    assert step_of("mods/net: inventory", "mods/net") == "inventory"
+    assert step_of("mods/net: apply", "mods/net") == "apply"
+    assert step_of("mods/net: something new", "mods/net") == "something new"
+
+
+def test_the_status_names_the_resource_waited_on_longest() -> None:
+    status = {
+        "worker": "gw1",
+        "nodeid": "mods/net::crash@CreateVpc#1@aws_vpc.main",
+        "step": "faulted apply",
+        "step_started": 100.0,
+        "applying": {"aws_subnet.a": 150.0, "aws_vpc.main": 110.0},
+    }
+    assert status_text(status, now=175.0) == (
+        "[gw1] mods/net::crash@CreateVpc#1@aws_vpc.main faulted apply 1m15s, "
+        "applying aws_vpc.main (+1) 1m05s"
+    )
+    # A test that made no Stack (yet), or none running: nothing to show.
+    assert status_text({**status, "step": None}, now=175.0) == ""
+    assert status_text({**status, "nodeid": None}, now=175.0) == ""
+
+
+def test_quiet_runs_show_no_progress(pytester: pytest.Pytester) -> None:
+    assert get_progress(pytester.parseconfigure("-q"))._enabled() is False  # type: ignore[union-attr]
+    assert get_progress(pytester.parseconfigure())._enabled() is True  # type: ignore[union-attr]
+
+
+def test_a_terminal_shows_each_worker_and_a_minute_long_wait_on_one_resource(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("xdist")
+    write_modules(tmp_path, wait=62)
+    code, screen = run_in_pty(
+        ["--converge", "mods", "--converge-faults=none", "-n", "2", "-p", "no:cacheprovider"],
+        tmp_path,
+    )
+    assert code == 0, screen[-3000:]
+    shown = [part.split("\x1b[K")[0] for part in screen.split("\r")]
+    # Both workers on one status line, each with its scenario and step.
+    assert any(
+        "[gw0] mods/" in line and "[gw1] mods/" in line and "::two-run" in line for line in shown
+    ), shown[:40]
+    waits = [
+        int(m.group(1)) * 60 + int(m.group(2))
+        for line in shown
+        for m in [
+            re.search(r"::two-run apply \S+, applying terraform_data\.wait (\d+)m(\d+)s", line)
+        ]
+        if m
+    ]
+    # The wait on the resource is shown while it lasts, past its first minute.
+    assert waits and max(waits) >= 60, [line for line in shown if "wait" in line][-5:]
+    assert any("second plan" in line for line in shown)
+    # The line is taken off the terminal before pytest's summary.
+    summary = screen.split("passed in")[0].rsplit("\n", 1)[-1]
+    assert "applying" not in summary
+
+
+def test_without_a_terminal_a_line_per_step_at_most_every_interval(
+    pytester: pytest.Pytester,
+) -> None:
+    write_modules(pytester.path, wait=8)
+    # The interval is 30 s; this run is shorter, so the conftest makes it 3 s.
+    pytester.makeconftest("import pytest_converge.progress as p\np.LOG_INTERVAL = 3.0\n")
+    # A test that makes no Stack never shows, however long it takes.
+    pytester.makepyfile(test_plain="import time\n\ndef test_plain():\n    time.sleep(4)\n")
+    started = time.monotonic()
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods/slow",
+        "test_plain.py",
+        "--converge-faults=none",
+        "-p",
+        "no:cacheprovider",
+    )
+    seconds = time.monotonic() - started
+    result.assert_outcomes(passed=2)
+    # On stderr, apart from the output tests and tools read.
+    assert "converge: " not in result.stdout.str()
+    out = result.stderr.str()
+    lines = [line for line in out.splitlines() if line.startswith("converge: ")]
+    assert any("mods/slow::two-run apply" in line for line in lines), out
+    assert any("applying terraform_data.wait" in line for line in lines), out
+    assert len(lines) <= seconds / 3.0 + 1, lines
+    assert "\r" not in out and "\x1b[K" not in out
+    assert "test_plain" not in out
+
+    quiet = pytester.runpytest_subprocess(
+        "--converge", "mods/quick", "--converge-faults=none", "-p", "no:cacheprovider", "-q"
+    )
+    quiet.assert_outcomes(passed=1)
+    assert "converge: " not in quiet.stdout.str() + quiet.stderr.str()
