@@ -5,6 +5,7 @@ A page asks for a table with a marker line, replaced before the page is rendered
     <!-- converge:options -->        every --converge* option and its ini key
     <!-- converge:defect-kinds -->   every defect kind, its severity and meaning
     <!-- converge:classifications --> the built-in classes of a permanent diff
+    <!-- converge:api-imports -->    the import of every name in pytest_converge.__all__
 
 So the reference cannot fall behind the code: a new option, defect kind or
 class is in the docs the next time they are built. A marker with no table is
@@ -13,9 +14,12 @@ an error, which `mkdocs build --strict` (CI) turns into a failed build.
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
+import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("mkdocs.plugins.converge")
@@ -47,10 +51,44 @@ def classifications_list() -> str:
     return ", ".join(f"`{name}`" for name in CLASSIFICATIONS)
 
 
+def api_imports() -> str:
+    """A code block importing every name of ``pytest_converge.__all__``, grouped by its module.
+
+    Each group is headed by the module the package imports the names from
+    (``# errors``, ``# faults``, ``# analysis.plan``); names the package
+    defines itself (or takes from a private module, ``__version__``) come
+    last, under ``# pytest_converge``.
+    """
+    import pytest_converge
+
+    source = Path(pytest_converge.__file__).read_text()
+    exported = set(pytest_converge.__all__)
+    groups: dict[str, list[str]] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            if node.module.startswith("_"):  # a private module: the package's own names
+                continue
+            names = [a.asname or a.name for a in node.names if (a.asname or a.name) in exported]
+            if names:
+                groups.setdefault(node.module, []).extend(names)
+    grouped = {name for names in groups.values() for name in names}
+    groups["pytest_converge"] = [n for n in pytest_converge.__all__ if n not in grouped]
+    lines = ["```python", "from pytest_converge import ("]
+    for module, names in groups.items():
+        if not names:
+            continue
+        lines.append(f"    # {module}")
+        wrapped = textwrap.wrap(", ".join(names) + ",", width=84, break_on_hyphens=False)
+        lines.extend(f"    {line}" for line in wrapped)
+    lines += [")", "```"]
+    return "\n".join(lines)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "options": options_table,
     "defect-kinds": defect_kinds_table,
     "classifications": classifications_list,
+    "api-imports": api_imports,
 }
 
 
