@@ -26,7 +26,8 @@ import pytest
 
 from ..errors import ConvergeError, ConvergenceError, FaultPointsError, UnsupportedServiceError
 from ..faults import parse_fault
-from ..report import defect_json, junit_properties
+from ..loop import drift_scenario
+from ..report import defect_json, jsonable, junit_properties
 from ..tfvars import missing_variables
 from .discovery import Discovery
 from .options import drift_kinds, fault_kinds
@@ -207,9 +208,6 @@ class ConvergeItem(pytest.Item):
 
     def _run_drift(self, stack: Any) -> list[Any]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
-        from ..loop import drift_scenario
-        from ..report import jsonable
-
         stack.on_loop = lambda record: self.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
         )
