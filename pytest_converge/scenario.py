@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .analysis.defects import Defect
 from .analysis.hints import recovery_failed_hints
@@ -272,3 +272,16 @@ def address_in(diags: Sequence[str]) -> str | None:
 def is_flaky(found: Observed, again: Observed | None) -> bool:
     """A replay whose outcome (the kinds of its errors) differs from the first run's."""
     return again is not None and outcome(again.defects) != outcome(found.defects)
+
+
+def report_fields(found: Observed, again: Observed | None) -> dict[str, Any]:
+    """What every scenario report (``RecoveryReport``, ``UpgradeReport``) takes from the runs."""
+    return {
+        "first": found.first,
+        "second": found.second,
+        "created": found.created,
+        "flaky": is_flaky(found, again),
+        "replayed": again.defects if again is not None else [],
+        "unverified_types": list(found.unverified),
+        "regions": found.regions,
+    }

@@ -63,7 +63,7 @@ from .provider import ReattachedProvider
 from .results import ApplyResult, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .safety import ensure_loopback
-from .scenario import Scenario, is_flaky, points
+from .scenario import Scenario, points, report_fields
 from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
 from .terraform import Completed, IsFlagged, OpenApplies, Runner, read_json
 from .workspace import VARS_FILE, Template, Templates, aws_addresses
@@ -514,21 +514,15 @@ class Stack:
             self.replay if replay is None else replay
         )
         report = RecoveryReport(
-            self.name,
-            fault.label,
-            self.finish(found.defects),
-            found.first,
-            found.second,
-            self.last_plan,
-            time.monotonic() - started,
-            found.created,
-            flaky=is_flaky(found, again),
-            replayed=again.defects if again is not None else [],
-            unverified_types=list(found.unverified),
-            regions=found.regions,
+            module=self.name,
+            scenario=fault.label,
+            defects=self.finish(found.defects),
+            plan=self.last_plan,
+            seconds=time.monotonic() - started,
             hit=found.hit,
             replay_hit=again.hit if again is not None else None,
             ran_with=self.ran_with,
+            **report_fields(found, again),
         )
         self.reports.append(report)
         return report.watch(self.seen)

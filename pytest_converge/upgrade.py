@@ -30,7 +30,7 @@ from .analysis.upgrade import STATEFUL_TYPES, moved_hints, upgrade_actions, upgr
 from .errors import TerraformError
 from .faults import Fault, parse_fault
 from .results import ApplyResult, UpgradeReport
-from .scenario import Scenario, address_in, is_flaky, points
+from .scenario import Scenario, address_in, points, report_fields
 from .terraform import IsFlagged, Runner
 from .tfvars import AUTO_COPY, copy_test_vars
 
@@ -67,21 +67,15 @@ def upgrade_from(
     found, again = run.scenario(fault).run_and_replay(again_too)
     old, plan = run.prepared[0]
     return UpgradeReport(
-        stack.name,
-        scenario,
-        stack.finish(found.defects),
-        old,
-        plan,
-        upgrade_actions(plan),
-        moved_hints(plan),
-        found.first,
-        found.second,
-        time.monotonic() - started,
-        found.created,
-        flaky=is_flaky(found, again),
-        replayed=again.defects if again is not None else [],
-        unverified_types=list(found.unverified),
-        regions=found.regions,
+        module=stack.name,
+        scenario=scenario,
+        defects=stack.finish(found.defects),
+        old=old,
+        plan=plan,
+        actions=upgrade_actions(plan),
+        moved=moved_hints(plan),
+        seconds=time.monotonic() - started,
+        **report_fields(found, again),
     )
 
 
