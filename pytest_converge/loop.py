@@ -25,41 +25,28 @@ import contextlib
 import itertools
 import json
 import shutil
-import statistics
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from .analysis.defects import Defect, DefectReport
-from .analysis.loop import (
-    TERRAFORM,
-    Cycle,
-    DriftEvent,
-    Flapping,
-    Observation,
-    OutOfBand,
-    analyse,
-    unnoticed_drift,
-)
-from .analysis.plan import Plan, format_value, parse_plan
+from .analysis.defects import Defect
+from .analysis.loop import TERRAFORM, Observation, OutOfBand, analyse, unnoticed_drift
+from .analysis.plan import Plan, parse_plan
 from .analysis.state import state_resources
 from .analysis.stateful import STATEFUL_TYPES
 from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
 from .errors import ConvergeError, LoopError, TerraformError, WriterError
 from .faults import Call
-from .report import jsonable
+from .results import DEFAULT_ALERT, LoopReport
 from .terraform import IsFlagged, Runner, read_json
 
 if TYPE_CHECKING:
     from .stack import Stack
 
-#: Default of ``--converge-loop-alert``: cycles without converging before it is a defect.
-DEFAULT_ALERT = 3
 PLAN_FILE = "converge-loop.tfplan"
 #: ``--converge-drift`` kinds: an out-of-band deletion, an out-of-band tag change.
 DRIFT_KINDS = ("delete", "modify")
@@ -83,7 +70,7 @@ class Cloud:
         self.endpoint = loop.stack.proxy.endpoint
 
     def client(self, service: str, region: str | None = None) -> Any:
-        from botocore.config import Config
+        from botocore.config import Config  # botocore loads in a scenario, not at start-up
 
         region = region or self._loop.stack.emulator.region
         client = blind_session(self.access_key, region).client(
@@ -129,88 +116,6 @@ def _strings(value: Any) -> set[str]:
     if isinstance(value, list | tuple):
         return set().union(*(_strings(v) for v in value)) if value else set()
     return set()
-
-
-@dataclass
-class LoopReport(DefectReport):
-    """What a loop run did: ``cycles``, ``drift``, ``flapping`` and ``defects``."""
-
-    module: str
-    cycles: list[Cycle]
-    drift: list[DriftEvent]
-    flapping: list[Flapping]
-    defects: list[Defect]
-    alert: int = DEFAULT_ALERT
-    #: Out-of-band calls per cycle (``Operation by writer``).
-    out_of_band: dict[int, list[str]] = field(default_factory=dict)
-    _findings: ClassVar[tuple[str, ...]] = ("defects", "drift", "flapping")
-
-    def _failure_header(self) -> str:
-        return f"{self.module} under a continuous loop:"
-
-    def _failure_detail(self) -> str:
-        return self.text()
-
-    def median_seconds(self) -> float:
-        return statistics.median(c.seconds for c in self.cycles) if self.cycles else 0.0
-
-    def text(self) -> str:
-        """Cycle by cycle, and each drift event's lifetime: the item's report text."""
-        lines = []
-        for e in self.drift:
-            when = (
-                f"reverted in cycle {e.reverted_cycle}"
-                if e.reverted_cycle
-                else ("kept (terraform accepted it)" if e.outcome == "kept" else "never reverted")
-            )
-            change = (
-                "deleted"
-                if e.change == "delete"
-                else (f"{format_value(e.expected, 60)} -> {format_value(e.found, 60)}")
-            )
-            lines.append(
-                f"drift {e.label} by {e.by or 'an unknown writer'} ({change}): detected in "
-                f"cycle {e.detected_cycle}, {when}; lifetime {e.lifetime_cycles} cycle(s), "
-                f"{e.lifetime_seconds:.2f} s"
-            )
-        for c in self.cycles:
-            state = "converged" if c.converged else f"changed {', '.join(c.changed) or '-'}"
-            if c.error:
-                state = f"error: {c.error[:160]}"
-            oob = self.out_of_band.get(c.number)
-            lines.append(
-                f"cycle {c.number}{' (paused)' if c.paused else ''}: {c.seconds:.2f} s, "
-                f"loop calls {c.reads} read(s) {c.writes} write(s)"
-                + (f" [{_ops(c.write_operations)}]" if c.write_operations else "")
-                + f"; {state}"
-                + (f"; out of band: {', '.join(oob)}" if oob else "")
-            )
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON report's ``loops`` entry."""
-        reads = [c.reads_per_resource for c in self.cycles]
-        return jsonable(
-            {
-                "module": self.module,
-                "alert": self.alert,
-                "cycles": [
-                    {**asdict(c), "reads_per_resource": c.reads_per_resource} for c in self.cycles
-                ],
-                "reads_per_resource_per_cycle": round(statistics.mean(reads), 2) if reads else 0,
-                "median_cycle_seconds": round(self.median_seconds(), 3),
-                "drift": [
-                    {k: v for k, v in asdict(e).items() if k not in ("at", "reverted_at")}
-                    for e in self.drift
-                ],
-                "flapping": [asdict(f) for f in self.flapping],
-                "defects": [d.kind for d in self.defects],
-            }
-        )
-
-
-def _ops(counts: dict[str, int]) -> str:
-    return ", ".join(f"{op} x{n}" if n > 1 else op for op, n in sorted(counts.items()))
 
 
 class Loop:
@@ -313,7 +218,7 @@ class Loop:
     # -- one cycle -------------------------------------------------------------------------
     def _cycle(self, number: int) -> Observation:
         stack = self.stack
-        stack._check_emulator()
+        stack.check_emulator()
         proxy = stack.proxy
         proxy.clear()
         self._params = []
@@ -379,7 +284,7 @@ class Loop:
             out=PLAN_FILE,
             parallelism=self.stack.parallelism,
             ok_codes=(0, 1, 2),
-            watch=self.stack._stall_watch([])[0],  # stuck on one call: TerraformStalled
+            watch=self.stack.stall_watch(),  # stuck on one call: TerraformStalled
         )
         if done.returncode not in (0, 2):
             return None, "; ".join(done.diagnostics()) or f"plan exit {done.returncode}", False
@@ -397,7 +302,7 @@ class Loop:
             no_color=IsFlagged,
             json=IsFlagged,
             parallelism=self.stack.parallelism,
-            watch=self.stack._stall_watch([])[0],
+            watch=self.stack.stall_watch(),
         )
         completed: dict[str, float] = {}
         for event in done.events:
@@ -464,7 +369,7 @@ class Loop:
         for d in new:
             self._reported[d.key()] = d
         if new:
-            stack._finish(new)
+            stack.finish(new)
         defects = [self._reported[d.key()] for d in analysis.defects]
         for d in defects:
             d.module = d.module or stack.name
@@ -485,7 +390,7 @@ class Loop:
         on_loop = getattr(stack, "on_loop", None)
         if on_loop is not None:
             on_loop({"loop": self.id, **self.report_dict()})
-        return report.watch(stack._seen)
+        return report.watch(stack.seen)
 
     def report_dict(self) -> dict[str, Any]:
         analysis = analyse(
@@ -535,10 +440,10 @@ def scratch_terraform(
     to the workspace's module dir) to extra file contents (override files).
     """
     template = stack.template
-    scratch = Path(tempfile.mkdtemp(prefix="converge-console-", dir=stack._root.parent))
+    scratch = Path(tempfile.mkdtemp(prefix="converge-console-", dir=stack.root.parent))
     try:
         root = scratch / "ws"
-        shutil.copytree(stack._root, root, symlinks=True)
+        shutil.copytree(stack.root, root, symlinks=True)
         workdir = root / template.subdir
         (workdir / PLAN_FILE).unlink(missing_ok=True)
         template.point(workdir, stack.proxy.endpoint, cloud.access_key)
@@ -546,9 +451,7 @@ def scratch_terraform(
             path = workdir / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-        runner = Runner(
-            stack.runner.engine, workdir, stack._templates.env(scratch), stack._timeouts
-        )
+        runner = Runner(stack.runner.engine, workdir, stack.templates.env(scratch), stack.timeouts)
         name, *rest = args
         runner.run(name, *rest, input=False, no_color=IsFlagged, check=True)
     finally:
@@ -634,7 +537,7 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
     """
     if kind not in DRIFT_KINDS:
         raise LoopError(f"unknown drift kind {kind!r}: expected one of {', '.join(DRIFT_KINDS)}")
-    stack._fresh_start()
+    stack.fresh_start()
     stack.apply().raise_for_error()
     loop = stack.loop(alert)
     change = delete_out_of_band if kind == "delete" else modify_out_of_band
@@ -658,7 +561,7 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
             change="deleted" if kind == "delete" else f"modified (tag {DRIFT_TAG})",
         )
         report.defects.append(defect)
-        stack._finish([defect])
+        stack.finish([defect])
     for d in report.defects:
         d.scenario = f"drift-{kind}@{address}"
     return report

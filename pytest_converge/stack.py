@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import logging
@@ -23,154 +22,54 @@ import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, Protocol
 
-from .analysis.defects import Defect, DefectReport, WatchedList
+from . import upgrade as upgrades
+from .analysis.defects import Defect, WatchedList
 from .analysis.diffs import plan_defects
-from .analysis.hints import recovery_failed_hints
-from .analysis.plan import Plan, parse_plan
-from .analysis.stalls import STALL_LIMITS, Stall, StallLimits
+from .analysis.egress import egress_defects, in_flight
+from .analysis.emulators import Outcome, emulator_differences
+from .analysis.gaps import (
+    emulator_version,
+    load_catalogue,
+    mark_disagreements,
+    mark_emulator_gaps,
+    resource_type,
+    undecodable_notes,
+    unimplemented_notes,
+)
+from .analysis.plan import Plan, parse_plan, top_attribute
+from .analysis.stalls import (
+    REFUSED_EGRESS,
+    STALL_LIMITS,
+    Stall,
+    StallLimits,
+    find_stall,
+    retried_egress,
+    stall_defect,
+)
+from .analysis.state import state_resources
+from .analysis.writers import sibling_writers
 from .cliconfig import short_address
 from .egress import EgressGuard
 from .emulator.base import Emulator
-from .errors import (
-    ConvergenceError,
-    EmulatorError,
-    FaultError,
-    TerraformError,
-    TerraformStalled,
-)
-from .faults import Call, Fault, Proxy
-from .inventory import prepare_clients
+from .errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
+from .faults import Call, Fault, Proxy, parse_fault
+from .hcl import declared_regions, provider_regions
+from .inventory import BUILTIN_LISTERS, Inventory, Lister, prepare_clients, take_inventory
+from .loop import Loop
 from .provider import ReattachedProvider
+from .results import ApplyResult, RecoveryReport, UpgradeReport
+from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .safety import ensure_loopback
+from .scenario import Scenario, points, report_fields
+from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
 from .terraform import Completed, IsFlagged, OpenApplies, Runner, read_json
-from .workspace import Template, Templates, aws_addresses
-
-if TYPE_CHECKING:
-    from .loop import Loop
-
-if TYPE_CHECKING:
-    from .upgrade import UpgradeReport
+from .workspace import VARS_FILE, Template, Templates, aws_addresses
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
-
-
-@dataclass
-class ApplyResult:
-    """What one ``terraform apply`` did."""
-
-    ok: bool
-    error: TerraformError | None
-    seconds: float
-    calls: list[Call] = field(default_factory=list)
-    #: Faults armed for this run that fired / never fired.
-    fired: list[Fault] = field(default_factory=list)
-    unfired: list[Fault] = field(default_factory=list)
-    #: Addresses whose apply started and never completed (a crash leaves these).
-    pending: list[str] = field(default_factory=list)
-    signalled: int | None = None
-    #: ``egress`` defects: connections beyond the emulator this run tried (all refused).
-    egress: list[Defect] = field(default_factory=list)
-    #: The ``stalled`` finding when pytest-converge stopped the apply (one call repeated
-    #: against the same answer: an emulator gap); empty otherwise.
-    stalled: list[Defect] = field(default_factory=list)
-    #: Terraform's ``-json`` events of this apply (apply_start/apply_complete, ...).
-    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    #: ``time.time() - time.monotonic()`` during the apply: turns a call's
-    #: ``started`` into the epoch seconds terraform's events are stamped with.
-    clock_offset: float = 0.0
-
-    def raise_for_error(self) -> ApplyResult:
-        """Raise the apply's :class:`TerraformError` if it failed; else return ``self``.
-
-        When the failure came from a refused connection beyond the emulator, a
-        :class:`ConvergenceError` naming the host is raised instead.
-
-        >>> stack.apply().raise_for_error()          # doctest: +SKIP
-        """
-        if self.error is not None:
-            if self.egress:
-                raise ConvergenceError.of(
-                    self.egress + self.stalled, header="the apply tried to leave this machine:"
-                ) from self.error
-            if self.stalled:
-                raise ConvergenceError.of(
-                    self.stalled, header="the apply was stopped, stuck on one call:"
-                ) from self.error
-            raise self.error
-        return self
-
-
-@dataclass
-class RecoveryReport(DefectReport):
-    """The outcome of one fault scenario (see :meth:`Stack.recover`)."""
-
-    module: str
-    scenario: str
-    defects: list[Defect]
-    first: ApplyResult
-    second: ApplyResult | None
-    plan: Plan | None
-    seconds: float
-    created: list[Any] = field(default_factory=list)
-    #: The replay gave a different outcome: the scenario is not reproducible.
-    flaky: bool = False
-    #: The defects of the replay (empty when there was none).
-    replayed: list[Defect] = field(default_factory=list)
-    #: Resource types the scenario created that no inventory lister covers.
-    unverified_types: list[str] = field(default_factory=list)
-    #: The regions whose objects the inventory listed.
-    regions: list[str] = field(default_factory=list)
-    #: The resource whose apply the fault hit (None if not known), and the replay's.
-    #: ``Op#n`` counts calls in the order terraform makes them, and terraform orders
-    #: independent resources freely: two runs can hit two resources.
-    hit: str | None = None
-    replay_hit: str | None = None
-    _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")
-    #: The engine and provider versions the runs used (``terraform 1.11.4, hashicorp/aws 5.100.0``).
-    ran_with: str = ""
-
-    def _failure_header(self) -> str:
-        if self.flaky:
-            return (
-                f"{self.module} under {self.scenario} is FLAKY: a replay gave "
-                f"{_described(self.replayed) or 'no defects'} instead of "
-                f"{_described(self.defects)}.{self._flaky_cause()} First run:"
-            )
-        where = f" (it hit {self.hit})" if self.hit else ""
-        engine = f" [{self.ran_with}]" if self.ran_with else ""
-        return f"{self.module} does not recover from {self.scenario}{where}{engine}:"
-
-    def _flaky_cause(self) -> str:
-        """Why the replay differed, as far as the two runs tell."""
-        if not (self.hit and self.replay_hit):
-            return ""
-        if self.hit != self.replay_hit:
-            from .faults import parse_fault
-
-            pin = ""
-            with contextlib.suppress(FaultError):
-                pinned = replace(parse_fault(self.scenario), address=self.hit)
-                pin = f"; pin it to one: {pinned.label}"
-            return (
-                f" The fault hit {self.hit}, then {self.replay_hit}: terraform orders "
-                "independent resources freely, so the n-th call of an operation is "
-                f"not always the same resource's{pin}."
-            )
-        first, again = _errors(self.defects), _errors(self.replayed)
-        only = [
-            f"only the {run} found {', '.join(sorted(found))}"
-            for run, found in (("first run", first - again), ("replay", again - first))
-            if found
-        ]
-        return (
-            f" The fault hit {self.hit} both times, so the difference is not which resource "
-            f"it hit but what the module does: {'; '.join(only)}."
-        )
 
 
 class Stack:
@@ -219,10 +118,11 @@ class Stack:
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
-        # Live progress with `--log-cli-level=INFO` (or any logging setup).
-        self._progress = progress or _log.info
-        self._templates = templates
-        self._timeouts = timeouts
+        #: Live progress with `--log-cli-level=INFO` (or any logging setup).
+        self.progress: Callable[[str], None] = progress or _log.info
+        #: The workspace templates and the per-command timeouts the runs use.
+        self.templates = templates
+        self.timeouts = timeouts
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
         #: The module's name in every report: its path relative to the rootdir
@@ -235,8 +135,6 @@ class Stack:
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
         self.defects: list[Defect] = []
-        from .hcl import declared_regions, provider_regions
-
         #: Provider configuration ("aws", "aws.west") -> its literal region.
         self.provider_regions = provider_regions(self.module)
         #: Every region a run signed a call for, plus the declared ones: what to inventory.
@@ -260,7 +158,7 @@ class Stack:
         self.proxy.start()
         self.egress_guard = EgressGuard()
         #: egress and stalled defects of the runs since the scenario started
-        #: (see _take_run_findings).
+        #: (see take_run_findings).
         self._egress: list[Defect] = []
         self._stalled: list[Defect] = []
         base = workdir / f"stack-{next(_counter)}-{self.module.name}"
@@ -268,7 +166,8 @@ class Stack:
         try:
             self.egress_guard.start()
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
-            self._root = base
+            #: The Stack's own directory (its workspace is ``workdir`` inside it).
+            self.root = base
             env = {**templates.env(base), **self.egress_guard.proxy_env()}
             provider = _reattached_provider(self.template, self.workdir, env, reattach)
             self.runner = Runner(
@@ -296,7 +195,7 @@ class Stack:
         return self._apply(armed, self.parallelism or (1 if armed else None))
 
     def _apply(self, armed: list[Fault], parallelism: int | None) -> ApplyResult:
-        self._check_emulator()
+        self.check_emulator()
         self._emulator_empty = False
         self.proxy.clear()
         applying = OpenApplies()
@@ -356,14 +255,7 @@ class Stack:
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
-        self.regions.update(c.region for c in result.calls if c.region)
-        for c in result.calls:
-            if self.services is None:
-                break
-            if c.region is None:
-                self.services = None
-            else:
-                self.services.setdefault(c.region, set()).add(c.service)
+        self.note_calls(result.calls)
         if not armed and error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", error))
         return result
@@ -392,7 +284,7 @@ class Stack:
         Drift under an empty plan changed nothing terraform manages, so it
         cannot break convergence: its addresses are kept in ``drifted``.
         """
-        self._check_emulator()
+        self.check_emulator()
         self.proxy.clear()
         planfile = "converge.tfplan"
         timeline: list[tuple[float, dict[str, Any]]] = []
@@ -448,23 +340,25 @@ class Stack:
         the apply fail, they are returned instead of terraform's error.
         """
         found = self._converged_defects(scenario)
-        return WatchedList(found, lambda: self._seen(found))
+        return WatchedList(found, lambda: self.seen(found))
 
     def _converged_defects(self, scenario: str) -> list[Defect]:
         try:
-            defects = self._second_plan_defects(scenario)
+            defects = self.second_plan_defects(scenario)
         except (TerraformError, ConvergenceError):
-            found = self._take_run_findings(scenario)
+            found = self.take_run_findings(scenario)
             if not found:
                 raise
-            return self._finish(found)
-        return self._finish(self._take_run_findings(scenario) + defects)
+            return self.finish(found)
+        return self.finish(self.take_run_findings(scenario) + defects)
 
-    def _second_plan_defects(self, scenario: str) -> list[Defect]:
+    def second_plan_defects(self, scenario: str) -> list[Defect]:
+        """Apply if not yet applied, then plan; a plan with changes is applied and planned
+        again (permanence). Its defects, not finished (part of the runner's interface)."""
         if not self.applied:
-            self._progress(f"{self.name}: apply")
+            self.progress(f"{self.name}: apply")
             self.apply().raise_for_error()
-        self._progress(f"{self.name}: second plan")
+        self.progress(f"{self.name}: second plan")
         applied = self.last_apply
         second = self.plan()
         if second.is_empty and not second.drift:
@@ -473,7 +367,7 @@ class Stack:
         third = None
         if not second.is_empty:
             # Permanence: what is still there after one more apply never goes away.
-            self._progress(f"{self.name}: changes found, apply again and plan a third time")
+            self.progress(f"{self.name}: changes found, apply again and plan a third time")
             again = self.apply()
             if again.ok:
                 third = self.plan()
@@ -491,10 +385,6 @@ class Stack:
         """Drifted objects another resource of this configuration wrote during ``applied``."""
         if not plan.drift or applied is None or not applied.events:
             return {}
-        from .analysis.plan import top_attribute
-        from .analysis.state import state_resources
-        from .analysis.writers import sibling_writers
-
         drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
         return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
@@ -509,7 +399,7 @@ class Stack:
         self.defects.extend(defects)
         errors = [d for d in defects if d.is_error]
         if errors:
-            self._seen(defects)  # raised: the test fails with them, or caught them
+            self.seen(defects)  # raised: the test fails with them, or caught them
             raise ConvergenceError.of(defects, header=self.failure_header())
 
     def compare_with(self, other: Emulator) -> list[Defect]:
@@ -518,12 +408,11 @@ class Stack:
         Returns ``emulator-difference`` findings (warnings) showing both sides'
         second plans. Both emulators are emptied first.
         """
-        from .analysis.emulators import Outcome, emulator_differences
 
         def outcome(stack: Stack) -> Outcome:
-            stack._fresh_start()
+            stack.fresh_start()
             stack.apply().raise_for_error()
-            defects = stack._second_plan_defects("two-run")
+            defects = stack.second_plan_defects("two-run")
             summary = stack.last_plan.summary() if stack.last_plan else "not planned"
             return Outcome(stack.emulator.name, defects, summary)
 
@@ -532,7 +421,7 @@ class Stack:
             mine, theirs = outcome(self), outcome(twin)
         finally:
             twin.close()
-        return self._finish(emulator_differences(self.name, mine, theirs))
+        return self.finish(emulator_differences(self.name, mine, theirs))
 
     def confirm_with(
         self, other: Emulator, defects: Sequence[Defect] | None = None
@@ -545,17 +434,15 @@ class Stack:
         module cannot be applied on ``other`` (then there is no evidence).
         ``--converge-confirm-with`` does this for each module with error-level findings.
         """
-        from .analysis.gaps import mark_disagreements
-
         found = list(self.defects if defects is None else defects)
         twin = self._twin(other)
         try:
-            twin._fresh_start()
-            self._progress(f"{self.name}: confirming the findings on {other.name}")
+            twin.fresh_start()
+            self.progress(f"{self.name}: confirming the findings on {other.name}")
             if not twin.apply().ok:
-                self._progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                self.progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
                 return []
-            theirs = twin._second_plan_defects("two-run")
+            theirs = twin.second_plan_defects("two-run")
             plan = twin.last_plan.summary() if twin.last_plan else "not planned"
         finally:
             twin.close()
@@ -568,11 +455,11 @@ class Stack:
         return Stack(
             self.module,
             emulator=other,
-            templates=self._templates,
-            workdir=self._root.parent,
+            templates=self.templates,
+            workdir=self.root.parent,
             variables=self.variables,
             parallelism=self.parallelism,
-            timeouts=self._timeouts,
+            timeouts=self.timeouts,
             classify=self._classify,
             name=self.name,
             strict=self.strict,
@@ -585,14 +472,10 @@ class Stack:
         See :class:`pytest_converge.loop.Loop`: ``writer()``, ``console()``,
         ``run(cycles=N)``, ``paused()``.
         """
-        from .loop import Loop
-
         return Loop(self, alert=self.loop_alert if alert is None else alert)
 
     def reconfigure(self, vars: dict[str, Any]) -> None:
         """Set variable values for the runs that follow: a change landing in the code."""
-        from .workspace import VARS_FILE
-
         self.variables.update(vars)
         (self.workdir / VARS_FILE).write_text(json.dumps(self.variables, indent=2))
 
@@ -608,14 +491,15 @@ class Stack:
         and state (so use it at collection time or in a session fixture), then
         empties both again.
         """
-        self._fresh_start()
-        result = self._apply_for_points()
-        self._fresh_start()
+        self.fresh_start()
+        result = self.apply_for_points()
+        self.fresh_start()
         result.raise_for_error()
-        return _points(result.calls)
+        return points(result.calls)
 
-    def _apply_for_points(self) -> ApplyResult:
-        """A clean apply as a fault scenario's runs it (see :meth:`fault_points`)."""
+    def apply_for_points(self) -> ApplyResult:
+        """A clean apply as a fault scenario's runs it (see :meth:`fault_points`); part of
+        the runner's interface."""
         return self._apply([], self.parallelism or 1)
 
     def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
@@ -627,128 +511,30 @@ class Stack:
         defects is replayed once (``replay=False`` skips that); when the
         replay's outcome differs the report is ``flaky``, not hidden.
         """
-        from .faults import parse_fault
-
         if isinstance(fault, str):
             fault = parse_fault(fault)
         started = time.monotonic()
-        first, second, defects, created = self._scenario(fault)
-        unverified: list[str] = next((d.observed for d in defects if d.kind == "unverified"), [])
-        flaky, replayed, replay_hit = False, [], None
-        if (self.replay if replay is None else replay) and any(d.is_error for d in defects):
-            self._progress(f"{self.name}: {fault.label} found defects; replaying it once")
-            again = self._scenario(fault)
-            replayed, replay_hit = again[2], _fault_hit(again[0])
-            flaky = _outcome(replayed) != _outcome(defects)
+        found, again = Scenario(self, fault).run_and_replay(
+            self.replay if replay is None else replay
+        )
         report = RecoveryReport(
-            self.name,
-            fault.label,
-            self._finish(defects),
-            first,
-            second,
-            self.last_plan,
-            time.monotonic() - started,
-            created,
-            flaky=flaky,
-            replayed=replayed,
-            unverified_types=list(unverified),
-            regions=sorted(self.regions),
-            hit=_fault_hit(first),
-            replay_hit=replay_hit,
+            module=self.name,
+            scenario=fault.label,
+            defects=self.finish(found.defects),
+            plan=self.last_plan,
+            seconds=time.monotonic() - started,
+            hit=found.hit,
+            replay_hit=again.hit if again is not None else None,
             ran_with=self.ran_with,
+            **report_fields(found, again),
         )
         self.reports.append(report)
-        return report.watch(self._seen)
+        return report.watch(self.seen)
 
-    def _seen(self, defects: list[Defect]) -> None:
+    def seen(self, defects: list[Defect]) -> None:
         """The test looked at ``defects`` (read a report's findings, or caught them raised)."""
         if self._on_seen is not None:
             self._on_seen(self, defects)
-
-    def _scenario(self, fault: Fault) -> tuple[ApplyResult, ApplyResult, list[Defect], list[Any]]:
-        """One run of a fault scenario from an empty emulator and state."""
-        from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
-        from .analysis.state import state_resources
-        from .inventory import take_inventory
-
-        scenario = fault.label
-        self._fresh_start()
-        # The regions known so far; a region first seen during the scenario had
-        # nothing in it before (the emulator was just emptied).
-        baseline = take_inventory(
-            self.emulator, self._inventory, sorted(self.regions), self.services
-        )
-        if not self._clients_prepared:
-            # The inventory after the runs will need their clients: build them meanwhile.
-            self._clients_prepared = True
-            prepare_clients(
-                self.emulator,
-                sorted(self.regions),
-                {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
-            )
-        self._progress(f"{self.name}: apply through {scenario}")
-        first = self.apply(fault)
-        second, defects = self._rerun_clean(fault, first, scenario)
-        if second.ok:
-            defects.extend(self._second_plan_defects(scenario))
-        self._progress(f"{self.name}: inventory")
-        after = take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
-        created = list(after.minus(baseline))
-        # The raw state file: no terraform run (and provider start) needed.
-        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        defects.extend(
-            find_leftovers(
-                created,
-                state,
-                module=self.name,
-                scenario=scenario,
-                provider_regions=self.provider_regions,
-            )
-        )
-        if any(c.mutating and 0 < c.status < 400 for c in (*first.calls, *second.calls)):
-            missing = unverified_types(state, first.pending, after.covered | baseline.covered)
-            if missing:
-                defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
-        return first, second, self._take_run_findings(scenario) + defects, created
-
-    def _rerun_clean(
-        self, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
-    ) -> tuple[ApplyResult, list[Defect]]:
-        """After ``first`` ran through ``fault``: the clean re-run, and its recovery-failed defect.
-
-        A fault that never fired is a FaultError (the scenario did not happen),
-        unless the emulator died under the run (then that is the error).
-        """
-        if first.unfired:
-            self._check_emulator()
-            seen = sorted({c.label for c in first.calls if c.mutating})
-            raise FaultError(
-                f"{fault.label} never fired: the {what} made no call {fault.op}#{fault.n}. "
-                f"Mutating calls seen: {', '.join(seen) or 'none'}"
-            )
-        self._check_emulator()
-        self._progress(f"{self.name}: clean re-run after {fault.label}")
-        second = self.apply()
-        failed = [] if second.ok else [self._recovery_failed(scenario, first, second)]
-        return second, failed
-
-    def _recovery_failed(self, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
-        err = second.error
-        diags = err.diagnostics if err is not None else []
-        address = _address_in(diags) or (first.pending[0].split(" ")[0] if first.pending else None)
-        text = "; ".join(diags) or str(err)
-        why, fix = recovery_failed_hints(text, address)
-        return Defect(
-            kind="recovery-failed",
-            address=address,
-            module=self.name,
-            scenario=scenario,
-            observed=text,
-            objects=[],
-            message=f"after {scenario} the clean re-run failed: {text}",
-            why=why,
-            fix=fix,
-        )
 
     # -- upgrades ------------------------------------------------------
     def upgrade_from(
@@ -776,26 +562,77 @@ class Stack:
 
         >>> stack.upgrade_from("../v1/modules/app").raise_for_defects()  # doctest: +SKIP
         """
-        from .upgrade import upgrade_from
-
-        report = upgrade_from(
+        report = upgrades.upgrade_from(
             self, old_module_dir, vars, allow_replace=allow_replace, fault=fault, replay=replay
         )
-        return report.watch(self._seen)
+        return report.watch(self.seen)
 
     def upgrade_fault_points(
         self, old_module_dir: str | Path, vars: dict[str, Any] | None = None
     ) -> list[str]:
         """The mutating API calls of a clean upgrade apply from ``old_module_dir``."""
-        from .upgrade import upgrade_fault_points
+        return upgrades.upgrade_fault_points(self, old_module_dir, vars)
 
-        return upgrade_fault_points(self, old_module_dir, vars)
+    # -- the runner's interface ----------------------------------------
+    # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides
+    # its public API: documented here, so that nothing outside reaches into
+    # the private members below.
+    #
+    #   fresh_start() / check_emulator()    start a scenario / stop on a dead emulator
+    #   inventory() / warm_inventory()      the cloud objects of every region and service touched
+    #   second_plan_defects(scenario)       plan after the runs (applied once more if it changes)
+    #   take_run_findings(scenario)         the egress and stalled defects gathered so far
+    #   finish(defects) / seen(defects)     hand defects to the session / the test looked at them
+    #   note_calls(calls)                   regions and services another workspace's run touched
+    #   stall_watch()                       a watch for Runner.run that stops a stuck command
+    #   apply_for_points()                  a clean apply as fault scenarios run it
+    #   progress, templates, timeouts, root the run's logger, template cache, timeouts, workspace
+    def inventory(self) -> Inventory:
+        """The cloud objects in the emulator now: every region and service the runs touched.
 
-    # -- plumbing ------------------------------------------------------
+        Part of the runner's interface (see :mod:`pytest_converge.scenario`).
+        """
+        return take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
+
+    def warm_inventory(self) -> None:
+        """Build the inventory's clients now (once per Stack), while the runs go on.
+
+        Part of the runner's interface (see :mod:`pytest_converge.scenario`).
+        """
+        if self._clients_prepared:
+            return
+        self._clients_prepared = True
+        prepare_clients(
+            self.emulator,
+            sorted(self.regions),
+            {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
+        )
+
+    def note_calls(self, calls: Sequence[Call]) -> None:
+        """Add the regions and services ``calls`` signed for to what :meth:`inventory` lists.
+
+        :meth:`apply` does it for its own runs; a run of another workspace through
+        this Stack's proxy (an old revision's apply) is noted with this.
+        """
+        self.regions.update(c.region for c in calls if c.region)
+        for c in calls:
+            if self.services is None:
+                break
+            if c.region is None:
+                self.services = None
+            else:
+                self.services.setdefault(c.region, set()).add(c.service)
+
+    def stall_watch(self) -> Callable[[], str | None]:
+        """A ``watch`` for :meth:`Runner.run`: stops a command stuck on one call.
+
+        For runs outside :meth:`apply`/:meth:`plan` (a loop's cycles, an old
+        revision's apply): the command fails with ``TerraformStalled``.
+        """
+        return self._stall_watch([])[0]
+
     def _egress_of(self, timeline: list[tuple[float, dict[str, Any]]]) -> list[Defect]:
         """The egress defects of the run that just ended (also kept for _take_egress)."""
-        from .analysis.egress import egress_defects
-
         found = egress_defects(self.egress_guard.take(), timeline, module=self.name)
         self._egress.extend(found)
         return found
@@ -805,8 +642,6 @@ class Stack:
     ) -> tuple[Callable[[], str | None], list[Stall]]:
         """A ``watch`` for :meth:`Runner.run` that stops a command stuck on one call,
         and the list it puts that :class:`Stall` in."""
-        from .analysis.stalls import find_stall
-
         found: list[Stall] = []
         limits = self.stall_limits
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
@@ -832,17 +667,13 @@ class Stack:
         timeline: list[tuple[float, dict[str, Any]]],
         egress: list[Defect],
     ) -> list[Defect]:
-        """The finding of a command stopped on a stall (also kept for _take_run_findings).
+        """The finding of a command stopped on a stall (also kept for take_run_findings).
 
         A stall on a refused connection is told on the run's ``egress`` defects for
         that host; a stall on the emulator is a ``stalled`` defect.
         """
         if not isinstance(error, TerraformStalled) or not stalls:
             return []
-        from .analysis.egress import in_flight
-        from .analysis.gaps import emulator_version, load_catalogue
-        from .analysis.stalls import REFUSED_EGRESS, retried_egress, stall_defect
-
         stall = stalls[0]
         told = stall.kind == REFUSED_EGRESS and retried_egress(
             egress, stall, command, error.timeout
@@ -866,9 +697,9 @@ class Stack:
         self._stalled.extend(found)
         return found
 
-    def _take_run_findings(self, scenario: str) -> list[Defect]:
+    def take_run_findings(self, scenario: str) -> list[Defect]:
         """The egress and stalled defects gathered since the last call, one per host and
-        resource."""
+        resource (part of the runner's interface)."""
         taken, self._egress = self._egress, []
         unique = {(d.observed, d.address): d for d in taken}
         stalled, self._stalled = self._stalled, []
@@ -876,9 +707,9 @@ class Stack:
             d.scenario = scenario
         return [*unique.values(), *stalled]
 
-    def _fresh_start(self) -> None:
-        """Empty emulator, empty state: the start of a scenario."""
-        self._check_emulator()
+    def fresh_start(self) -> None:
+        """Empty emulator, empty state: the start of a scenario (part of the runner's interface)."""
+        self.check_emulator()
         self._egress = []
         self._stalled = []
         if not self._emulator_empty:
@@ -893,7 +724,8 @@ class Stack:
                 path.unlink()
         self.applied = False
 
-    def _check_emulator(self) -> None:
+    def check_emulator(self) -> None:
+        """Raise :class:`EmulatorError` when the emulator under this Stack went away."""
         if not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("mid-scenario"))
 
@@ -908,9 +740,9 @@ class Stack:
             f"{self.emulator.name} emulator."
         )
 
-    def _finish(self, defects: list[Defect]) -> list[Defect]:
-        from .analysis.gaps import emulator_version, mark_emulator_gaps
-
+    def finish(self, defects: list[Defect]) -> list[Defect]:
+        """Complete ``defects`` (module, reproduce line, known emulator gaps) and hand them
+        to the session; returns them (part of the runner's interface)."""
         for d in defects:
             d.module = d.module or self.name
             d.reproduce = d.reproduce or self.reproduce
@@ -932,7 +764,7 @@ class Stack:
         self.proxy.stop()
         self.egress_guard.stop()
         if not keep:
-            shutil.rmtree(self._root, ignore_errors=True)
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> Stack:
         return self
@@ -946,7 +778,7 @@ class Stack:
     @property
     def engine(self) -> dict[str, str]:
         """``{"flavor": "terraform", "version": "1.11.4"}``: the engine every run uses."""
-        toolchain = self._templates.toolchain
+        toolchain = self.templates.toolchain
         return {"flavor": toolchain.flavor, "version": toolchain.version}
 
     @property
@@ -976,8 +808,6 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
     """
-    from .analysis.gaps import undecodable_notes, unimplemented_notes
-
     notes = unimplemented_notes(calls, emulator) + undecodable_notes(error.diagnostics, emulator)
     if notes:
         error.diagnostics[:] = notes + [
@@ -990,22 +820,6 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
 
 
-def _fault_hit(result: ApplyResult) -> str | None:
-    """The resource whose apply the armed fault fired on (see :class:`RecoveryReport`)."""
-    from .analysis.writers import fault_addresses
-
-    located = next((c.address for c in result.calls if c.fault and c.address), None)
-    if located is not None:
-        return located
-    found = fault_addresses(result.calls, result.events, result.clock_offset)
-    return found[0] if found else None
-
-
-def _points(calls: Sequence[Call]) -> list[str]:
-    """The fault points of a clean apply's calls: its successful mutating ones."""
-    return [c.point for c in calls if c.mutating and c.status < 400]
-
-
 def applying_for(addresses: Sequence[str], service: str) -> str | None:
     """Which of the open applies ``addresses`` made a call to ``service``, if one can tell.
 
@@ -1015,8 +829,6 @@ def applying_for(addresses: Sequence[str], service: str) -> str | None:
     """
     if len(addresses) <= 1:
         return addresses[0] if addresses else None
-    from .analysis.gaps import resource_type
-    from .inventory import BUILTIN_LISTERS, Lister
 
     def serves(address: str) -> bool:
         kind = resource_type(address) or ""
@@ -1064,44 +876,12 @@ def _signal_note(done: Completed) -> list[str]:
     return []
 
 
-def _outcome(defects: Sequence[Defect]) -> str:
-    """The comparable outcome of a scenario: the kinds of its errors.
-
-    Not their addresses: a crash leaves unrecorded everything the run created
-    before it, and which independent resources that is depends on terraform's
-    walk order, so a replay that fails the same way names other objects.
-    """
-    return ", ".join(sorted({d.kind for d in defects if d.is_error}))
-
-
-def _described(defects: Sequence[Defect]) -> str:
-    """Errors by kind and address, for a FLAKY header."""
-    return ", ".join(sorted(_errors(defects)))
-
-
-def _errors(defects: Sequence[Defect]) -> set[str]:
-    """``{"duplicate aws_vpc.main", ...}``: the errors by kind and address."""
-    return {f"{d.kind} {d.address or ''}".strip() for d in defects if d.is_error}
-
-
 def _drifted(done: Completed) -> list[str]:
     return [
         e.get("change", {}).get("resource", {}).get("addr", "")
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
-
-
-def _address_in(diags: Sequence[str]) -> str | None:
-    """The resource address a diagnostic names: its trailing ``[address, file:line]``
-    (see :func:`~.terraform.format_diagnostic`); instance keys (``[0]``) included."""
-    import re
-
-    for d in diags:
-        match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
-        if match and ":" not in match.group(1) and "." in match.group(1):
-            return match.group(1)
-    return None
 
 
 class ConvergeFactory(Protocol):

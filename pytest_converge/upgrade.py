@@ -10,7 +10,9 @@ emulator, the same proxy endpoint (ids embedding the endpoint stay valid),
 then its state becomes the Stack's state. The upgrade is then planned,
 analysed (:mod:`.analysis.upgrade`), applied (through a fault when one is
 given, followed by a clean re-apply, as :meth:`Stack.recover` does), planned
-again, and the cloud is checked for objects no state accounts for.
+again, and the cloud is checked for objects no state accounts for: the
+steps of every scenario, run by :class:`.scenario.Scenario` with the old
+revision's apply and the upgrade plan as its ``prepare``.
 """
 
 from __future__ import annotations
@@ -19,63 +21,21 @@ import re
 import shutil
 import time
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from .analysis.defects import Defect, DefectReport
+from .analysis.defects import Defect
 from .analysis.plan import Plan
-from .analysis.upgrade import (
-    STATEFUL_TYPES,
-    MovedHint,
-    UpgradeAction,
-    moved_hints,
-    upgrade_actions,
-    upgrade_defects,
-)
+from .analysis.upgrade import STATEFUL_TYPES, moved_hints, upgrade_actions, upgrade_defects
 from .errors import TerraformError
-from .faults import Fault
-from .terraform import IsFlagged, Runner, read_json
+from .faults import Fault, parse_fault
+from .results import ApplyResult, UpgradeReport
+from .scenario import Scenario, address_in, points, report_fields
+from .terraform import IsFlagged, Runner
 from .tfvars import AUTO_COPY, copy_test_vars
 
 if TYPE_CHECKING:
-    from .stack import ApplyResult, Stack
-
-
-@dataclass
-class UpgradeReport(DefectReport):
-    """The outcome of :meth:`Stack.upgrade_from`."""
-
-    module: str
-    scenario: str
-    defects: list[Defect]
-    #: The old revision's apply (always succeeded: a failure raises).
-    old: ApplyResult
-    #: The upgrade plan: the current revision over the old one's state.
-    plan: Plan
-    actions: list[UpgradeAction]
-    moved: list[MovedHint]
-    #: The upgrade apply (through the fault, when one was given).
-    first: ApplyResult
-    #: The clean re-apply after a fault (None without a fault).
-    second: ApplyResult | None
-    seconds: float
-    created: list[Any] = field(default_factory=list)
-    flaky: bool = False
-    replayed: list[Defect] = field(default_factory=list)
-    _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")
-
-    def action(self, address: str) -> str:
-        """The upgrade plan's action for ``address`` (``no-op`` when it does not touch it)."""
-        return next((a.action for a in self.actions if a.address == address), "no-op")
-
-    def _failure_header(self) -> str:
-        if self.flaky:
-            return (
-                f"{self.module} under {self.scenario} is FLAKY: a replay gave a different "
-                "outcome. First run:"
-            )
-        return f"{self.module} does not upgrade cleanly ({self.scenario}):"
+    from .stack import Stack
 
 
 def upgrade_from(
@@ -96,30 +56,27 @@ def upgrade_from(
     the scenario label, and ``fresh=False`` keeps what the emulator holds
     (a later stage of a promotion shares it with the earlier ones).
     """
-    from .faults import parse_fault
-
     if isinstance(fault, str):
         fault = parse_fault(fault)
     allowed = list(allow_replace)
     started = time.monotonic()
     scenario = scenario or (f"upgrade-{fault.label}" if fault is not None else "upgrade")
     run = _Upgrade(stack, Path(old_module_dir), vars, allowed, scenario, old_label, fresh)
-    first = run.once(fault)
-    flaky, replayed = False, []
-    if (
-        fault is not None
-        and (stack.replay if replay is None else replay)
-        and any(d.is_error for d in first.defects)
-    ):
-        stack._progress(f"{stack.name}: {scenario} found defects; replaying it once")
-        replayed = run.once(fault).defects
-        from .stack import _outcome
-
-        flaky = _outcome(replayed) != _outcome(first.defects)
-    first.defects = stack._finish(first.defects)
-    first.flaky, first.replayed = flaky, replayed
-    first.seconds = time.monotonic() - started
-    return first
+    # A scenario without a fault is not replayed: nothing in it is left to chance.
+    again_too = fault is not None and (stack.replay if replay is None else replay)
+    found, again = run.scenario(fault).run_and_replay(again_too)
+    old, plan = run.prepared[0]
+    return UpgradeReport(
+        module=stack.name,
+        scenario=scenario,
+        defects=stack.finish(found.defects),
+        old=old,
+        plan=plan,
+        actions=upgrade_actions(plan),
+        moved=moved_hints(plan),
+        seconds=time.monotonic() - started,
+        **report_fields(found, again),
+    )
 
 
 def upgrade_fault_points(stack: Stack, old_module_dir: str | Path, vars: Any = None) -> list[str]:
@@ -128,15 +85,13 @@ def upgrade_fault_points(stack: Stack, old_module_dir: str | Path, vars: Any = N
     The old revision's own calls are not fault points: only what the upgrade
     does, pinned to their resources as :meth:`Stack.fault_points` are.
     """
-    from .stack import _points
-
     run = _Upgrade(stack, Path(old_module_dir), vars, [], "upgrade", "", True)
     run.install_old(fresh=True)
-    result = stack._apply_for_points()
-    stack._fresh_start()
+    result = stack.apply_for_points()
+    stack.fresh_start()
     if not result.ok:
         raise result.error  # type: ignore[misc]
-    return _points(result.calls)
+    return points(result.calls)
 
 
 class _Upgrade:
@@ -156,31 +111,64 @@ class _Upgrade:
         self.old = old
         self.variables = stack.variables if variables is None else variables
         self.allowed = allowed
-        self.scenario = scenario
+        self.scenario_label = scenario
         self.old_label = old_label or f"the old revision ({old})"
         self.fresh = fresh
+        #: Each run's old-revision apply and upgrade plan (:meth:`prepare`), a replay's second.
+        self.prepared: list[tuple[ApplyResult, Plan]] = []
+        self._running: Scenario | None = None
+
+    def scenario(self, fault: Fault | None) -> Scenario:
+        """The upgrade as a scenario: :meth:`prepare`, then the (faulted) upgrade apply."""
+        run = Scenario(
+            self.stack,
+            fault,
+            label=self.scenario_label,
+            prepare=self.prepare,
+            failed=self._failed,
+            what="upgrade apply",
+            fresh=self.fresh,
+        )
+        self._running = run
+        return run
+
+    def prepare(self) -> list[Defect]:
+        """Apply the old revision, adopt its state, plan the upgrade: its defects."""
+        stack = self.stack
+        old = self.install_old(fresh=False)
+        if self._running is not None:
+            self._running.prepared_calls = list(old.calls)
+        stack.progress(f"{stack.name}: upgrade plan")
+        plan = stack.plan()
+        self.prepared.append((old, plan))
+        return upgrade_defects(
+            plan,
+            stateful=_stateful(stack),
+            allow_replace=self.allowed,
+            module=stack.name,
+            scenario=self.scenario_label,
+            old=self.old_label,
+        )
 
     def install_old(self, fresh: bool) -> ApplyResult:
         """Apply the old revision (on an empty emulator and state if ``fresh``), adopt its state."""
-        from .stack import ApplyResult
-
         stack = self.stack
         if fresh:
-            stack._fresh_start()
-        template = stack._templates.get(self.old)
-        root = stack._root.with_name(stack._root.name + "-old")
+            stack.fresh_start()
+        template = stack.templates.get(self.old)
+        root = stack.root.with_name(stack.root.name + "-old")
         shutil.rmtree(root, ignore_errors=True)
         try:
             workdir = template.instantiate(root, stack.proxy.endpoint, self.variables)
             _copy_test_vars(self.old, stack.workdir, workdir)
             runner = Runner(
-                stack._templates.toolchain.command,
+                stack.templates.toolchain.command,
                 workdir,
                 # The old revision's apply is refused egress like the Stack's own runs.
-                {**stack._templates.env(root), **stack.egress_guard.proxy_env()},
-                stack._timeouts,
+                {**stack.templates.env(root), **stack.egress_guard.proxy_env()},
+                stack.timeouts,
             )
-            stack._progress(f"{stack.name}: apply {self.old_label}")
+            stack.progress(f"{stack.name}: apply {self.old_label}")
             stack.proxy.clear()
             begun = time.monotonic()
             done = runner.run(
@@ -190,7 +178,7 @@ class _Upgrade:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=stack.parallelism,
-                watch=stack._stall_watch([])[0],  # stuck on one call: TerraformStalled
+                watch=stack.stall_watch(),  # stuck on one call: TerraformStalled
             )
             if done.returncode != 0:
                 raise TerraformError(
@@ -204,79 +192,22 @@ class _Upgrade:
             if state.exists():
                 shutil.copyfile(state, stack.workdir / "terraform.tfstate")
             result = ApplyResult(True, None, time.monotonic() - begun, stack.proxy.calls)
+            stack.note_calls(result.calls)  # the inventory lists what the old revision touched
         finally:
             shutil.rmtree(root, ignore_errors=True)
         stack.applied = False
         return result
 
-    def once(self, fault: Fault | None) -> UpgradeReport:
-        from .analysis.leftovers import find_leftovers
-        from .analysis.state import state_resources
-        from .inventory import take_inventory
-
-        stack = self.stack
-        if self.fresh:
-            stack._fresh_start()
-        baseline = take_inventory(stack.emulator, stack._inventory)
-        old = self.install_old(fresh=False)
-        stack._progress(f"{stack.name}: upgrade plan")
-        plan = stack.plan()
-        defects = upgrade_defects(
-            plan,
-            stateful=_stateful(stack),
-            allow_replace=self.allowed,
-            module=stack.name,
-            scenario=self.scenario,
-            old=self.old_label,
-        )
-        stack._progress(
-            f"{stack.name}: upgrade apply" + (f" through {fault.label}" if fault else "")
-        )
-        first = stack.apply(fault)
-        second = None
-        if fault is not None:
-            second, failed = stack._rerun_clean(fault, first, self.scenario, "upgrade apply")
-            defects.extend(failed)
-        elif first.error is not None:
-            defects.append(self._failed(first))
-        if (second or first).ok:
-            defects.extend(stack._second_plan_defects(self.scenario))
-        after = take_inventory(stack.emulator, stack._inventory)
-        created = list(after.minus(baseline))
-        defects.extend(
-            find_leftovers(
-                created,
-                state_resources(read_json(stack.workdir / "terraform.tfstate")),
-                module=stack.name,
-                scenario=self.scenario,
-            )
-        )
-        return UpgradeReport(
-            stack.name,
-            self.scenario,
-            defects,
-            old,
-            plan,
-            upgrade_actions(plan),
-            moved_hints(plan),
-            first,
-            second,
-            0.0,
-            created,
-        )
-
     def _failed(self, first: ApplyResult) -> Defect:
         err = first.error
         diags = err.diagnostics if err is not None else []
         text = "; ".join(diags) or str(err)
-        from .stack import _address_in
-
         named = re.search(r"changes to ((?:module\.[\w-]+\.)*[a-z0-9_]+\.[\w-]+)", text)
         return Defect(
             kind="upgrade-failed",
-            address=_address_in(diags) or (named.group(1) if named else None),
+            address=address_in(diags) or (named.group(1) if named else None),
             module=self.stack.name,
-            scenario=self.scenario,
+            scenario=self.scenario_label,
             observed=text,
             message=f"applying this revision over {self.old_label} failed: {text}",
             why=(

@@ -259,3 +259,34 @@ def test_option_values_parse():
         "module.x.*",
         "aws_kms_key.k",
     ]
+
+
+def test_a_lost_answer_through_an_alias_in_the_upgrade_apply_is_a_duplicate_in_its_region(
+    pytester: pytest.Pytester,
+):
+    """The zero-code upgrade item inventories the alias's region, as fault items do."""
+    root = pytester.path
+    git(root, "init", "-q")
+    modules = Path(__file__).resolve().parent / "modules" / "upgrade"
+    commit(root, {"mods/net/main.tf": (modules / "alias_v1" / "main.tf").read_text()}, "v1")
+    commit(root, {"mods/net/main.tf": (modules / "alias_added" / "main.tf").read_text()}, "v2")
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-upgrade-from=HEAD~1",
+        "--converge-faults=lost-response",
+        "--converge-report=report.json",
+        "-k",
+        "upgrade-lost-response and CreateVpc",
+        "-p",
+        "no:cacheprovider",
+    )
+    result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines(
+        ["*_ mods/net::upgrade-lost-response@CreateVpc#1@aws_vpc.dr *_", "*duplicate*aws_vpc.dr*"]
+    )
+    report = json.loads((root / "report.json").read_text())
+    [dup] = [d for d in report["defects"] if d["kind"] == "duplicate"]
+    assert dup["address"] == "aws_vpc.dr"
+    assert dup["scenario"] == "upgrade-lost-response@CreateVpc#1@aws_vpc.dr"
+    assert " in us-west-2 duplicates aws_vpc.dr" in dup["message"]

@@ -1,13 +1,17 @@
-"""Defect records: one finding about a module, ready for every report format."""
+"""Defect records: one finding about a module, ready for every report format.
+
+The reports that hold defects (``DefectReport`` and its subclasses) are in
+:mod:`pytest_converge.results`.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, SupportsIndex, TypeVar, overload
+from typing import Any, SupportsIndex, TypeVar, overload
 
-from ..errors import ConvergenceError, DefectError
+from ..errors import DefectError
 
 #: The kinds of finding, in the words of the JSON report.
 KINDS = (
@@ -151,7 +155,6 @@ def is_class_name(name: object) -> bool:
     return isinstance(name, str) and (name in CLASSIFICATIONS or bool(CLASS_NAME.match(name)))
 
 
-_Report = TypeVar("_Report", bound="DefectReport")
 _T = TypeVar("_T")
 
 
@@ -224,78 +227,3 @@ class WatchedList(list[_T]):
     def copy(self) -> list[_T]:
         self._read()
         return super().copy()
-
-
-class DefectReport:
-    """``errors``, ``ok`` and ``raise_for_defects`` of a report that holds ``defects``.
-
-    The base of ``RecoveryReport``, ``UpgradeReport`` and ``LoopReport``: each
-    is a dataclass with a ``defects`` field and says its failure header in
-    :meth:`_failure_header` (and any text after the defects in
-    :meth:`_failure_detail`).
-    """
-
-    defects: list[Defect]
-    #: Told which defects were raised (by :meth:`raise_for_defects`).
-    on_raise: Callable[[list[Defect]], None] | None = None
-    #: The attributes that show what the report found: reading one of them after
-    #: :meth:`watch` is looking at the defects (a subclass adds its own lists).
-    _findings: ClassVar[tuple[str, ...]] = ("defects",)
-
-    def watch(self: _Report, on_seen: Callable[[list[Defect]], None]) -> _Report:
-        """Tell ``on_seen`` the report's defects whenever the caller reads what it found.
-
-        Called when the report is handed to a test: reading ``defects``,
-        ``errors``, ``ok``, ``duplicates``, ... (or a subclass's own lists of
-        findings), or :meth:`raise_for_defects`, counts as having looked at the
-        defects; reads before this call (the plugin's own) do not.
-        """
-
-        def seen() -> None:
-            on_seen(list.copy(self.defects))  # list.copy: not itself a watched read
-
-        for name in self._findings:
-            items = getattr(self, name)
-            if isinstance(items, WatchedList):
-                items = list.copy(items)
-            setattr(self, name, WatchedList(items, seen))
-        return self
-
-    @property
-    def errors(self) -> list[Defect]:
-        """The error-level defects (warnings left out): what makes the report fail."""
-        return [d for d in self.defects if d.is_error]
-
-    @property
-    def ok(self) -> bool:
-        """True when no defect is an error (warnings allowed)."""
-        return not self.errors
-
-    @property
-    def duplicates(self) -> list[Defect]:
-        """The ``duplicate`` defects: objects created twice, one of them not in state."""
-        return [d for d in self.defects if d.kind == "duplicate"]
-
-    @property
-    def orphans(self) -> list[Defect]:
-        """The ``orphan`` defects: objects created, in no state, matching nothing."""
-        return [d for d in self.defects if d.kind == "orphan"]
-
-    def raise_for_defects(self: _Report) -> _Report:
-        """Raise :class:`ConvergenceError` listing every defect if any is an error; else ``self``.
-
-        >>> stack.recover(LostResponse("CreateVpc")).raise_for_defects()   # doctest: +SKIP
-        """
-        if self.errors:
-            if self.on_raise is not None:
-                self.on_raise(self.defects)
-            raise ConvergenceError.of(self.defects, self._failure_header(), self._failure_detail())
-        return self
-
-    def _failure_header(self) -> str:
-        """The line above the defects in the error's message."""
-        raise NotImplementedError
-
-    def _failure_detail(self) -> str:
-        """Text after the defects in the error's message (none by default)."""
-        return ""

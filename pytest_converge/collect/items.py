@@ -26,8 +26,9 @@ import pytest
 
 from ..errors import ConvergeError, ConvergenceError, FaultPointsError, UnsupportedServiceError
 from ..faults import parse_fault
+from ..loop import drift_scenario
 from ..options import settings
-from ..report import defect_json, junit_properties
+from ..report import defect_json, jsonable, junit_properties
 from ..tfvars import missing_variables
 from .discovery import Discovery
 from .points import drift_targets, fault_points
@@ -211,9 +212,6 @@ class ConvergeItem(pytest.Item):
 
     def _run_drift(self, stack: Any) -> list[Any]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
-        from ..loop import drift_scenario
-        from ..report import jsonable
-
         stack.on_loop = lambda record: self.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
         )

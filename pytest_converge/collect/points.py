@@ -203,7 +203,7 @@ def _record_targets(config: pytest.Config, module: Path) -> DriftTargets:
         # A new Stack's state is empty; every recording empties the emulator after itself.
         stack.apply().raise_for_error()
         resources = state_resources(stack.state())
-        stack._fresh_start()
+        stack.fresh_start()
     except ConvergeError as exc:
         return DriftTargets(error=str(exc))
     finally:

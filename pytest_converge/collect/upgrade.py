@@ -32,6 +32,7 @@ import pytest
 from ..errors import ConvergeError, ConvergenceError
 from ..faults import parse_fault
 from ..options import settings
+from ..upgrade import upgrade_from
 from ..workspace import local_module_root, tree_digest
 from .cache import once_per_run
 from .items import ConvergeItem
@@ -124,15 +125,14 @@ class UpgradeItem(ConvergeItem):
 
     def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
-        from ..upgrade import upgrade_from
 
         assert self.old is not None
         old = self.old.module(self.path)
         self.extra = {"upgrade_from": self.old.label, "new_module": old is None}
         if old is None:
             if fresh:
-                stack._fresh_start()
-            stack._progress(f"{stack.name}: not in {self.old.label}: a new module, two-run")
+                stack.fresh_start()
+            stack.progress(f"{stack.name}: not in {self.old.label}: a new module, two-run")
             return stack.converged_defects(self.scenario)
         report = upgrade_from(
             stack,
@@ -192,7 +192,7 @@ class StagesItem(UpgradeItem):
                         stack.emulator = view
                         stack.proxy.extra_headers = view.headers
                         try:
-                            stack._progress(
+                            stack.progress(
                                 f"{stack.name}: stage {stage} (account {view.account_id})"
                             )
                             if self.old is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge import ConvergenceError, Crash
+from pytest_converge import ConvergenceError, Crash, LostResponse
 
 #: These tests inspect the defects they expect instead of raising them.
 pytestmark = pytest.mark.converge(allow_defects=True)
@@ -108,3 +108,28 @@ def test_a_crash_during_a_replacing_upgrade_is_reported_like_any_fault(converge)
     assert [d.address for d in failed] == ["aws_dynamodb_table.orders"]
     assert "already exists" in failed[0].observed
     assert any(d.kind == "orphan" and d.objects == ["orders"] for d in report.errors)
+
+
+def test_a_lost_create_vpc_through_an_alias_region_is_a_duplicate_the_upgrade_finds(converge):
+    """The new release adds a VPC in us-west-2 through an alias of an eu-west-1 module.
+
+    The SDK retries the lost CreateVpc, a second VPC is made in us-west-2, and the
+    re-run and second plan are clean: only an inventory of that region sees it, as
+    :meth:`Stack.recover` of the same module does.
+    """
+    stack = converge(MODULES / "alias_added")
+    fault = LostResponse("CreateVpc")
+    report = stack.upgrade_from(MODULES / "alias_v1", fault=fault, replay=False)
+    [faulted] = [c for c in report.first.calls if c.fault == fault.label]
+    assert faulted.region == "us-west-2"
+    assert report.second is not None and report.second.ok
+    [dup] = report.errors
+    assert (dup.kind, dup.address) == ("duplicate", "aws_vpc.dr")
+    assert " in us-west-2 duplicates aws_vpc.dr" in dup.message
+    assert "--region us-west-2" in dup.fix
+    assert [o.region for o in report.created if o.id == dup.objects[0]] == ["us-west-2"]
+    assert {"eu-west-1", "us-west-2"} <= set(report.regions)
+    assert stack.plan().is_empty  # the second plan alone would have passed
+
+    recovered = stack.recover(fault, replay=False)
+    assert [d.kind for d in recovered.errors] == ["duplicate"]

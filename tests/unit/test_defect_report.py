@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from pytest_converge import ApplyResult, ConvergenceError, RecoveryReport, UpgradeReport
-from pytest_converge.analysis.defects import Defect, DefectReport, WatchedList
+from pytest_converge.analysis.defects import Defect, WatchedList
 from pytest_converge.analysis.loop import Flapping
 from pytest_converge.loop import LoopReport
+from pytest_converge.results import DefectReport
 
 
 @dataclass

@@ -1,0 +1,288 @@
+"""The scenario runner: the one sequence every scenario of a Stack runs.
+
+    prepare -> faulted run -> clean re-run -> second plan -> inventory
+            -> leftovers -> post-checks (the world check) -> coverage -> egress
+
+Fault scenarios (:meth:`Stack.recover`, the zero-code ``<kind>@<Op>#<n>``
+items) and faulted upgrades (:func:`.upgrade.upgrade_from`) run it as it is;
+an upgrade's ``prepare`` applies the old revision and plans the upgrade, and
+without a fault its failed apply is an ``upgrade-failed`` defect instead of a
+re-run. Drift scenarios and loop cycles (:mod:`.loop`) start from
+:meth:`Stack.fresh_start` and report through :meth:`Stack.finish` as these do.
+
+    found = Scenario(stack, fault).run()          # one run, from an empty emulator
+    first, again = Scenario(stack, fault).run_and_replay(replay=True)
+
+The runner reads the Stack through its documented internal interface (the
+"runner's interface" section of :class:`~.stack.Stack`), never its private
+members; it decides what a run found and leaves the wording to ``analysis/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .analysis.defects import Defect
+from .analysis.hints import recovery_failed_hints
+from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
+from .analysis.state import StateResource, state_resources
+from .analysis.writers import fault_addresses
+from .errors import FaultError
+from .faults import Call, Fault
+from .inventory import CloudObject
+from .results import ApplyResult, outcome
+from .terraform import read_json
+
+if TYPE_CHECKING:
+    from .stack import Stack
+
+#: ``prepare()`` of a scenario: runs after the baseline inventory, before the
+#: faulted run; returns the defects it found (an upgrade's plan analysis).
+Prepare = Callable[[], list[Defect]]
+#: ``failed(first)`` of a scenario without a fault whose apply failed (an upgrade's).
+Failed = Callable[[ApplyResult], Defect]
+
+
+@dataclass
+class Observed:
+    """What one run of a scenario saw and found (before :meth:`Stack.finish`)."""
+
+    first: ApplyResult
+    second: ApplyResult | None
+    defects: list[Defect]
+    created: list[CloudObject] = field(default_factory=list)
+    #: Created types no inventory lister covers (the ``unverified`` warning's).
+    unverified: list[str] = field(default_factory=list)
+    #: The regions the inventory listed.
+    regions: list[str] = field(default_factory=list)
+
+    @property
+    def hit(self) -> str | None:
+        """The resource whose apply the fault hit (None if not known)."""
+        return fault_hit(self.first)
+
+
+class Scenario:
+    """One scenario on ``stack``: ``fault`` through the first apply, then every check.
+
+    ``label`` names it in defects (default: the fault's label). ``prepare``
+    runs after the baseline inventory and before the faulted apply;
+    ``what`` names that apply in a never-fired error; with no ``fault``,
+    ``failed`` turns a failed apply into its defect. ``fresh=False`` keeps
+    what the emulator and state hold (a later stage of a promotion).
+    """
+
+    def __init__(
+        self,
+        stack: Stack,
+        fault: Fault | None,
+        *,
+        label: str = "",
+        prepare: Prepare | None = None,
+        failed: Failed | None = None,
+        what: str = "apply",
+        fresh: bool = True,
+    ) -> None:
+        if fault is None and failed is None:
+            raise ValueError("a scenario without a fault needs failed= for a failed apply")
+        self.stack = stack
+        self.fault = fault
+        self.label = label or (fault.label if fault is not None else "")
+        self.prepare = prepare
+        self.failed = failed
+        self.what = what
+        self.fresh = fresh
+        #: The prepared runs' calls (an old revision's apply): coverage counts them.
+        self.prepared_calls: list[Call] = []
+
+    # -- the sequence ------------------------------------------------------------
+    def run(self) -> Observed:
+        """One run of the scenario (from an empty emulator and state unless ``fresh=False``)."""
+        stack, label = self.stack, self.label
+        if self.fresh:
+            stack.fresh_start()
+        # The regions known so far; a region first seen during the scenario had
+        # nothing in it before (the emulator was just emptied).
+        baseline = stack.inventory()
+        stack.warm_inventory()
+        defects = self.prepare() if self.prepare is not None else []
+        first, second = self.faulted_run(defects)
+        if (second or first).ok:
+            defects.extend(stack.second_plan_defects(label))
+        stack.progress(f"{stack.name}: inventory")
+        after = stack.inventory()
+        created = list(after.minus(baseline))
+        # The raw state file: no terraform run (and provider start) needed.
+        state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
+        defects.extend(self.leftovers(created, state))
+        defects.extend(self.post_checks(first, second, created, state))
+        unverified = self.coverage(first, second, state, after.covered | baseline.covered)
+        if unverified:
+            defects.append(unverified_defect(unverified, module=stack.name, scenario=label))
+        return Observed(
+            first,
+            second,
+            stack.take_run_findings(label) + defects,
+            created,
+            unverified,
+            sorted(stack.regions),
+        )
+
+    def run_and_replay(self, replay: bool) -> tuple[Observed, Observed | None]:
+        """:meth:`run`, and once more when it found errors and ``replay`` (else None).
+
+        Compare the two with :func:`.results.outcome`: a replay that differs is flaky.
+        """
+        found = self.run()
+        if not (replay and any(d.is_error for d in found.defects)):
+            return found, None
+        self.stack.progress(f"{self.stack.name}: {self.label} found defects; replaying it once")
+        return found, self.run()
+
+    # -- the steps ---------------------------------------------------------------
+    def faulted_run(self, defects: list[Defect]) -> tuple[ApplyResult, ApplyResult | None]:
+        """The apply through the fault and the clean re-run (None without a fault).
+
+        Adds the ``recovery-failed`` defect of a failed re-run (or ``failed(first)``
+        of a failed apply without a fault) to ``defects``.
+        """
+        stack, fault = self.stack, self.fault
+        through = f" through {fault.label}" if fault is not None else ""
+        stack.progress(f"{stack.name}: {self.what}{through}")
+        first = stack.apply(fault)
+        if fault is None:
+            if first.error is not None and self.failed is not None:
+                defects.append(self.failed(first))
+            return first, None
+        second, failed = rerun_clean(stack, fault, first, self.label, self.what)
+        defects.extend(failed)
+        return first, second
+
+    def leftovers(self, created: list[CloudObject], state: list[StateResource]) -> list[Defect]:
+        """``duplicate`` / ``orphan``: the objects created that no state accounts for."""
+        return find_leftovers(
+            created,
+            state,
+            module=self.stack.name,
+            scenario=self.label,
+            provider_regions=self.stack.provider_regions,
+        )
+
+    def post_checks(
+        self,
+        first: ApplyResult,
+        second: ApplyResult | None,
+        created: list[CloudObject],
+        state: list[StateResource],
+    ) -> list[Defect]:
+        """Checks after the leftovers, on the same observations: none yet.
+
+        THE PLACE FOR THE WORLD CHECK (``pytest_converge/world.py`` +
+        ``analysis/world.py``): a comparison of the cloud after this scenario
+        with a clean run's. Its one call goes here and returns its defects; every
+        scenario kind (fault, faulted upgrade) then runs it.
+        """
+        return []
+
+    def coverage(
+        self,
+        first: ApplyResult,
+        second: ApplyResult | None,
+        state: list[StateResource],
+        covered: frozenset[str],
+    ) -> list[str]:
+        """The types the scenario created that no inventory lister covers (``unverified``).
+
+        Only when some run of it created something (a successful mutating call).
+        """
+        calls = [*self.prepared_calls, *first.calls, *(second.calls if second else [])]
+        if not any(c.mutating and 0 < c.status < 400 for c in calls):
+            return []
+        return unverified_types(state, first.pending, covered)
+
+
+def rerun_clean(
+    stack: Stack, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
+) -> tuple[ApplyResult, list[Defect]]:
+    """After ``first`` ran through ``fault``: the clean re-run, and its recovery-failed defect.
+
+    A fault that never fired is a FaultError (the scenario did not happen),
+    unless the emulator died under the run (then that is the error).
+    """
+    if first.unfired:
+        stack.check_emulator()
+        seen = sorted({c.label for c in first.calls if c.mutating})
+        raise FaultError(
+            f"{fault.label} never fired: the {what} made no call {fault.op}#{fault.n}. "
+            f"Mutating calls seen: {', '.join(seen) or 'none'}"
+        )
+    stack.check_emulator()
+    stack.progress(f"{stack.name}: clean re-run after {fault.label}")
+    second = stack.apply()
+    failed = [] if second.ok else [recovery_failed(stack.name, scenario, first, second)]
+    return second, failed
+
+
+def recovery_failed(module: str, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
+    """The ``recovery-failed`` defect of a clean re-run that failed."""
+    err = second.error
+    diags = err.diagnostics if err is not None else []
+    address = address_in(diags) or (first.pending[0].split(" ")[0] if first.pending else None)
+    text = "; ".join(diags) or str(err)
+    why, fix = recovery_failed_hints(text, address)
+    return Defect(
+        kind="recovery-failed",
+        address=address,
+        module=module,
+        scenario=scenario,
+        observed=text,
+        objects=[],
+        message=f"after {scenario} the clean re-run failed: {text}",
+        why=why,
+        fix=fix,
+    )
+
+
+def fault_hit(result: ApplyResult) -> str | None:
+    """The resource whose apply the armed fault fired on (see :class:`.results.RecoveryReport`)."""
+    located = next((c.address for c in result.calls if c.fault and c.address), None)
+    if located is not None:
+        return located
+    found = fault_addresses(result.calls, result.events, result.clock_offset)
+    return found[0] if found else None
+
+
+def points(calls: Sequence[Call]) -> list[str]:
+    """The fault points of a clean apply's calls: its successful mutating ones."""
+    return [c.point for c in calls if c.mutating and c.status < 400]
+
+
+def address_in(diags: Sequence[str]) -> str | None:
+    """The resource address a diagnostic names: its trailing ``[address, file:line]``
+    (see :func:`~.terraform.format_diagnostic`); instance keys (``[0]``) included."""
+    for d in diags:
+        match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
+        if match and ":" not in match.group(1) and "." in match.group(1):
+            return match.group(1)
+    return None
+
+
+def is_flaky(found: Observed, again: Observed | None) -> bool:
+    """A replay whose outcome (the kinds of its errors) differs from the first run's."""
+    return again is not None and outcome(again.defects) != outcome(found.defects)
+
+
+def report_fields(found: Observed, again: Observed | None) -> dict[str, Any]:
+    """What every scenario report (``RecoveryReport``, ``UpgradeReport``) takes from the runs."""
+    return {
+        "first": found.first,
+        "second": found.second,
+        "created": found.created,
+        "flaky": is_flaky(found, again),
+        "replayed": again.defects if again is not None else [],
+        "unverified_types": list(found.unverified),
+        "regions": found.regions,
+    }
