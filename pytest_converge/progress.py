@@ -1,6 +1,6 @@
 """Live progress: which scenario runs, its step, the resource terraform is applying.
 
-A Stack reports its steps (``stack._progress``) and terraform's apply events
+A Stack reports its steps (``stack.progress``) and terraform's apply events
 (``stack.on_event``); :class:`Progress`, registered as the plugin
 ``converge-progress``, keeps each test-running process's status in a small
 JSON file under the run's shared base temp (one per xdist worker), and the
@@ -151,7 +151,7 @@ class Progress:
     def follow(self, stack: Any) -> None:
         """Show ``stack``'s steps and the resources its applies open."""
         name = str(stack.name)
-        told = stack._progress
+        told = stack.progress
 
         def progress(message: str) -> None:
             told(message)
@@ -159,7 +159,7 @@ class Progress:
                 force=True, step=step_of(message, name), step_started=time.time(), applying={}
             )
 
-        stack._progress = progress
+        stack.progress = progress
         stack.on_event = self.event
 
     def event(self, event: dict[str, Any]) -> None:
