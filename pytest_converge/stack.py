@@ -22,7 +22,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .loop import Loop
 
 if TYPE_CHECKING:
+    from .analysis.world import World
     from .upgrade import UpgradeReport
 
 _counter = itertools.count(1)
@@ -250,6 +251,10 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The AWS resources and data sources the module and its modules declare.
         self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The world a clean apply made, by variable values (see _clean_world), and
+        #: the types the emulator's world() covers (None: not asked yet).
+        self._clean_worlds: dict[str, World | None] = {}
+        self._world_covered: frozenset[str] | None = None
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
@@ -606,6 +611,9 @@ class Stack:
         """
         self._fresh_start()
         result = self._apply_for_points()
+        if result.ok and self._world_types():  # the world to check recoveries against
+            key = json.dumps(self.variables, sort_keys=True, default=str)
+            self._clean_worlds[key] = self._world_now()
         self._fresh_start()
         result.raise_for_error()
         return _points(result.calls)
@@ -668,6 +676,7 @@ class Stack:
         from .inventory import take_inventory
 
         scenario = fault.label
+        clean = self._clean_world()
         self._fresh_start()
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied).
@@ -704,7 +713,78 @@ class Stack:
             missing = unverified_types(state, first.pending, after.covered | baseline.covered)
             if missing:
                 defects.append(unverified_defect(missing, module=self.name, scenario=scenario))
+        inventoried = after.covered | baseline.covered
+        defects.extend(self._world_defects(clean, fault, second, scenario, inventoried))
         return first, second, self._take_run_findings(scenario) + defects, created
+
+    # -- the recovered world -------------------------------------------
+    def _clean_world(self) -> World | None:
+        """The world a clean apply of this configuration makes, to check a recovery against.
+
+        None when there is nothing to compare: the emulator cannot tell what it
+        holds (no ``world()``), or the module declares no type it covers. Recorded
+        once per Stack and variable values, with a clean apply (``-parallelism=1``,
+        as fault scenarios run) that leaves the emulator to be emptied by the caller;
+        :meth:`fault_points` records it with its own clean apply.
+        """
+        key = json.dumps(self.variables, sort_keys=True, default=str)
+        if key not in self._clean_worlds:
+            world = None
+            if self._world_types():
+                self._progress(f"{self.name}: clean apply, to compare recovered worlds with")
+                self._fresh_start()
+                if self._apply_for_points().ok:
+                    world = self._world_now()
+            self._clean_worlds[key] = world
+        return self._clean_worlds[key]
+
+    def _world_types(self) -> set[str]:
+        """The types of this module whose objects the emulator's ``world()`` reads."""
+        read = getattr(self.emulator, "world", None)
+        if read is None:
+            return set()
+        if self._world_covered is None:
+            self._world_covered = frozenset(read().get("covered") or ())
+        declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
+        return declared & self._world_covered
+
+    def _world_now(self) -> World | None:
+        """What the emulator holds now, matched to the state file."""
+        from .analysis.state import state_resources
+        from .world import take_world
+
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return take_world(self.emulator, state)
+
+    def _world_defects(
+        self,
+        clean: World | None,
+        fault: Fault | None,
+        second: ApplyResult | None,
+        scenario: str,
+        inventoried: Collection[str] = (),
+    ) -> list[Defect]:
+        """After ``fault``'s scenario re-ran clean (``second``) with an empty plan: what
+        the emulator holds that a clean apply does not (``wrong-fixed-point``, see
+        :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
+        plan = self.last_plan
+        if clean is None or fault is None or second is None or not second.ok:
+            return []
+        if self.last_apply is not second or plan is None or not plan.is_empty:
+            return []  # the second plan changed something: its own defects say what
+        from .analysis.world import world_defects
+
+        recovered = self._world_now()
+        if recovered is None:
+            return []
+        return world_defects(
+            clean,
+            recovered,
+            fault=fault.label,
+            module=self.name,
+            scenario=scenario,
+            inventoried=inventoried,
+        )
 
     def _rerun_clean(
         self, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"

@@ -215,6 +215,9 @@ class _Upgrade:
         from .inventory import take_inventory
 
         stack = self.stack
+        # The world a clean apply of this revision makes (a later stage keeps the
+        # emulator's content: none to compare with).
+        clean = stack._clean_world() if self.fresh and fault is not None else None
         if self.fresh:
             stack._fresh_start()
         baseline = take_inventory(stack.emulator, stack._inventory)
@@ -251,6 +254,8 @@ class _Upgrade:
                 scenario=self.scenario,
             )
         )
+        inventoried = after.covered | baseline.covered
+        defects.extend(stack._world_defects(clean, fault, second, self.scenario, inventoried))
         return UpgradeReport(
             stack.name,
             self.scenario,
