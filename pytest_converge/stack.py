@@ -612,8 +612,7 @@ class Stack:
         self._fresh_start()
         result = self._apply_for_points()
         if result.ok and self._world_types():  # the world to check recoveries against
-            key = json.dumps(self.variables, sort_keys=True, default=str)
-            self._clean_worlds[key] = self._world_now()
+            self._clean_worlds[self._world_key()] = self._world_now()
         self._fresh_start()
         result.raise_for_error()
         return _points(result.calls)
@@ -727,7 +726,7 @@ class Stack:
         as fault scenarios run) that leaves the emulator to be emptied by the caller;
         :meth:`fault_points` records it with its own clean apply.
         """
-        key = json.dumps(self.variables, sort_keys=True, default=str)
+        key = self._world_key()
         if key not in self._clean_worlds:
             world = None
             if self._world_types():
@@ -737,6 +736,18 @@ class Stack:
                     world = self._world_now()
             self._clean_worlds[key] = world
         return self._clean_worlds[key]
+
+    def _world_key(self) -> str:
+        return json.dumps(self.variables, sort_keys=True, default=str)
+
+    def _recorded_world(self) -> World | None:
+        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any."""
+        return self._clean_worlds.get(self._world_key())
+
+    def _remember_world(self, world: World) -> None:
+        """Take ``world`` as the clean world of this configuration (recorded elsewhere:
+        zero-code mode records it once per module with the fault points)."""
+        self._clean_worlds[self._world_key()] = world
 
     def _world_types(self) -> set[str]:
         """The types of this module whose objects the emulator's ``world()`` reads."""

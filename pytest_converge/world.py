@@ -13,15 +13,15 @@ calls (moto: its backend model, read inside the server process, see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .analysis.state import StateResource
-from .analysis.world import HeldObject, World, match_world
+from .analysis.world import World, held_objects, match_world
 
 if TYPE_CHECKING:
     from .emulator.base import Emulator
 
-__all__ = ["held_objects", "take_world"]
+__all__ = ["take_world"]
 
 
 def take_world(emulator: Emulator, state: Sequence[StateResource]) -> World | None:
@@ -31,17 +31,3 @@ def take_world(emulator: Emulator, state: Sequence[StateResource]) -> World | No
         return None
     data = read()
     return match_world(held_objects(data), state, data.get("covered") or ())
-
-
-def held_objects(data: dict[str, Any]) -> list[HeldObject]:
-    """The objects of a backend's ``world()`` answer."""
-    return [
-        HeldObject(
-            types=tuple(o["types"]),
-            match={k: str(v) for k, v in (o.get("match") or {}).items()},
-            attributes=dict(o.get("attributes") or {}),
-            secret=frozenset(o.get("secret") or ()),
-            region=o.get("region") or "",
-        )
-        for o in data.get("objects") or []
-    ]

@@ -25,7 +25,9 @@ ARNs, timestamps) compare equal whatever they are.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
+import secrets
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +35,7 @@ from typing import Any
 from .defects import Defect
 from .state import StateResource
 
-__all__ = ["HeldObject", "World", "match_world", "world_defects"]
+__all__ = ["HeldObject", "World", "held_objects", "match_world", "world_defects"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,51 @@ class World:
     missing: list[str] = field(default_factory=list)
     #: The resource types the emulator's reader covers (only they are compared).
     covered: frozenset[str] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (zero-code mode shares a module's clean world between workers)."""
+        return {
+            "objects": {a: _held_json(o) for a, o in self.objects.items()},
+            "unmatched": [_held_json(o) for o in self.unmatched],
+            "missing": list(self.missing),
+            "covered": sorted(self.covered),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> World:
+        """The World :meth:`to_json` wrote."""
+        return cls(
+            {a: _held(o) for a, o in (data.get("objects") or {}).items()},
+            [_held(o) for o in data.get("unmatched") or []],
+            list(data.get("missing") or []),
+            frozenset(data.get("covered") or ()),
+        )
+
+
+def _held_json(obj: HeldObject) -> dict[str, Any]:
+    return {
+        "types": list(obj.types),
+        "match": dict(obj.match),
+        "attributes": dict(obj.attributes),
+        "secret": sorted(obj.secret),
+        "region": obj.region,
+    }
+
+
+def _held(data: dict[str, Any]) -> HeldObject:
+    """One object of a backend's ``world()`` answer (or of :meth:`World.to_json`)."""
+    return HeldObject(
+        types=tuple(data["types"]),
+        match={k: str(v) for k, v in (data.get("match") or {}).items()},
+        attributes=dict(data.get("attributes") or {}),
+        secret=frozenset(data.get("secret") or ()),
+        region=data.get("region") or "",
+    )
+
+
+def held_objects(data: dict[str, Any]) -> list[HeldObject]:
+    """The objects of a backend's ``world()`` answer (``{"objects": [...]}``)."""
+    return [_held(o) for o in data.get("objects") or []]
 
 
 def match_world(
@@ -124,7 +171,7 @@ def world_defects(
         reference = clean.objects.get(address)
         if reference is None:
             continue  # the clean apply has no such address (count or for_each of the runs)
-        for attribute in sorted(set(obj.attributes) | set(reference.attributes)):
+        for attribute in sorted(reference.attributes):
             want, have = reference.attributes.get(attribute), obj.attributes.get(attribute)
             if _equivalent(want, have):
                 continue
@@ -177,13 +224,17 @@ def _equivalent(want: Any, have: Any) -> bool:
     return False
 
 
+#: Keys the digests of secrets: two digests in one run compare, none can be looked up.
+_SECRET_KEY = secrets.token_bytes(16)
+
+
 def shown(value: Any, secret: bool) -> Any:
-    """``value`` as a message shows it: a secret as its length and a short hash."""
+    """``value`` as a message shows it: a secret as its length and a keyed digest."""
     if not secret or value is None:
         return value
     text = str(value)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-    return f"<secret: {len(text)} characters, sha256 {digest}...>"
+    digest = hmac.new(_SECRET_KEY, text.encode(), hashlib.sha256).hexdigest()[:8]
+    return f"<secret: {len(text)} characters, digest {digest}>"
 
 
 # -- defects -------------------------------------------------------------------------------

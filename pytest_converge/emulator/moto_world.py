@@ -31,6 +31,9 @@ from typing import Any
 
 #: The path the moto server answers :func:`read_world` on.
 WORLD_PATH = "/converge-api/world"
+#: Changes with what a reader reads or how it writes a value: a clean world kept
+#: across sessions (with a module's fault points) of another format is not compared.
+WORLD_FORMAT = "world-1"
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from pytest_converge.analysis.defects import KINDS
 from pytest_converge.analysis.state import StateResource
-from pytest_converge.analysis.world import HeldObject, World, match_world, world_defects
+from pytest_converge.analysis.world import (
+    HeldObject,
+    World,
+    held_objects,
+    match_world,
+    world_defects,
+)
 from pytest_converge.emulator.moto_world import body
 from pytest_converge.report import KIND_HELP, format_defects, load_schema
-from pytest_converge.world import held_objects
 
 COVERED = ("aws_db_instance", "aws_s3_object", "aws_s3_bucket_object")
 FAULT = "error@ModifyDBInstance#1:status=403,code=AccessDenied"
@@ -68,7 +73,7 @@ def test_a_secret_is_shown_as_a_length_and_a_hash_never_as_itself() -> None:
     [found] = world_defects(world(db("new-password")), world(db("old-password")), fault=FAULT)
     text = format_defects([found])
     assert "new-password" not in text and "old-password" not in text
-    assert "12 characters, sha256" in str(found.declared)
+    assert "12 characters, digest" in str(found.declared)
     assert found.declared != found.observed
 
 
@@ -86,14 +91,11 @@ def test_the_same_world_gives_nothing() -> None:
 
 
 def test_generated_values_compare_equal_whatever_they_are() -> None:
-    clean = world(
-        db("pw", arn="arn:aws:rds:us-east-1:123456789012:db:orders-1", sg=["sg-0a1b2c3d4e5f6a7b8"])
-    )
-    recovered = world(
-        db("pw", arn="arn:aws:rds:us-east-1:123456789012:db:orders-2", sg=["sg-11112222333344445"])
-    )
+    arn = "arn:aws:rds:us-east-1:123456789012:db:orders-"
+    clean = world(db("pw", arn=arn + "1", sg=["sg-0a1b2c3d4e5f6a7b8"], port=5432))
+    recovered = world(db("pw", arn=arn + "2", sg=["sg-11112222333344445"], port=5432))
     assert world_defects(clean, recovered, fault=FAULT) == []
-    changed = world(db("pw", arn="arn:aws:rds:x", sg=["sg-0a1b2c3d4e5f6a7b8"], port=5433))
+    changed = world(db("pw", arn=arn + "3", sg=["sg-0a1b2c3d4e5f6a7b8"], port=5433))
     assert [d.attribute for d in world_defects(clean, changed, fault=FAULT)] == ["port"]
 
 
@@ -162,3 +164,9 @@ def test_the_kind_is_in_the_catalogue_the_schema_and_the_legend() -> None:
     assert "wrong-fixed-point" in KINDS
     assert "wrong-fixed-point" in KIND_HELP
     assert "wrong-fixed-point" in load_schema()["$defs"]["defect"]["properties"]["kind"]["enum"]
+
+
+def test_a_world_round_trips_through_json() -> None:
+    extra = s3_object(b"x", key="stray.html")
+    recorded = world(db("pw"), extra)
+    assert World.from_json(recorded.to_json()) == recorded

@@ -5,7 +5,8 @@ provider "aws" {
 }
 
 variable "content" {
-  type = string
+  type    = string
+  default = "<h1>v1</h1>"
 }
 
 resource "aws_s3_bucket" "site" {
