@@ -755,6 +755,7 @@ class Stack:
         if read is None:
             return set()
         if self._world_covered is None:
+            self._check_emulator()  # a dead emulator is named as such, before any call
             self._world_covered = frozenset(read().get("covered") or ())
         declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
         return declared & self._world_covered
