@@ -9,12 +9,11 @@ old value (``aws_db_instance.password``, an ``aws_s3_object``'s content).
 Pure: the objects an emulator holds (:class:`HeldObject`, read elsewhere)
 and state in, a :class:`World` (objects by address) and defects out::
 
-    >>> clean = match_world([HeldObject(("aws_s3_object",), {"key": "a"},
-    ...                                 {"content": "sha256:1"})], [state_a], covered)
-    ...                                                     # doctest: +SKIP
-    >>> world_defects(clean, recovered, fault="error@PutObject#1:status=403")
-    ...                                                     # doctest: +SKIP
-    [Defect(kind='wrong-fixed-point', address='aws_s3_object.a', attribute='content', ...)]
+    clean = match_world(held_after_a_clean_apply, clean_state, covered)
+    recovered = match_world(held_after_the_scenario, recovered_state, covered)
+    world_defects(clean, recovered, fault="error@PutObject#1:status=403")
+    # [Defect(kind='wrong-fixed-point', address='aws_s3_object.index',
+    #         attribute='content', ...)]
 
 Objects are matched through state by address (the state attributes that
 identify each object, such as an RDS instance's ``identifier``), so ids an

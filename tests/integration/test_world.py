@@ -9,6 +9,7 @@ with what a clean apply of the same configuration made shows it.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,11 @@ def test_a_lost_response_on_the_update_ends_correct(converge):
     assert report.errors == []
 
 
-def test_a_scenario_that_recovers_correctly_holds_the_clean_world(converge):
-    stack = converge(MODULES / "bucket_object", vars={"content": "<h1>v1</h1>"})
-    report = stack.recover(LostResponse("PutObject"))
-    assert report.errors == []
+def test_a_scenario_that_recovers_correctly_holds_the_clean_world(converge, caplog):
+    caplog.set_level(logging.INFO, logger="pytest_converge")
+    for _ in range(2):  # two tests' Stacks of one module: one clean apply for the run
+        stack = converge(MODULES / "bucket_object", vars={"content": "<h1>v1</h1>"})
+        report = stack.recover(LostResponse("PutObject"))
+        assert report.errors == []
+    made = [r for r in caplog.records if "clean apply, to compare" in r.getMessage()]
+    assert len(made) == 1
