@@ -1,7 +1,7 @@
 """The scenario runner: the one sequence every scenario of a Stack runs.
 
     prepare -> faulted run -> clean re-run -> second plan -> inventory
-            -> leftovers -> post-checks (the world check) -> coverage -> egress
+            -> leftovers -> the world check (wrong-fixed-point) -> coverage -> egress
 
 Fault scenarios (:meth:`Stack.recover`, the zero-code ``<kind>@<Op>#<n>``
 items) and faulted upgrades (:func:`.upgrade.upgrade_from`) run it as it is;
@@ -29,6 +29,7 @@ from .analysis.defects import Defect
 from .analysis.hints import recovery_failed_hints
 from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
 from .analysis.state import StateResource, state_resources
+from .analysis.world import World
 from .analysis.writers import fault_addresses
 from .errors import FaultError
 from .faults import Call, Fault
@@ -102,6 +103,10 @@ class Scenario:
     def run(self) -> Observed:
         """One run of the scenario (from an empty emulator and state unless ``fresh=False``)."""
         stack, label = self.stack, self.label
+        # The world a clean apply makes, to compare the recovered one with (made
+        # first: its clean apply empties the emulator after itself). A later stage
+        # keeps the emulator's content: there is no clean world to compare with.
+        clean = stack.clean_world() if self.fresh and self.fault is not None else None
         if self.fresh:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had
@@ -118,8 +123,9 @@ class Scenario:
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
         defects.extend(self.leftovers(created, state))
-        defects.extend(self.post_checks(first, second, created, state))
-        unverified = self.coverage(first, second, state, after.covered | baseline.covered)
+        covered = after.covered | baseline.covered
+        defects.extend(self.world_check(clean, second, covered))
+        unverified = self.coverage(first, second, state, covered)
         if unverified:
             defects.append(unverified_defect(unverified, module=stack.name, scenario=label))
         return Observed(
@@ -171,21 +177,16 @@ class Scenario:
             provider_regions=self.stack.provider_regions,
         )
 
-    def post_checks(
-        self,
-        first: ApplyResult,
-        second: ApplyResult | None,
-        created: list[CloudObject],
-        state: list[StateResource],
+    def world_check(
+        self, clean: World | None, second: ApplyResult | None, inventoried: frozenset[str]
     ) -> list[Defect]:
-        """Checks after the leftovers, on the same observations: none yet.
-
-        THE PLACE FOR THE WORLD CHECK (``pytest_converge/world.py`` +
-        ``analysis/world.py``): a comparison of the cloud after this scenario
-        with a clean run's. Its one call goes here and returns its defects; every
-        scenario kind (fault, faulted upgrade) then runs it.
-        """
-        return []
+        """``wrong-fixed-point``: after the clean re-run with an empty plan, what the
+        emulator holds that a clean apply does not (:meth:`Stack.world_defects`;
+        ``inventoried`` types already had their leftovers looked for)."""
+        if clean is None:
+            return []
+        self.stack.progress(f"{self.stack.name}: world check")
+        return self.stack.world_defects(clean, self.fault, second, self.label, inventoried)
 
     def coverage(
         self,

@@ -21,7 +21,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -50,6 +50,7 @@ from .analysis.stalls import (
     stall_defect,
 )
 from .analysis.state import state_resources
+from .analysis.world import World
 from .analysis.writers import sibling_writers
 from .cliconfig import short_address
 from .egress import EgressGuard
@@ -150,6 +151,10 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The AWS resources and data sources the module and its modules declare.
         self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The world a clean apply made, by variable values (see clean_world), and
+        #: the types the emulator's world() covers (None: not asked yet).
+        self._clean_worlds: dict[str, World | None] = {}
+        self._world_covered: frozenset[str] | None = None
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
@@ -493,6 +498,8 @@ class Stack:
         """
         self.fresh_start()
         result = self.apply_for_points()
+        if result.ok and self._world_types():  # the world to check recoveries against
+            self._clean_worlds[self._world_key()] = self._world_now()
         self.fresh_start()
         result.raise_for_error()
         return points(result.calls)
@@ -535,6 +542,88 @@ class Stack:
         """The test looked at ``defects`` (read a report's findings, or caught them raised)."""
         if self._on_seen is not None:
             self._on_seen(self, defects)
+
+    # -- the recovered world -------------------------------------------
+    def clean_world(self) -> World | None:
+        """The world a clean apply of this configuration makes, to check a recovery against.
+
+        None when there is nothing to compare: the emulator cannot tell what it
+        holds (no ``world()``), or the module declares no type it covers. Recorded
+        once per Stack and variable values, with a clean apply (``-parallelism=1``,
+        as fault scenarios run) that leaves the emulator to be emptied by the caller;
+        :meth:`fault_points` records it with its own clean apply.
+        """
+        key = self._world_key()
+        if key not in self._clean_worlds:
+            world = None
+            if self._world_types():
+                self.progress(f"{self.name}: clean apply, to compare recovered worlds with")
+                self.fresh_start()
+                if self.apply_for_points().ok:
+                    world = self._world_now()
+            self._clean_worlds[key] = world
+        return self._clean_worlds[key]
+
+    def _world_key(self) -> str:
+        return json.dumps(self.variables, sort_keys=True, default=str)
+
+    def _recorded_world(self) -> World | None:
+        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any."""
+        return self._clean_worlds.get(self._world_key())
+
+    def remember_world(self, world: World) -> None:
+        """Take ``world`` as the clean world of this configuration (recorded elsewhere:
+        zero-code mode records it once per module with the fault points)."""
+        self._clean_worlds[self._world_key()] = world
+
+    def _world_types(self) -> set[str]:
+        """The types of this module whose objects the emulator's ``world()`` reads."""
+        read = getattr(self.emulator, "world", None)
+        if read is None:
+            return set()
+        if self._world_covered is None:
+            self.check_emulator()  # a dead emulator is named as such, before any call
+            self._world_covered = frozenset(read().get("covered") or ())
+        declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
+        return declared & self._world_covered
+
+    def _world_now(self) -> World | None:
+        """What the emulator holds now, matched to the state file."""
+        from .analysis.state import state_resources
+        from .world import take_world
+
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return take_world(self.emulator, state)
+
+    def world_defects(
+        self,
+        clean: World | None,
+        fault: Fault | None,
+        second: ApplyResult | None,
+        scenario: str,
+        inventoried: Collection[str] = (),
+    ) -> list[Defect]:
+        """After ``fault``'s scenario re-ran clean (``second``) with an empty plan: what
+        the emulator holds that a clean apply does not (``wrong-fixed-point``, see
+        :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
+        plan = self.last_plan
+        if clean is None or fault is None or second is None or not second.ok:
+            return []
+        if self.last_apply is not second or plan is None or not plan.is_empty:
+            return []  # the second plan changed something: its own defects say what
+        from .analysis.world import world_defects
+
+        recovered = self._world_now()
+        if recovered is None:
+            return []
+        return world_defects(
+            clean,
+            recovered,
+            fault=fault.label,
+            module=self.name,
+            scenario=scenario,
+            inventoried=inventoried,
+        )
 
     # -- upgrades ------------------------------------------------------
     def upgrade_from(

@@ -23,6 +23,7 @@ KINDS = (
     "duplicate",  # an object created twice: one in state, one not
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed
+    "wrong-fixed-point",  # recovered with an empty plan, but the world differs from a clean run's
     "emulator-difference",  # converges on one emulator, not on another
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
     "egress",  # a run tried to reach a host beyond the emulator (refused)

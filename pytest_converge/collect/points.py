@@ -38,6 +38,9 @@ class FaultPoints:
     points: tuple[str, ...] = ()
     error: str | None = None
     seconds: float = 0.0
+    #: The world the clean apply left (:meth:`World.to_json`), to check recoveries
+    #: against; None when the emulator cannot tell or the module has no type it reads.
+    world: dict[str, Any] | None = None
 
 
 _points_key = pytest.StashKey[dict[str, FaultPoints]]()
@@ -88,14 +91,27 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
         data = _remembered_points(config, key)
         if data is None:
             found = _record(config, module)
-            data = {"points": list(found.points), "error": found.error, "seconds": found.seconds}
+            data = {
+                "points": list(found.points),
+                "error": found.error,
+                "seconds": found.seconds,
+                "world": found.world,
+            }
             if found.error is None:
                 _remember_points(config, key, data)
         return data
 
     data = once_per_run(config, f"points-{key}", compute)
-    cache[key] = FaultPoints(tuple(data["points"]), data["error"], data["seconds"])
+    cache[key] = FaultPoints(
+        tuple(data["points"]), data["error"], data["seconds"], data.get("world")
+    )
     return cache[key]
+
+
+def recorded_world(config: pytest.Config, module: Path) -> dict[str, Any] | None:
+    """The clean world recorded with ``module``'s fault points in this run, if any."""
+    found = config.stash.get(_points_key, {}).get(module_digest(module))
+    return found.world if found is not None else None
 
 
 def _points_file(config: pytest.Config, key: str) -> Path:
@@ -106,6 +122,7 @@ def _points_file(config: pytest.Config, key: str) -> Path:
     clean apply. A stale list cannot pass silently: a fault that never fires
     is an error.
     """
+    from ..emulator.moto_world import WORLD_FORMAT
     from ..session import get_session
 
     session = get_session(config)
@@ -113,6 +130,7 @@ def _points_file(config: pytest.Config, key: str) -> Path:
     ident = json.dumps(
         [
             _POINTS_FORMAT,
+            WORLD_FORMAT,
             key,
             tc.flavor,
             tc.version,
@@ -134,7 +152,7 @@ def _remembered_points(config: pytest.Config, key: str) -> dict[str, Any] | None
         return None
     if not isinstance(data, dict) or not isinstance(data.get("points"), list):
         return None
-    return {"points": data["points"], "error": None, "seconds": 0.0}
+    return {"points": data["points"], "error": None, "seconds": 0.0, "world": data.get("world")}
 
 
 def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> None:
@@ -142,7 +160,7 @@ def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> N
         path = _points_file(config, key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}")
-        tmp.write_text(json.dumps({"points": data["points"]}))
+        tmp.write_text(json.dumps({"points": data["points"], "world": data.get("world")}))
         os.replace(tmp, path)
 
 
@@ -154,11 +172,17 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     try:
         points = stack.fault_points()
+        world = stack._recorded_world()
     except ConvergeError as exc:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     finally:
         stack.close()
-    return FaultPoints(tuple(ordered(points)), None, time.monotonic() - started)
+    return FaultPoints(
+        tuple(ordered(points)),
+        None,
+        time.monotonic() - started,
+        world.to_json() if world is not None else None,
+    )
 
 
 # -- drift targets -------------------------------------------------------

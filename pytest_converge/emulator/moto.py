@@ -280,6 +280,24 @@ class MotoEmulator(Emulator):
         except (OSError, urllib.error.URLError, ValueError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not return its data: {exc}") from exc
 
+    def world(self) -> dict[str, Any]:
+        """What moto's backend model holds of the objects a scenario's world is compared on.
+
+        See :mod:`.moto_world`: ``{"covered": [types], "objects": [...]}``, read
+        inside the server process (no describe call returns a master password).
+        """
+        from .moto_world import WORLD_PATH
+
+        try:
+            return json.loads(self._request("GET", WORLD_PATH, timeout=30.0))
+        except urllib.error.HTTPError as exc:
+            said = exc.read().decode(errors="replace")[:500]
+            raise EmulatorError(
+                f"moto at {self.endpoint} did not return its world ({exc.code}): {said}"
+            ) from exc
+        except (OSError, urllib.error.URLError, ValueError) as exc:
+            raise EmulatorError(f"moto at {self.endpoint} did not return its world: {exc}") from exc
+
 
 def _no_proxy_opener() -> urllib.request.OpenerDirector:
     # HTTP(S)_PROXY in a CI environment must never capture loopback traffic.

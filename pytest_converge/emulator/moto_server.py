@@ -17,11 +17,14 @@ configuration when a backend is imported.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import sys
 import threading
 from typing import Any
+
+from .moto_world import WORLD_PATH
 
 #: One read-only request per service the plugin uses most, served right after
 #: start-up through the app itself (no socket) while terraform init runs in the
@@ -119,7 +122,9 @@ class _ResetAfterWarmUp:
     """WSGI wrapper: ``POST /moto-api/reset`` waits for the warm-up to finish.
 
     moto's reset walks every backend while the warm-up thread may be adding
-    one: run together, the reset fails with a 500.
+    one: run together, the reset fails with a 500. It also answers
+    ``GET /converge-api/world`` (:func:`.moto_world.read_world`: the backend
+    model, which holds what no describe call returns).
     """
 
     def __init__(self, app: Any, warmed: threading.Event) -> None:
@@ -127,9 +132,24 @@ class _ResetAfterWarmUp:
         self.warmed = warmed
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if environ.get("PATH_INFO") == "/moto-api/reset":
+        path = environ.get("PATH_INFO")
+        if path == "/moto-api/reset":
             self.warmed.wait(timeout=120)
+        if path == WORLD_PATH:
+            return _world(start_response)
         return self.app(environ, start_response)
+
+
+def _world(start_response: Any) -> list[bytes]:
+    """The ``/converge-api/world`` answer: 200 and JSON, or 500 and the error."""
+    from .moto_world import read_world
+
+    try:
+        status, data = "200 OK", json.dumps(read_world()).encode()
+    except Exception as exc:  # a moto version whose model differs: say so, do not die
+        status, data = "500 Internal Server Error", f"{type(exc).__name__}: {exc}".encode()
+    start_response(status, [("Content-Type", "application/json")])
+    return [data]
 
 
 def _share_aws_managed_policies() -> None:

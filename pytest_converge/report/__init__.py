@@ -51,6 +51,8 @@ KIND_HELP: dict[str, str] = {
     "duplicate": "an object was created twice: one is in state, the other is not",
     "orphan": "an object exists that no state entry accounts for",
     "recovery-failed": "the clean re-run after a fault failed",
+    "wrong-fixed-point": "after a fault the re-run plans nothing, yet an object differs from "
+    "what a clean apply makes (a failed update left the planned value in state)",
     "emulator-difference": "the module converges on one emulator and not on another",
     "unverified": "the scenario created types no inventory lister covers: their duplicates "
     "and orphans were not looked for",

@@ -1,0 +1,112 @@
+"""The recovered world, for real: an empty second plan is not a correct world.
+
+An update refused with a non-retryable error (403) fails the apply, yet the
+provider's SDK keeps the planned value in state, does not taint the resource,
+and its Read never refreshes that attribute: the re-run plans nothing while
+the object keeps its old value. Only a comparison of what the emulator holds
+with what a clean apply of the same configuration made shows it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from pytest_converge import ApiError, LostResponse
+
+#: These tests inspect the defects they expect instead of raising them.
+pytestmark = pytest.mark.converge(allow_defects=True)
+
+MODULES = Path(__file__).resolve().parents[1] / "modules" / "world"
+
+V1, V2 = "password-v1-0123", "password-v2-4567"
+
+
+def wrong_fixed_points(report):
+    return [d for d in report.defects if d.kind == "wrong-fixed-point"]
+
+
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_a_refused_password_change_is_a_wrong_fixed_point(converge, provider_line):
+    module = provider_line.pin(MODULES / "db_password")
+    stack = converge(module, vars={"password": V2})
+    report = stack.upgrade_from(
+        module,
+        vars={"password": V1},
+        fault=ApiError("ModifyDBInstance", status=403, code="AccessDenied"),
+    )
+    assert not report.first.ok, "the refused update fails the upgrade apply"
+    assert report.second is not None and report.second.ok
+    assert stack.plan().is_empty  # the re-run changed nothing: the two-run test passes
+    [found] = report.errors
+    assert (found.kind, found.address, found.attribute) == (
+        "wrong-fixed-point",
+        "aws_db_instance.main",
+        "password",
+    )
+    assert "error@ModifyDBInstance#1" in found.message
+    assert "-replace=aws_db_instance.main" in found.fix
+    text = " ".join(str(v) for v in (found.message, found.declared, found.observed, found.why))
+    assert V1 not in text and V2 not in text, "a password is never shown"
+    assert "differs" in found.message
+    assert not report.flaky
+
+
+def test_a_refused_put_object_keeps_the_old_body_under_an_empty_plan(converge):
+    module = MODULES / "bucket_object"
+    stack = converge(module, vars={"content": "<h1>v2</h1>"})
+    report = stack.upgrade_from(
+        module,
+        vars={"content": "<h1>v1</h1>"},
+        fault=ApiError("PutObject", status=403, code="AccessDenied"),
+    )
+    assert not report.first.ok
+    assert report.second is not None and report.second.ok
+    assert stack.plan().is_empty
+    [found] = report.errors
+    assert (found.kind, found.address, found.attribute) == (
+        "wrong-fixed-point",
+        "aws_s3_bucket_object.index",
+        "content",
+    )
+    assert "-replace=aws_s3_bucket_object.index" in found.fix
+
+
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_a_refused_put_object_is_a_wrong_fixed_point_on_aws_5(converge, provider_line):
+    module = provider_line.pin(MODULES / "s3_object")
+    stack = converge(module, vars={"content": "<h1>v2</h1>"})
+    report = stack.upgrade_from(
+        module,
+        vars={"content": "<h1>v1</h1>"},
+        fault=ApiError("PutObject", status=403, code="AccessDenied"),
+    )
+    assert report.second is not None and report.second.ok
+    [found] = report.errors
+    assert (found.kind, found.address, found.attribute) == (
+        "wrong-fixed-point",
+        "aws_s3_object.index",
+        "content",
+    )
+
+
+def test_a_lost_response_on_the_update_ends_correct(converge):
+    module = MODULES / "bucket_object"
+    stack = converge(module, vars={"content": "<h1>v2</h1>"})
+    report = stack.upgrade_from(
+        module, vars={"content": "<h1>v1</h1>"}, fault=LostResponse("PutObject")
+    )
+    assert wrong_fixed_points(report) == []
+    assert report.errors == []
+
+
+def test_a_scenario_that_recovers_correctly_holds_the_clean_world(converge, caplog):
+    caplog.set_level(logging.INFO, logger="pytest_converge")
+    for _ in range(2):  # two tests' Stacks of one module: one clean apply for the run
+        stack = converge(MODULES / "bucket_object", vars={"content": "<h1>v1</h1>"})
+        report = stack.recover(LostResponse("PutObject"))
+        assert report.errors == []
+    made = [r for r in caplog.records if "clean apply, to compare" in r.getMessage()]
+    assert len(made) == 1
