@@ -52,6 +52,54 @@ def test_shipped_catalogue_loads_and_every_entry_is_complete():
 
 
 @pytest.mark.parametrize(
+    ("address", "attribute", "declared", "observed"),
+    [
+        # The aws 5.x corpus's findings (tests/corpus5/FINDINGS.md), as the runs reported them.
+        (
+            'module.vpc_endpoints.aws_vpc_endpoint.this["ecs"]',
+            "subnet_configuration",
+            [{"ipv4": "10.0.1.10", "ipv6": "", "subnet_id": "subnet-1"}],
+            [{"ipv4": "10.0.1.215", "ipv6": "", "subnet_id": "subnet-1"}],
+        ),
+        (
+            'module.vpc_endpoints.aws_vpc_endpoint.this["s3"]',
+            "dns_options",
+            [
+                {
+                    "dns_record_ip_type": "ipv4",
+                    "private_dns_only_for_inbound_resolver_endpoint": False,
+                }
+            ],
+            [],
+        ),
+        (
+            "module.log_group.aws_cloudwatch_log_group.this[0]",
+            "log_group_class",
+            "INFREQUENT_ACCESS",
+            "",
+        ),
+    ],
+)
+def test_the_shipped_catalogue_marks_what_aws_5x_meets(address, attribute, declared, observed):
+    def finding() -> Defect:
+        return Defect(
+            kind="permanent-diff",
+            address=address,
+            attribute=attribute,
+            declared=declared,
+            observed=observed,
+            classification="dropped",
+        )
+
+    found = finding()
+    assert mark_emulator_gaps([found], "moto", "5.2.5") == [found]
+    assert found.emulator_suspected and found.severity == "warning"
+    assert "tests/integration/test_emulator_gaps5.py::test_moto_" in found.evidence
+    later = finding()  # a moto outside the verified range: not marked
+    assert mark_emulator_gaps([later], "moto", "5.3.0") == [] and later.is_error
+
+
+@pytest.mark.parametrize(
     ("version", "expected"), [("5.2.5", True), ("5.1.0", True), ("5.3.0", False), (None, True)]
 )
 def test_entries_match_emulator_and_installed_version_range(version, expected):
