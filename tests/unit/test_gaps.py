@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -276,3 +277,103 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
     assert note.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
     assert "emulator gap, not a module error" in note
     assert undecodable_notes(["AccessDenied: no"], "moto") == []
+
+
+def _module_output_plan() -> dict:
+    # Captured from terraform 1.11 + aws 3.39 + moto 5.2.5: a customer gateway whose
+    # device_name moto drops (it forces replacement), inside a module whose outputs
+    # cgw_ids, this_customer_gateway and bgp_asns the root passes on (as
+    # terraform-aws-modules/vpc examples/complete does); second plan.
+    path = Path(__file__).resolve().parents[1] / "data" / "plan_module_output_gap.json"
+    return json.loads(path.read_text())
+
+
+def _second_plan_findings(raw: dict, *extra: Defect) -> list[Defect]:
+    from pytest_converge.analysis.diffs import plan_defects
+    from pytest_converge.analysis.plan import parse_plan
+
+    plan = parse_plan(raw)
+    found = plan_defects(plan, plan, module="mod") + list(extra)
+    mark_emulator_gaps(
+        found,
+        "moto",
+        "5.2.5",
+        configuration=raw["configuration"],
+        replaced=[c.address for c in plan.changes if c.action == "replace"],
+    )
+    return found
+
+
+def test_outputs_built_through_a_module_from_a_suspected_gap_are_suspected_too():
+    found = {d.address: d for d in _second_plan_findings(_module_output_plan())}
+    gateway = 'module.gw.aws_customer_gateway.this["office"]'
+    assert set(found) == {gateway, "output.cgw_ids", "output.this_customer_gateway"}
+    assert found[gateway].attribute == "device_name" and found[gateway].emulator_suspected
+    for name in ("output.cgw_ids", "output.this_customer_gateway"):
+        assert found[name].emulator_suspected, name
+        assert found[name].severity == "warning"
+        assert found[name].evidence.startswith(
+            f"follows from the suspected emulator gap of {gateway} device_name"
+        )
+
+
+def test_an_output_of_an_object_with_an_unexplained_finding_is_not_suspected():
+    other = Defect(
+        kind="permanent-diff",
+        address='module.gw.aws_customer_gateway.this["office"]',
+        attribute="bgp_asn",
+        declared="65000",
+        observed="65001",
+    )
+    found = {d.address: d for d in _second_plan_findings(_module_output_plan(), other)}
+    assert not found["output.cgw_ids"].emulator_suspected  # the bgp_asn diff may cause it
+    assert found["output.cgw_ids"].is_error
+
+
+def test_output_references_follow_module_outputs_and_inputs():
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "ids": {"expression": {"references": ["module.net.ids", "module.net"]}},
+                "whole": {"expression": {"references": ["module.net"]}},
+                "name": {"expression": {"references": ["local.name"]}},
+            },
+            "module_calls": {
+                "net": {
+                    "expressions": {
+                        "cidr": {
+                            "references": ["aws_vpc_ipam_pool.main.cidr", "aws_vpc_ipam_pool.main"]
+                        }
+                    },
+                    "module": {
+                        "outputs": {
+                            "ids": {
+                                "expression": {
+                                    "references": [
+                                        "aws_subnet.this[0].id",
+                                        "aws_subnet.this[0]",
+                                        "aws_subnet.this",
+                                    ]
+                                }
+                            },
+                            "cidr": {"expression": {"references": ["var.cidr"]}},
+                        }
+                    },
+                }
+            },
+        }
+    }
+    from pytest_converge.analysis.gaps import output_references
+
+    assert output_references(configuration, "ids") == {
+        "module.net.aws_subnet.this.id",
+        "module.net.aws_subnet.this",
+    }
+    assert output_references(configuration, "whole") == {
+        "module.net.aws_subnet.this.id",
+        "module.net.aws_subnet.this",
+        "aws_vpc_ipam_pool.main.cidr",
+        "aws_vpc_ipam_pool.main",
+    }
+    assert output_references(configuration, "name") == set()
+    assert output_references(configuration, "missing") == set()
