@@ -48,6 +48,7 @@ from .defects import ERROR, INFO, WARNING, Defect
 __all__ = [
     "CATALOGUE",
     "Gap",
+    "attribute_references",
     "emulator_version",
     "load_catalogue",
     "mark_disagreements",
@@ -260,20 +261,38 @@ def mark_followers(
     replaced: Collection[str] = (),
     strict: bool = False,
 ) -> list[Defect]:
-    """Mark the value findings that follow from a suspected gap among ``defects``.
+    """Mark the findings that follow from a suspected gap among ``defects``.
 
     An output built from a dropped attribute changes on every plan too: it is
     no second defect of the module. A finding follows from a suspected one
-    when it is a root output built (in the plan's ``configuration``, through
-    module outputs and their inputs) from that attribute, from the whole
-    object (``[for k, v in aws_customer_gateway.this : v.id]``), or from any
-    attribute of it when the plan replaces it (``replaced``: a dropped value
-    that forces replacement gives the object a new id on every run); or when
-    its declared value holds the suspected one's declared value and its
-    observed value does not (the value went missing on the way). An object
-    with a finding no gap explains is no cause of its outputs' changes: they
-    may come from that finding. Returns the findings it marked.
+    when it is a root output, or a resource's attribute, built (in the plan's
+    ``configuration``, through module outputs and their inputs) from that
+    attribute, from the whole object (``[for k, v in aws_customer_gateway.this
+    : v.id]``), or from any attribute of it when the plan replaces it
+    (``replaced``: a dropped value that forces replacement gives the object a
+    new id on every run, and replaces what is built from that too: an
+    ``escape-hatch``); or when its declared value holds the suspected one's
+    declared value and its observed value does not (the value went missing on
+    the way). An object with a finding no gap explains is no cause of its
+    dependents' changes: they may come from that finding. A marked finding
+    can be the cause of the next. Returns the findings it marked.
     """
+    renewed = {_plain_path(a) for a in replaced}
+    marked: list[Defect] = []
+    while True:
+        found = _followers(defects, configuration or {}, renewed, strict)
+        if not found:
+            return marked
+        marked.extend(found)
+
+
+def _followers(
+    defects: Sequence[Defect],
+    configuration: Mapping[str, Any],
+    renewed: Collection[str],
+    strict: bool,
+) -> list[Defect]:
+    """One round of :func:`mark_followers`: the findings a suspected one explains now."""
     suspects = [d for d in defects if d.emulator_suspected and d.address and d.attribute]
     if not suspects:
         return []
@@ -281,18 +300,15 @@ def mark_followers(
         _plain_path(d.address)
         for d in defects
         if d.address and not d.emulator_suspected and d.severity != INFO
-        if d.kind in _VALUE_KINDS and d.kind != "output-change"
+        if d.kind in _FOLLOWING_KINDS and d.kind != "output-change"
     }
-    renewed = {_plain_path(a) for a in replaced}
     marked = []
     for defect in defects:
         if defect.emulator_suspected or defect.severity == INFO:
             continue
-        if defect.kind not in _VALUE_KINDS:
+        if defect.kind not in _FOLLOWING_KINDS:
             continue
-        references: set[str] = set()
-        if defect.kind == "output-change" and defect.attribute:
-            references = output_references(configuration or {}, defect.attribute)
+        references = _references_of(defect, configuration)
         cause = next(
             (s for s in suspects if _follows(defect, s, references, unexplained, renewed)),
             None,
@@ -309,6 +325,19 @@ def mark_followers(
     return marked
 
 
+#: Finding kinds that may follow from a suspected gap: value findings, and a
+#: resource replaced on every run because what it is built from is.
+_FOLLOWING_KINDS = (*_VALUE_KINDS, "escape-hatch")
+
+
+def _references_of(defect: Defect, configuration: Mapping[str, Any]) -> set[str]:
+    if not defect.attribute or defect.kind == "drift":
+        return set()
+    if defect.kind == "output-change":
+        return output_references(configuration, defect.attribute)
+    return attribute_references(configuration, defect.address or "", defect.attribute)
+
+
 def output_references(configuration: Mapping[str, Any], name: str) -> set[str]:
     """What root output ``name`` is built from: resource paths, indices left out.
 
@@ -323,6 +352,52 @@ def output_references(configuration: Mapping[str, Any], name: str) -> set[str]:
     found: set[str] = set()
     _resolve(_expression_references(output), root, [], "", found, depth=0)
     return found
+
+
+def attribute_references(
+    configuration: Mapping[str, Any], address: str, attribute: str
+) -> set[str]:
+    """What ``attribute`` of the resource at ``address`` is built from (as
+    :func:`output_references`): ``log_group_name = var.name``, in a module
+    called with ``name = module.group.name``, is built from that module's
+    ``aws_cloudwatch_log_group.this.name``."""
+    parts = _plain_path(address).split(".")
+    module = configuration.get("root_module") or {}
+    callers: list[tuple[Mapping[str, Any], str, str]] = []
+    prefix = ""
+    while len(parts) > 2 and parts[0] == "module":
+        callers.append((module, prefix, parts[1]))
+        module = ((module.get("module_calls") or {}).get(parts[1]) or {}).get("module") or {}
+        prefix += f"module.{parts[1]}."
+        parts = parts[2:]
+    wanted = ".".join(parts)
+    top = _plain_path(attribute).split(".")[0]
+    found: set[str] = set()
+    for resource in module.get("resources") or []:
+        if resource.get("address") == wanted:
+            given = (resource.get("expressions") or {}).get(top)
+            references = _with_each(_all_references(given), resource)
+            _resolve(references, module, callers, prefix, found, depth=0)
+    return found
+
+
+def _with_each(references: Sequence[str], block: Mapping[str, Any]) -> list[str]:
+    """``references`` and, where they use ``each.value``, what the block's ``for_each`` is
+    built from (a wrapper module's ``each.value.name`` comes from its ``var.items``)."""
+    extra: list[str] = []
+    if any(str(r).startswith("each.") for r in references):
+        extra = (block.get("for_each_expression") or {}).get("references") or []
+    return [*references, *extra]
+
+
+def _all_references(node: Any) -> list[str]:
+    """Every ``references`` list in an expression (a nested block's too)."""
+    if isinstance(node, Mapping):
+        own = [str(r) for r in node.get("references") or []]
+        return own + [r for k, v in node.items() if k != "references" for r in _all_references(v)]
+    if isinstance(node, list):
+        return [r for item in node for r in _all_references(item)]
+    return []
 
 
 def _expression_references(holder: Mapping[str, Any]) -> list[str]:
@@ -370,8 +445,9 @@ def _resolve(
                 )
         elif parts[0] == "var" and len(parts) >= 2 and callers:
             parent, parent_prefix, call = callers[-1]
-            given = ((parent.get("module_calls") or {}).get(call) or {}).get("expressions") or {}
-            inputs = (given.get(parts[1]) or {}).get("references") or []
+            entry = (parent.get("module_calls") or {}).get(call) or {}
+            given = (entry.get("expressions") or {}).get(parts[1]) or {}
+            inputs = _with_each(given.get("references") or [], entry)
             _resolve(inputs, parent, callers[:-1], parent_prefix, found, depth + 1)
         elif parts[0] not in ("var", "local", "each", "count", "path", "self", "terraform"):
             found.add(prefix + ref)

@@ -377,3 +377,57 @@ def test_output_references_follow_module_outputs_and_inputs():
     }
     assert output_references(configuration, "name") == set()
     assert output_references(configuration, "missing") == set()
+
+
+def test_a_resource_replaced_because_it_is_built_from_a_suspected_object_is_suspected_too():
+    # The configuration of terraform-aws-modules/cloudwatch v5.7.2
+    # examples/log-group-with-log-stream (terraform 1.11 + aws 5.100.0): wrapper
+    # modules, the stream's log_group_name from var.items -> each.value -> the
+    # group wrapper's output. moto drops the group's log_group_class, which forces
+    # its replacement, and so the stream's on every run (an escape hatch).
+    path = Path(__file__).resolve().parents[1] / "data" / "config_log_stream_wrappers.json"
+    configuration = json.loads(path.read_text())["configuration"]
+    group = 'module.log_group_wrapped.module.wrapper["two"].aws_cloudwatch_log_group.this[0]'
+    stream = 'module.log_stream_wrapped.module.wrapper["two"].aws_cloudwatch_log_stream.this[0]'
+
+    def findings() -> list[Defect]:
+        return [
+            Defect(
+                kind="permanent-diff",
+                address=group,
+                attribute="log_group_class",
+                declared="INFREQUENT_ACCESS",
+                observed="",
+            ),
+            Defect(
+                kind="escape-hatch",
+                address=stream,
+                attribute="log_group_name",
+                declared="(known after apply)",
+                observed="my-log-group-wrapper2-20261201",
+            ),
+        ]
+
+    found = findings()
+    mark_emulator_gaps(
+        found, "moto", "5.2.5", configuration=configuration, replaced=[group, stream]
+    )
+    assert all(d.emulator_suspected for d in found)
+    assert found[1].severity == "warning"
+    assert found[1].evidence.startswith(f"follows from the suspected emulator gap of {group}")
+    # Not replaced, the group gives the stream no new name: the escape hatch is the module's.
+    kept = findings()
+    mark_emulator_gaps(kept, "moto", "5.2.5", configuration=configuration, replaced=[stream])
+    assert kept[0].emulator_suspected and not kept[1].emulator_suspected
+
+
+def test_attribute_references_follow_each_value_to_the_for_each():
+    from pytest_converge.analysis.gaps import attribute_references
+
+    path = Path(__file__).resolve().parents[1] / "data" / "config_log_stream_wrappers.json"
+    configuration = json.loads(path.read_text())["configuration"]
+    stream = 'module.log_stream_wrapped.module.wrapper["two"].aws_cloudwatch_log_stream.this[0]'
+    found = attribute_references(configuration, stream, "log_group_name")
+    assert "module.log_group_wrapped.module.wrapper.aws_cloudwatch_log_group.this.name" in found
+    assert attribute_references(configuration, stream, "no_such_attribute") == set()
+    assert attribute_references(configuration, "aws_vpc.missing", "cidr_block") == set()
