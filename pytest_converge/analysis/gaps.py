@@ -300,7 +300,7 @@ def _followers(
         _plain_path(d.address)
         for d in defects
         if d.address and not d.emulator_suspected and d.severity != INFO
-        if d.kind in _FOLLOWING_KINDS and d.kind != "output-change"
+        if d.kind in _FOLLOWING_KINDS and not _is_output(d)
     }
     marked = []
     for defect in defects:
@@ -333,9 +333,14 @@ _FOLLOWING_KINDS = (*_VALUE_KINDS, "escape-hatch")
 def _references_of(defect: Defect, configuration: Mapping[str, Any]) -> set[str]:
     if not defect.attribute or defect.kind == "drift":
         return set()
-    if defect.kind == "output-change":
+    if _is_output(defect):
         return output_references(configuration, defect.attribute)
     return attribute_references(configuration, defect.address or "", defect.attribute)
+
+
+def _is_output(defect: Defect) -> bool:
+    """A root output's finding (``output-change``, or ``needs-second-apply`` of an output)."""
+    return (defect.address or "").startswith("output.")
 
 
 def output_references(configuration: Mapping[str, Any], name: str) -> set[str]:

@@ -431,3 +431,45 @@ def test_attribute_references_follow_each_value_to_the_for_each():
     assert "module.log_group_wrapped.module.wrapper.aws_cloudwatch_log_group.this.name" in found
     assert attribute_references(configuration, stream, "no_such_attribute") == set()
     assert attribute_references(configuration, "aws_vpc.missing", "cidr_block") == set()
+
+
+def test_an_output_that_settles_on_the_third_plan_follows_like_one_that_never_does():
+    """vpc v5.21.0 examples/complete: output vpc_endpoints (the whole aws_vpc_endpoint.this
+    map, through the module) changes on the second plan only (needs-second-apply)."""
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "vpc_endpoints": {
+                    "expression": {
+                        "references": ["module.vpc_endpoints.endpoints", "module.vpc_endpoints"]
+                    }
+                }
+            },
+            "module_calls": {
+                "vpc_endpoints": {
+                    "module": {
+                        "outputs": {
+                            "endpoints": {"expression": {"references": ["aws_vpc_endpoint.this"]}}
+                        }
+                    }
+                }
+            },
+        }
+    }
+    endpoint = Defect(
+        kind="permanent-diff",
+        address='module.vpc_endpoints.aws_vpc_endpoint.this["s3"]',
+        attribute="dns_options",
+        declared=[{"private_dns_only_for_inbound_resolver_endpoint": False}],
+        observed=[],
+    )
+    output = Defect(
+        kind="needs-second-apply",
+        address="output.vpc_endpoints",
+        attribute="vpc_endpoints",
+        declared={"s3": {"dns_options": [{}]}},
+        observed={"s3": {"dns_options": []}},
+    )
+    marked = mark_emulator_gaps([endpoint, output], "moto", "5.2.5", configuration=configuration)
+    assert marked == [endpoint, output]
+    assert output.evidence.startswith("follows from the suspected emulator gap of ")
