@@ -130,8 +130,15 @@ class Source:
         if not self.handles(address):
             return "not asked for it (its include/exclude leave it out)"
         if self.kind == "filesystem_mirror":
-            found = providers_on_disk(Path(self.location)).get(provider_address(address), {})
-            return describe_versions(found, target or current_platform())
+            mirror = Path(self.location)
+            found = providers_on_disk(mirror).get(provider_address(address), {})
+            offered = describe_versions(found, target or current_platform())
+            hidden = [
+                link
+                for link in unfollowed_links(mirror)
+                if _on_the_way(link[0], provider_address(address))
+            ]
+            return f"{offered}; {describe_links(hidden)}" if hidden else offered
         if self.kind == "dev_overrides":
             return "a development build (dev_overrides)"
         return "asked over the network (see terraform's error below)"
@@ -394,19 +401,22 @@ def _shown(path: Path, home: Path) -> str:
 def providers_on_disk(mirror: Path) -> dict[str, dict[str, set[str]]]:
     """``{address: {version: {targets}}}`` of a filesystem mirror, in either layout:
     packed (``HOST/NS/TYPE/terraform-provider-TYPE_VERSION_TARGET.zip``) or unpacked
-    (``HOST/NS/TYPE/VERSION/TARGET/``)."""
+    (``HOST/NS/TYPE/VERSION/TARGET/``).
+
+    Only what terraform finds there: it follows no symlinked ``HOST``, ``NS``,
+    ``TYPE`` or ``VERSION`` directory (:func:`unfollowed_links`); a symlinked
+    ``TARGET`` directory, zip or binary it uses.
+    """
     found: dict[str, dict[str, set[str]]] = {}
-    if not mirror.is_dir():
-        return found
-    for type_dir in mirror.glob("*/*/*"):
+    for type_dir in _walked(mirror, 3):
         address = "/".join(type_dir.relative_to(mirror).parts).lower()
         versions: dict[str, set[str]] = {}
         try:
-            for entry in type_dir.iterdir() if type_dir.is_dir() else ():
+            for entry in type_dir.iterdir():
                 packed = _PACKED.match(entry.name)
                 if packed and entry.is_file():
                     versions.setdefault(packed["version"], set()).add(packed["target"])
-                elif entry.name[:1].isdigit() and entry.is_dir():
+                elif entry.name[:1].isdigit() and entry.is_dir() and not entry.is_symlink():
                     targets = {t.name for t in entry.iterdir() if _TARGET.match(t.name)}
                     if targets:
                         versions.setdefault(entry.name, set()).update(targets)
@@ -415,6 +425,59 @@ def providers_on_disk(mirror: Path) -> dict[str, dict[str, set[str]]]:
         if versions:
             found[address] = versions
     return found
+
+
+def unfollowed_links(mirror: Path) -> list[tuple[str, str]]:
+    """The symlinked directories of a filesystem mirror terraform does not follow.
+
+    ``(path inside the mirror, where it points)`` for each ``HOST``, ``NS``,
+    ``TYPE`` or ``VERSION`` directory that is a symlink (terraform 1.11 answers
+    "no available releases match" for a provider behind one; measured).
+    """
+    links = []
+    for depth in range(4):
+        for parent in _walked(mirror, depth):
+            for entry in _entries(parent):
+                if depth == 3 and not entry.name[:1].isdigit():
+                    continue
+                if entry.is_symlink() and entry.is_dir():
+                    links.append((entry.relative_to(mirror).as_posix(), os.path.realpath(entry)))
+    return sorted(links)
+
+
+def describe_links(links: Iterable[tuple[str, str]]) -> str:
+    """The advice for :func:`unfollowed_links`, or ``""`` when there are none."""
+    links = list(links)
+    if not links:
+        return ""
+    shown = ", ".join(f"{path} -> {target}" for path, target in links[:3])
+    more = f" and {len(links) - 3} more" if len(links) > 3 else ""
+    return (
+        f"terraform does not follow a symlinked directory in a filesystem mirror ({shown}{more}): "
+        "make it a real directory and link the files inside it (or the TARGET directory, "
+        "e.g. linux_amd64/) instead"
+    )
+
+
+def _walked(mirror: Path, depth: int) -> list[Path]:
+    """The directories ``depth`` levels below ``mirror`` that terraform walks into."""
+    level = [mirror] if mirror.is_dir() else []
+    for _ in range(depth):
+        level = [c for d in level for c in _entries(d) if c.is_dir() and not c.is_symlink()]
+    return level
+
+
+def _entries(directory: Path) -> list[Path]:
+    try:
+        return sorted(directory.iterdir())
+    except OSError:
+        return []  # unreadable: terraform cannot install from it either
+
+
+def _on_the_way(path: str, address: str) -> bool:
+    """``path`` (inside a mirror) is a directory of ``address`` or one above it."""
+    parts, wanted = path.lower().split("/"), address.split("/")
+    return parts[: len(wanted)] == wanted[: len(parts)]
 
 
 def describe_versions(versions: Mapping[str, set[str]], target: str) -> str:
@@ -444,7 +507,9 @@ def check_mirror(path: str | os.PathLike[str], what: str = "--converge-provider-
     if not mirror.is_dir():
         raise ValueError(f"{what} {path}: a file, not a directory; expected {layout}")
     if not providers_on_disk(mirror):
-        raise ValueError(f"{what} {path}: holds no provider; expected {layout}")
+        links = describe_links(unfollowed_links(mirror))
+        hint = f" ({links})" if links else ""
+        raise ValueError(f"{what} {path}: holds no provider{hint}; expected {layout}")
     return mirror.resolve()
 
 

@@ -842,6 +842,9 @@ class Stack:
             emulator_version(self.emulator),
             strict=self.strict,
             configuration=self.last_plan.raw.get("configuration") if self.last_plan else None,
+            replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
+            if self.last_plan
+            else (),
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)

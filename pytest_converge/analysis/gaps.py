@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -48,11 +48,14 @@ from .defects import ERROR, INFO, WARNING, Defect
 __all__ = [
     "CATALOGUE",
     "Gap",
+    "attribute_references",
     "emulator_version",
     "load_catalogue",
     "mark_disagreements",
     "mark_emulator_gaps",
+    "mark_followers",
     "matching_gap",
+    "output_references",
     "resource_type",
     "unimplemented_operation",
 ]
@@ -227,13 +230,15 @@ def mark_emulator_gaps(
     strict: bool = False,
     gaps: Sequence[Gap] | None = None,
     configuration: Mapping[str, Any] | None = None,
+    replaced: Collection[str] = (),
 ) -> list[Defect]:
     """Mark the findings a known gap explains; returns the marked ones.
 
     Each gets ``emulator_suspected`` and the entry as ``evidence``; an error
     becomes a warning unless ``strict``. A finding that follows from a
     suspected one is marked too (:func:`mark_followers`; ``configuration`` is
-    the plan's, for the outputs' references).
+    the plan's, for the outputs' references, and ``replaced`` the addresses
+    it replaces).
     """
     catalogue = load_catalogue() if gaps is None else gaps
     defects = list(defects)
@@ -246,39 +251,68 @@ def mark_emulator_gaps(
             continue
         _suspect(defect, gap.describe(version), strict)
         marked.append(defect)
-    return marked + mark_followers(defects, configuration, strict=strict)
+    return marked + mark_followers(defects, configuration, replaced=replaced, strict=strict)
 
 
 def mark_followers(
     defects: Sequence[Defect],
     configuration: Mapping[str, Any] | None = None,
     *,
+    replaced: Collection[str] = (),
     strict: bool = False,
 ) -> list[Defect]:
-    """Mark the value findings that follow from a suspected gap among ``defects``.
+    """Mark the findings that follow from a suspected gap among ``defects``.
 
     An output built from a dropped attribute changes on every plan too: it is
     no second defect of the module. A finding follows from a suspected one
-    when it is a root output whose expression references that attribute (in
-    the plan's ``configuration``), or when its declared value holds the
-    suspected one's declared value and its observed value does not (the value
-    went missing on the way). Returns the findings it marked.
+    when it is a root output, or a resource's attribute, built (in the plan's
+    ``configuration``, through module outputs and their inputs) from that
+    attribute, from the whole object (``[for k, v in aws_customer_gateway.this
+    : v.id]``), or from any attribute of it when the plan replaces it
+    (``replaced``: a dropped value that forces replacement gives the object a
+    new id on every run, and replaces what is built from that too: an
+    ``escape-hatch``); or when its declared value holds the suspected one's
+    declared value and its observed value does not (the value went missing on
+    the way). An object with a finding no gap explains is no cause of its
+    dependents' changes: they may come from that finding. A marked finding
+    can be the cause of the next. Returns the findings it marked.
     """
+    renewed = {_plain_path(a) for a in replaced}
+    marked: list[Defect] = []
+    while True:
+        found = _followers(defects, configuration or {}, renewed, strict)
+        if not found:
+            return marked
+        marked.extend(found)
+
+
+def _followers(
+    defects: Sequence[Defect],
+    configuration: Mapping[str, Any],
+    renewed: Collection[str],
+    strict: bool,
+) -> list[Defect]:
+    """One round of :func:`mark_followers`: the findings a suspected one explains now."""
     suspects = [d for d in defects if d.emulator_suspected and d.address and d.attribute]
     if not suspects:
         return []
-    outputs = ((configuration or {}).get("root_module") or {}).get("outputs") or {}
+    unexplained = {
+        _plain_path(d.address)
+        for d in defects
+        if d.address and not d.emulator_suspected and d.severity != INFO
+        if d.kind in _FOLLOWING_KINDS and not _is_output(d)
+    }
     marked = []
     for defect in defects:
         if defect.emulator_suspected or defect.severity == INFO:
             continue
-        if defect.kind not in _VALUE_KINDS:
+        if defect.kind not in _FOLLOWING_KINDS:
             continue
-        references: list[str] = []
-        if defect.kind == "output-change" and defect.attribute in outputs:
-            expression = outputs[defect.attribute].get("expression") or {}
-            references = [_plain_path(r) for r in expression.get("references") or []]
-        cause = next((s for s in suspects if _follows(defect, s, references)), None)
+        references = _references_of(defect, configuration)
+        cause = next(
+            (s for s in suspects if _follows(defect, s, references, unexplained, renewed)),
+            None,
+        )
         if cause is None:
             continue
         _suspect(
@@ -291,13 +325,158 @@ def mark_followers(
     return marked
 
 
-def _follows(defect: Defect, cause: Defect, references: Sequence[str]) -> bool:
+#: Finding kinds that may follow from a suspected gap: value findings, and a
+#: resource replaced on every run because what it is built from is.
+_FOLLOWING_KINDS = (*_VALUE_KINDS, "escape-hatch")
+
+
+def _references_of(defect: Defect, configuration: Mapping[str, Any]) -> set[str]:
+    if not defect.attribute or defect.kind == "drift":
+        return set()
+    if _is_output(defect):
+        return output_references(configuration, defect.attribute)
+    return attribute_references(configuration, defect.address or "", defect.attribute)
+
+
+def _is_output(defect: Defect) -> bool:
+    """A root output's finding (``output-change``, or ``needs-second-apply`` of an output)."""
+    return (defect.address or "").startswith("output.")
+
+
+def output_references(configuration: Mapping[str, Any], name: str) -> set[str]:
+    """What root output ``name`` is built from: resource paths, indices left out.
+
+    References through a module's output or input variable are followed to
+    the resources inside (``module.vpc.cgw_ids`` -> ``module.vpc.aws_customer_gateway.this``);
+    terraform lists every prefix of a reference (``aws_vpc.this.id`` and
+    ``aws_vpc.this``), kept as it gives them. Locals are not in terraform's
+    JSON view of the configuration: a value built through one is not followed.
+    """
+    root = configuration.get("root_module") or {}
+    output = (root.get("outputs") or {}).get(name) or {}
+    found: set[str] = set()
+    _resolve(_expression_references(output), root, [], "", found, depth=0)
+    return found
+
+
+def attribute_references(
+    configuration: Mapping[str, Any], address: str, attribute: str
+) -> set[str]:
+    """What ``attribute`` of the resource at ``address`` is built from (as
+    :func:`output_references`): ``log_group_name = var.name``, in a module
+    called with ``name = module.group.name``, is built from that module's
+    ``aws_cloudwatch_log_group.this.name``."""
+    parts = _plain_path(address).split(".")
+    module = configuration.get("root_module") or {}
+    callers: list[tuple[Mapping[str, Any], str, str]] = []
+    prefix = ""
+    while len(parts) > 2 and parts[0] == "module":
+        callers.append((module, prefix, parts[1]))
+        module = ((module.get("module_calls") or {}).get(parts[1]) or {}).get("module") or {}
+        prefix += f"module.{parts[1]}."
+        parts = parts[2:]
+    wanted = ".".join(parts)
+    top = _plain_path(attribute).split(".")[0]
+    found: set[str] = set()
+    for resource in module.get("resources") or []:
+        if resource.get("address") == wanted:
+            given = (resource.get("expressions") or {}).get(top)
+            references = _with_each(_all_references(given), resource)
+            _resolve(references, module, callers, prefix, found, depth=0)
+    return found
+
+
+def _with_each(references: Sequence[str], block: Mapping[str, Any]) -> list[str]:
+    """``references`` and, where they use ``each.value``, what the block's ``for_each`` is
+    built from (a wrapper module's ``each.value.name`` comes from its ``var.items``)."""
+    extra: list[str] = []
+    if any(str(r).startswith("each.") for r in references):
+        extra = (block.get("for_each_expression") or {}).get("references") or []
+    return [*references, *extra]
+
+
+def _all_references(node: Any) -> list[str]:
+    """Every ``references`` list in an expression (a nested block's too)."""
+    if isinstance(node, Mapping):
+        own = [str(r) for r in node.get("references") or []]
+        return own + [r for k, v in node.items() if k != "references" for r in _all_references(v)]
+    if isinstance(node, list):
+        return [r for item in node for r in _all_references(item)]
+    return []
+
+
+def _expression_references(holder: Mapping[str, Any]) -> list[str]:
+    expression = holder.get("expression") or {}
+    return [str(r) for r in expression.get("references") or []]
+
+
+def _resolve(
+    references: Sequence[str],
+    module: Mapping[str, Any],
+    callers: list[tuple[Mapping[str, Any], str, str]],
+    prefix: str,
+    found: set[str],
+    depth: int,
+) -> None:
+    """Add the resource paths ``references`` (in ``module``, at ``prefix``) are built from.
+
+    ``callers`` holds, innermost last, each enclosing module with its prefix and
+    the name of the call into the next one, for ``var.`` references.
+    """
+    if depth > 16:  # a reference cycle terraform would refuse anyway
+        return
+    plain = [_plain_path(r) for r in references]
+    calls = module.get("module_calls") or {}
+    for ref in plain:
+        parts = ref.split(".")
+        if parts[0] == "module" and len(parts) >= 2 and parts[1] in calls:
+            inner = calls[parts[1]].get("module") or {}
+            outputs = inner.get("outputs") or {}
+            if len(parts) >= 3:
+                chosen = [parts[2]] if parts[2] in outputs else []
+            elif any(r.startswith(ref + ".") for r in plain):
+                chosen = []  # the specific output is listed too
+            else:
+                chosen = list(outputs)  # the whole module object
+            frame = (module, prefix, parts[1])
+            for out in chosen:
+                _resolve(
+                    _expression_references(outputs[out]),
+                    inner,
+                    [*callers, frame],
+                    f"{prefix}module.{parts[1]}.",
+                    found,
+                    depth + 1,
+                )
+        elif parts[0] == "var" and len(parts) >= 2 and callers:
+            parent, parent_prefix, call = callers[-1]
+            entry = (parent.get("module_calls") or {}).get(call) or {}
+            given = (entry.get("expressions") or {}).get(parts[1]) or {}
+            inputs = _with_each(given.get("references") or [], entry)
+            _resolve(inputs, parent, callers[:-1], parent_prefix, found, depth + 1)
+        elif parts[0] not in ("var", "local", "each", "count", "path", "self", "terraform"):
+            found.add(prefix + ref)
+
+
+def _follows(
+    defect: Defect,
+    cause: Defect,
+    references: Collection[str],
+    unexplained: Collection[str],
+    renewed: Collection[str],
+) -> bool:
     if defect is cause or defect.address == cause.address:
         return False
-    attribute = _plain_path(cause.attribute or "").split(".")[0]
-    target = f"{_plain_path(cause.address or '')}.{attribute}"
-    if target in references:
+    resource = _plain_path(cause.address or "")
+    target = f"{resource}.{_plain_path(cause.attribute or '').split('.')[0]}"
+    if any(r == target or r.startswith(target + ".") for r in references):
         return True
+    if resource not in unexplained:
+        inside = [r for r in references if r.startswith(resource + ".")]
+        if resource in references and not inside:
+            return True  # built from the whole object
+        if inside and resource in renewed:
+            return True  # built from an object the gap makes new on every run
     wanted = cause.declared
     if not isinstance(wanted, str | int | float) or isinstance(wanted, bool):
         return False

@@ -299,13 +299,17 @@ def retried_egress(
 
 
 def _waited_for(address: str | None, stall: Stall, gaps: Sequence[Gap]) -> Gap | None:
-    """The catalogue entry about the waiting resource's type that names the stalled operation."""
+    """The catalogue entry about the waiting resource's type that names the stalled operation.
+
+    Of several (aws_subnet has gaps in DescribeSubnets' answer for more than one
+    attribute), a waiter's stall is the entry that says the provider polls for it.
+    """
     rtype = resource_type(address)
     operation = stall.target.rpartition(":")[2]
-    for gap in gaps:
-        if gap.resource_type == rtype and operation in gap.real_api + gap.evidence:
-            return gap
-    return None
+    named = [g for g in gaps if g.resource_type == rtype and operation in g.real_api + g.evidence]
+    if stall.polling:
+        named.sort(key=lambda g: "poll" not in g.real_api)  # stable: catalogue order otherwise
+    return named[0] if named else None
 
 
 # -- digests the proxy records -------------------------------------------------------------

@@ -17,7 +17,7 @@ import pytest
 
 from pytest_converge.errors import ToolchainError
 from pytest_converge.safety import terraform_env
-from pytest_converge.toolchain import resolve_toolchain
+from pytest_converge.toolchain import bundled_provider_zips, resolve_toolchain
 from pytest_converge.workspace import Templates
 
 AWS = "registry.terraform.io/hashicorp/aws"
@@ -149,6 +149,43 @@ def test_an_init_failure_lists_every_source_and_the_constraint(tmp_path):
     assert f"  - network_mirror {mirror}, from {env['TF_CLI_CONFIG_FILE']}:2: asked over" in text
     assert "  - the offline mirror has: 2.70.0, 3.39.0" in text
     assert f"127.0.0.1:{port}" in text.split("terraform said:")[1]  # terraform's own words
+
+
+@needs_aws5
+def test_an_init_failure_names_a_symlinked_version_directory_terraform_skips(tmp_path):
+    """An unpacked mirror lists the versions terraform finds in it; a version directory
+    that is a symlink terraform does not follow (it answers "no available releases
+    match"), and the error says so, with the fix. Linking the TARGET directory works."""
+    version_dir = AWS5_MIRROR / AWS / "5.100.0"
+    linked = tmp_path / "mirror" / AWS
+    linked.mkdir(parents=True)
+    (linked / "5.100.0").symlink_to(version_dir)
+    [bundled] = [z for z in bundled_provider_zips() if "_3.39.0_" in z.name]
+    (linked / bundled.name).symlink_to(bundled)  # a linked zip is fine
+    env = user_config(
+        tmp_path,
+        f'provider_installation {{\n  filesystem_mirror {{\n    path = "{tmp_path / "mirror"}"'
+        "\n  }\n}\n",
+    )
+    toolchain = resolve_toolchain(root=tmp_path / "cache", environ=env)
+    with pytest.raises(ToolchainError) as failure:
+        Templates(toolchain, tmp_path / "t", cache=False).get(module(tmp_path, "~> 5.0"))
+    text = str(failure.value)
+    assert (
+        f"  - filesystem_mirror {tmp_path / 'mirror'}, from {env['TF_CLI_CONFIG_FILE']}:2: "
+        "3.39.0; terraform does not follow "
+        "a symlinked directory in a filesystem mirror (registry.terraform.io/hashicorp/aws/"
+        f"5.100.0 -> {version_dir.resolve()}): make it a real directory" in text
+    )
+    assert "no available releases match" in text.split("terraform said:")[1]
+    # The fix it names: a real version directory, its TARGET directory a link.
+    (linked / "5.100.0").unlink()
+    (linked / "5.100.0").mkdir()
+    (linked / "5.100.0" / "linux_amd64").symlink_to(version_dir / "linux_amd64")
+    fixed = resolve_toolchain(root=tmp_path / "cache2", environ=env)
+    (tmp_path / "b").mkdir()
+    template = Templates(fixed, tmp_path / "t2", cache=False).get(module(tmp_path / "b", "~> 5.0"))
+    assert template.providers == {AWS: "5.100.0"}
 
 
 @needs_aws5

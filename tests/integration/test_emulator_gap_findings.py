@@ -44,6 +44,23 @@ def test_catalogue_entries_reproduce_and_are_marked_not_dropped(converge):
     assert [a for (addr, a) in found if addr == "aws_customer_gateway.office"] == ["device_name"]
 
 
+def test_outputs_built_from_a_suspected_gap_are_suspected_too(converge):
+    stack = converge(MODULE.parent / "gap_outputs")
+    stack.assert_converged()  # the outputs' changes follow from the gap: warnings only
+    found = {d.address: d for d in stack.defects}
+    gateways = ['module.gw.aws_customer_gateway.this["office"]', "aws_customer_gateway.branch"]
+    outputs = ["output.cgw_ids", "output.this_customer_gateway", "output.branch_id"]
+    assert set(found) == {*gateways, *outputs}, found
+    for address in gateways:
+        assert found[address].attribute == "device_name" and found[address].emulator_suspected
+    for address in outputs:
+        defect = found[address]
+        assert defect.kind == "output-change" and defect.emulator_suspected, defect
+        assert defect.severity == "warning"
+        assert defect.evidence.startswith("follows from the suspected emulator gap of "), defect
+    assert "aws_customer_gateway.branch device_name" in found["output.branch_id"].evidence
+
+
 def test_zero_code_lists_suspected_gaps_and_strict_keeps_them_errors(pytester):
     shutil.copytree(MODULE, pytester.path / "mods" / "gaps")
     args = ["--converge", "mods", "--converge-faults=none", "-p", "no:cacheprovider"]

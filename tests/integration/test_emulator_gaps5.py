@@ -1,9 +1,11 @@
 """moto gaps the aws 5.x public corpus meets, reproduced with boto3 (``tests/corpus5/FINDINGS.md``).
 
-Not yet entries of ``pytest_converge/data/emulator_gaps.json`` (that file's
-reproductions live in ``test_emulator_gaps.py``): each test here says which
-corpus root it stops and fails, naming the moto version, once moto fixes it,
-so the root can move to ``PASSING`` in ``test_public_corpus5.py``.
+Each is an entry of ``pytest_converge/data/emulator_gaps.json`` whose
+``evidence`` names its test here (``test_emulator_gaps.py`` checks that every
+entry names a reproduction, in that file or this one). Each test says which
+corpus root the gap stops and fails, naming the moto version, once moto fixes
+it: then narrow the entry's ``versions`` range and move the root to
+``PASSING`` in ``test_public_corpus5.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ import pytest
 from botocore.exceptions import ClientError
 from botocore.parsers import ResponseParserError
 
-FIXED = "moto {} fixed this: re-run {} in tests/integration/test_public_corpus5.py"
+FIXED = (
+    "moto {} fixed this: narrow the versions range of its entry in "
+    "pytest_converge/data/emulator_gaps.json and re-run {} in "
+    "tests/integration/test_public_corpus5.py"
+)
 
 
 def _fixed(root: str) -> str:

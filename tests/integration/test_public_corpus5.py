@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,10 @@ PASSING = [
     "vpc-v5.21.0/examples/manage-default-vpc",
     "vpc-v5.21.0/examples/secondary-cidr-blocks",
     "vpc-v5.21.0/examples/separate-route-tables",
+    # Its findings are catalogued moto gaps (VPC endpoint subnet_configuration and
+    # dns_options, customer gateway device_name, DHCP options tags) and the outputs
+    # built from them: all marked emulator_suspected, with evidence.
+    "vpc-v5.21.0/examples/complete",
     "iam-v5.60.0/examples/iam-account",
     "iam-v5.60.0/examples/iam-assumable-role",
     "iam-v5.60.0/examples/iam-assumable-role-with-oidc",
@@ -52,12 +57,28 @@ PASSING = [
     "iam-v5.60.0/examples/iam-group-with-assumable-roles-policy",
     "iam-v5.60.0/examples/iam-group-with-policies",
     "iam-v5.60.0/examples/iam-policy",
+    # No provider block: the default provider's override covers STS on 5.x too.
+    "iam-v5.60.0/examples/iam-group-complete",
     "security-group-v5.3.1/examples/computed",
     "security-group-v5.3.1/examples/disabled",
     "security-group-v5.3.1/examples/dynamic",
     "security-group-v5.3.1/examples/http",
     "security-group-v5.3.1/examples/rules-only",
+    # moto drops log_group_class (catalogued), which replaces the group and so the
+    # stream built from it on every run: both marked emulator_suspected.
+    "cloudwatch-v5.7.2/examples/log-group-with-log-stream",
 ]
+
+#: Roots whose apply polls a waiter moto never satisfies: the stall watch stops it
+#: within a minute of the first unchanged answer, and the root passes with one
+#: ``stalled`` warning, a catalogued gap naming the attribute waited for:
+#: root -> (operation, attribute).
+STALLED: dict[str, tuple[str, str]] = {
+    "vpc-v5.21.0/examples/network-acls": ("ec2:DescribeSubnets", "enable_dns64"),
+    "sqs-v4.3.1/examples/complete": ("sqs:GetQueueAttributes", "redrive_allow_policy"),
+}
+#: The longest a stall may go on before the watch stops the command (issue 17).
+STALL_SECONDS = 60
 
 #: Roots that end with a named cause (FINDINGS.md has the evidence):
 #: root -> (cause, text of the run's output that shows it).
@@ -66,10 +87,6 @@ KNOWN: dict[str, tuple[str, str]] = {
     "vpc-v5.21.0/examples/block-public-access": (
         _GAP + "does not implement ModifyVpcBlockPublicAccessOptions",
         "ec2:ModifyVpcBlockPublicAccessOptions",
-    ),
-    "vpc-v5.21.0/examples/complete": (
-        _GAP + "ignores CreateVpcEndpoint SubnetConfigurations and DnsOptions",
-        "subnet_configuration",
     ),
     "vpc-v5.21.0/examples/ipam": (
         "needs a targeted first apply (its README: apply -target the CIDR preview first)",
@@ -88,22 +105,9 @@ KNOWN: dict[str, tuple[str, str]] = {
         "coalescelist() of two empty route-table lists fails at plan",
         'Call to function "coalescelist" failed',
     ),
-    "vpc-v5.21.0/examples/network-acls": (
-        _GAP + "never reads EnableDns64 back true: the subnets' creation waits until the timeout",
-        "module.vpc.aws_subnet.public[0] (create)",
-    ),
     "vpc-v5.21.0/examples/outpost": (
         _GAP + "does not serve outposts ListOutposts",
         "outposts:ListOutposts",
-    ),
-    "iam-v5.60.0/examples/iam-group-complete": (
-        "plugin: a root with no provider block gets no STS endpoint on 5.x "
-        "(the provider calls sts.us-east-1.amazonaws.com; being fixed)",
-        "sts.us-east-1.amazonaws.com",
-    ),
-    "sqs-v4.3.1/examples/complete": (
-        _GAP + "never reads back RedriveAllowPolicy: the provider waits until the timeout",
-        "aws_sqs_queue_redrive_allow_policy",
     ),
     "iam-v5.60.0/examples/iam-read-only-policy": (
         _GAP + "does not serve sso-admin ListTagsForResource",
@@ -125,10 +129,6 @@ KNOWN: dict[str, tuple[str, str]] = {
     "cloudwatch-v5.7.2/examples/log-group-with-data-protection-policy": (
         _GAP + "does not implement logs PutDataProtectionPolicy",
         "logs:PutDataProtectionPolicy",
-    ),
-    "cloudwatch-v5.7.2/examples/log-group-with-log-stream": (
-        _GAP + "drops CreateLogGroup logGroupClass (the group is replaced every run)",
-        "log_group_class",
     ),
     "cloudwatch-v5.7.2/examples/query-definition": (
         _GAP + "does not implement logs PutQueryDefinition",
@@ -258,7 +258,18 @@ def _check(data: dict[str, Any], root: str) -> None:
 
 
 def _roots() -> list[Any]:
-    return [pytest.param(root, id=root) for root in [*PASSING, *KNOWN]]
+    return [pytest.param(root, id=root) for root in [*PASSING, *STALLED, *KNOWN]]
+
+
+def _stalled(data: dict[str, Any], root: str) -> None:
+    """The root passes, its one finding the stall the watch stopped within a minute."""
+    _check(data, root)
+    operation, attribute = STALLED[root]
+    [stall] = [d for d in data["defects"] if d["kind"] == "stalled"]
+    assert stall["emulator_suspected"] and stall["attribute"] == attribute, stall
+    assert stall["observed"].startswith(f"{operation} answered "), stall
+    seconds = int(re.search(r" in (\d+) s$", stall["observed"])[1])  # type: ignore[index]
+    assert seconds <= STALL_SECONDS, stall["observed"]
 
 
 def _providers_used(cache: Path) -> set[str]:
@@ -275,6 +286,9 @@ def _providers_used(cache: Path) -> set[str]:
 @pytest.mark.parametrize("root", _roots())
 def test_aws5_public_root(pytester: pytest.Pytester, aws5_cache: Path, root: str) -> None:
     data = _converge(pytester, aws5_cache, root)
+    if root in STALLED:
+        _stalled(data, root)
+        return
     if root not in KNOWN:
         _check(data, root)
         used = _providers_used(aws5_cache)

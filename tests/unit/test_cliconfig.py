@@ -18,6 +18,7 @@ from pytest_converge.cliconfig import (
     providers_on_disk,
     read_cli_config,
     render,
+    unfollowed_links,
     write_config,
 )
 from pytest_converge.errors import ToolchainError
@@ -60,6 +61,56 @@ def test_providers_on_disk_reads_both_layouts(tmp_path):
     packed(tmp_path, "4.0.0", target="darwin_arm64")
     found = providers_on_disk(tmp_path)
     assert found == {AWS: {"3.39.0": {HERE}, "5.100.0": {HERE}, "4.0.0": {"darwin_arm64"}}}
+
+
+def test_a_mirror_lists_only_what_terraform_follows(tmp_path):
+    """terraform 1.11 follows a symlinked TARGET directory or file of a filesystem
+    mirror, not a symlinked HOST, NAMESPACE, TYPE or VERSION directory (measured:
+    "no available releases match" for the provider behind one)."""
+    real = unpacked(tmp_path / "real", "5.100.0")
+    version_dir = real / "registry.terraform.io" / "hashicorp" / "aws" / "5.100.0"
+    linked = tmp_path / "linked" / "registry.terraform.io" / "hashicorp" / "aws"
+    linked.mkdir(parents=True)
+    (linked / "5.100.0").symlink_to(version_dir)  # not followed
+    (linked / "5.99.0").mkdir()
+    (linked / "5.99.0" / HERE).symlink_to(version_dir / HERE)  # followed
+    packed(tmp_path / "linked", "3.39.0")
+    (linked.parent / "random").symlink_to(real / "registry.terraform.io" / "hashicorp" / "aws")
+    mirror = tmp_path / "linked"
+    assert providers_on_disk(mirror) == {AWS: {"3.39.0": {HERE}, "5.99.0": {HERE}}}
+    assert unfollowed_links(mirror) == [
+        ("registry.terraform.io/hashicorp/aws/5.100.0", str(version_dir.resolve())),
+        ("registry.terraform.io/hashicorp/random", str((real / AWS).resolve())),
+    ]
+    offered = Source("filesystem_mirror", str(mirror)).offers(AWS)
+    assert offered.startswith(
+        "3.39.0, 5.99.0; terraform does not follow a symlinked directory in a filesystem "
+        f"mirror (registry.terraform.io/hashicorp/aws/5.100.0 -> {version_dir.resolve()}): "
+    )
+    assert "random" not in offered  # another provider's link is not this one's
+    assert "link the files inside it" in offered
+    # A mirror whose only provider is behind a link holds nothing terraform can use.
+    only = tmp_path / "only" / "registry.terraform.io" / "hashicorp" / "aws"
+    only.mkdir(parents=True)
+    (only / "5.100.0").symlink_to(version_dir)
+    with pytest.raises(ValueError, match=r"holds no provider \(terraform does not follow"):
+        check_mirror(tmp_path / "only")
+    assert unfollowed_links(tmp_path / "nope") == []
+
+
+def test_an_install_failure_names_a_symlinked_version_directory(tmp_path):
+    real = unpacked(tmp_path / "real", "5.100.0")
+    mirror = tmp_path / "mirror" / "registry.terraform.io" / "hashicorp" / "aws"
+    mirror.mkdir(parents=True)
+    (mirror / "5.100.0").symlink_to(real / AWS / "5.100.0")
+    source = Source("filesystem_mirror", str(tmp_path / "mirror"), origin="~/.terraformrc:2")
+    text = install_failure(AWS, ['"~> 5.0" (versions.tf:5)'], [source], CliConfig())
+    line = text.splitlines()[1]
+    assert line.startswith(
+        f"  - filesystem_mirror {tmp_path / 'mirror'}, from ~/.terraformrc:2: nothing; "
+        "terraform does not follow a symlinked directory in a filesystem mirror "
+        "(registry.terraform.io/hashicorp/aws/5.100.0 -> "
+    )
 
 
 def test_a_user_mirror_methods_and_restrictions_are_kept(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -49,6 +50,54 @@ def test_shipped_catalogue_loads_and_every_entry_is_complete():
     for gap in gaps:
         assert gap.emulator and gap.resource_type.startswith("aws_") and gap.real_api
         assert gap.evidence
+
+
+@pytest.mark.parametrize(
+    ("address", "attribute", "declared", "observed"),
+    [
+        # The aws 5.x corpus's findings (tests/corpus5/FINDINGS.md), as the runs reported them.
+        (
+            'module.vpc_endpoints.aws_vpc_endpoint.this["ecs"]',
+            "subnet_configuration",
+            [{"ipv4": "10.0.1.10", "ipv6": "", "subnet_id": "subnet-1"}],
+            [{"ipv4": "10.0.1.215", "ipv6": "", "subnet_id": "subnet-1"}],
+        ),
+        (
+            'module.vpc_endpoints.aws_vpc_endpoint.this["s3"]',
+            "dns_options",
+            [
+                {
+                    "dns_record_ip_type": "ipv4",
+                    "private_dns_only_for_inbound_resolver_endpoint": False,
+                }
+            ],
+            [],
+        ),
+        (
+            "module.log_group.aws_cloudwatch_log_group.this[0]",
+            "log_group_class",
+            "INFREQUENT_ACCESS",
+            "",
+        ),
+    ],
+)
+def test_the_shipped_catalogue_marks_what_aws_5x_meets(address, attribute, declared, observed):
+    def finding() -> Defect:
+        return Defect(
+            kind="permanent-diff",
+            address=address,
+            attribute=attribute,
+            declared=declared,
+            observed=observed,
+            classification="dropped",
+        )
+
+    found = finding()
+    assert mark_emulator_gaps([found], "moto", "5.2.5") == [found]
+    assert found.emulator_suspected and found.severity == "warning"
+    assert "tests/integration/test_emulator_gaps5.py::test_moto_" in found.evidence
+    later = finding()  # a moto outside the verified range: not marked
+    assert mark_emulator_gaps([later], "moto", "5.3.0") == [] and later.is_error
 
 
 @pytest.mark.parametrize(
@@ -228,3 +277,199 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
     assert note.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
     assert "emulator gap, not a module error" in note
     assert undecodable_notes(["AccessDenied: no"], "moto") == []
+
+
+def _module_output_plan() -> dict:
+    # Captured from terraform 1.11 + aws 3.39 + moto 5.2.5: a customer gateway whose
+    # device_name moto drops (it forces replacement), inside a module whose outputs
+    # cgw_ids, this_customer_gateway and bgp_asns the root passes on (as
+    # terraform-aws-modules/vpc examples/complete does); second plan.
+    path = Path(__file__).resolve().parents[1] / "data" / "plan_module_output_gap.json"
+    return json.loads(path.read_text())
+
+
+def _second_plan_findings(raw: dict, *extra: Defect) -> list[Defect]:
+    from pytest_converge.analysis.diffs import plan_defects
+    from pytest_converge.analysis.plan import parse_plan
+
+    plan = parse_plan(raw)
+    found = plan_defects(plan, plan, module="mod") + list(extra)
+    mark_emulator_gaps(
+        found,
+        "moto",
+        "5.2.5",
+        configuration=raw["configuration"],
+        replaced=[c.address for c in plan.changes if c.action == "replace"],
+    )
+    return found
+
+
+def test_outputs_built_through_a_module_from_a_suspected_gap_are_suspected_too():
+    found = {d.address: d for d in _second_plan_findings(_module_output_plan())}
+    gateway = 'module.gw.aws_customer_gateway.this["office"]'
+    assert set(found) == {gateway, "output.cgw_ids", "output.this_customer_gateway"}
+    assert found[gateway].attribute == "device_name" and found[gateway].emulator_suspected
+    for name in ("output.cgw_ids", "output.this_customer_gateway"):
+        assert found[name].emulator_suspected, name
+        assert found[name].severity == "warning"
+        assert found[name].evidence.startswith(
+            f"follows from the suspected emulator gap of {gateway} device_name"
+        )
+
+
+def test_an_output_of_an_object_with_an_unexplained_finding_is_not_suspected():
+    other = Defect(
+        kind="permanent-diff",
+        address='module.gw.aws_customer_gateway.this["office"]',
+        attribute="bgp_asn",
+        declared="65000",
+        observed="65001",
+    )
+    found = {d.address: d for d in _second_plan_findings(_module_output_plan(), other)}
+    assert not found["output.cgw_ids"].emulator_suspected  # the bgp_asn diff may cause it
+    assert found["output.cgw_ids"].is_error
+
+
+def test_output_references_follow_module_outputs_and_inputs():
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "ids": {"expression": {"references": ["module.net.ids", "module.net"]}},
+                "whole": {"expression": {"references": ["module.net"]}},
+                "name": {"expression": {"references": ["local.name"]}},
+            },
+            "module_calls": {
+                "net": {
+                    "expressions": {
+                        "cidr": {
+                            "references": ["aws_vpc_ipam_pool.main.cidr", "aws_vpc_ipam_pool.main"]
+                        }
+                    },
+                    "module": {
+                        "outputs": {
+                            "ids": {
+                                "expression": {
+                                    "references": [
+                                        "aws_subnet.this[0].id",
+                                        "aws_subnet.this[0]",
+                                        "aws_subnet.this",
+                                    ]
+                                }
+                            },
+                            "cidr": {"expression": {"references": ["var.cidr"]}},
+                        }
+                    },
+                }
+            },
+        }
+    }
+    from pytest_converge.analysis.gaps import output_references
+
+    assert output_references(configuration, "ids") == {
+        "module.net.aws_subnet.this.id",
+        "module.net.aws_subnet.this",
+    }
+    assert output_references(configuration, "whole") == {
+        "module.net.aws_subnet.this.id",
+        "module.net.aws_subnet.this",
+        "aws_vpc_ipam_pool.main.cidr",
+        "aws_vpc_ipam_pool.main",
+    }
+    assert output_references(configuration, "name") == set()
+    assert output_references(configuration, "missing") == set()
+
+
+def test_a_resource_replaced_because_it_is_built_from_a_suspected_object_is_suspected_too():
+    # The configuration of terraform-aws-modules/cloudwatch v5.7.2
+    # examples/log-group-with-log-stream (terraform 1.11 + aws 5.100.0): wrapper
+    # modules, the stream's log_group_name from var.items -> each.value -> the
+    # group wrapper's output. moto drops the group's log_group_class, which forces
+    # its replacement, and so the stream's on every run (an escape hatch).
+    path = Path(__file__).resolve().parents[1] / "data" / "config_log_stream_wrappers.json"
+    configuration = json.loads(path.read_text())["configuration"]
+    group = 'module.log_group_wrapped.module.wrapper["two"].aws_cloudwatch_log_group.this[0]'
+    stream = 'module.log_stream_wrapped.module.wrapper["two"].aws_cloudwatch_log_stream.this[0]'
+
+    def findings() -> list[Defect]:
+        return [
+            Defect(
+                kind="permanent-diff",
+                address=group,
+                attribute="log_group_class",
+                declared="INFREQUENT_ACCESS",
+                observed="",
+            ),
+            Defect(
+                kind="escape-hatch",
+                address=stream,
+                attribute="log_group_name",
+                declared="(known after apply)",
+                observed="my-log-group-wrapper2-20261201",
+            ),
+        ]
+
+    found = findings()
+    mark_emulator_gaps(
+        found, "moto", "5.2.5", configuration=configuration, replaced=[group, stream]
+    )
+    assert all(d.emulator_suspected for d in found)
+    assert found[1].severity == "warning"
+    assert found[1].evidence.startswith(f"follows from the suspected emulator gap of {group}")
+    # Not replaced, the group gives the stream no new name: the escape hatch is the module's.
+    kept = findings()
+    mark_emulator_gaps(kept, "moto", "5.2.5", configuration=configuration, replaced=[stream])
+    assert kept[0].emulator_suspected and not kept[1].emulator_suspected
+
+
+def test_attribute_references_follow_each_value_to_the_for_each():
+    from pytest_converge.analysis.gaps import attribute_references
+
+    path = Path(__file__).resolve().parents[1] / "data" / "config_log_stream_wrappers.json"
+    configuration = json.loads(path.read_text())["configuration"]
+    stream = 'module.log_stream_wrapped.module.wrapper["two"].aws_cloudwatch_log_stream.this[0]'
+    found = attribute_references(configuration, stream, "log_group_name")
+    assert "module.log_group_wrapped.module.wrapper.aws_cloudwatch_log_group.this.name" in found
+    assert attribute_references(configuration, stream, "no_such_attribute") == set()
+    assert attribute_references(configuration, "aws_vpc.missing", "cidr_block") == set()
+
+
+def test_an_output_that_settles_on_the_third_plan_follows_like_one_that_never_does():
+    """vpc v5.21.0 examples/complete: output vpc_endpoints (the whole aws_vpc_endpoint.this
+    map, through the module) changes on the second plan only (needs-second-apply)."""
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "vpc_endpoints": {
+                    "expression": {
+                        "references": ["module.vpc_endpoints.endpoints", "module.vpc_endpoints"]
+                    }
+                }
+            },
+            "module_calls": {
+                "vpc_endpoints": {
+                    "module": {
+                        "outputs": {
+                            "endpoints": {"expression": {"references": ["aws_vpc_endpoint.this"]}}
+                        }
+                    }
+                }
+            },
+        }
+    }
+    endpoint = Defect(
+        kind="permanent-diff",
+        address='module.vpc_endpoints.aws_vpc_endpoint.this["s3"]',
+        attribute="dns_options",
+        declared=[{"private_dns_only_for_inbound_resolver_endpoint": False}],
+        observed=[],
+    )
+    output = Defect(
+        kind="needs-second-apply",
+        address="output.vpc_endpoints",
+        attribute="vpc_endpoints",
+        declared={"s3": {"dns_options": [{}]}},
+        observed={"s3": {"dns_options": []}},
+    )
+    marked = mark_emulator_gaps([endpoint, output], "moto", "5.2.5", configuration=configuration)
+    assert marked == [endpoint, output]
+    assert output.evidence.startswith("follows from the suspected emulator gap of ")

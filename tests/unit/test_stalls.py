@@ -162,6 +162,20 @@ def test_the_stalled_finding_names_operation_attribute_and_is_a_suspected_gap():
     assert "answered dynamodb:DescribeTable the same way 9 times over 33 s" in strict.evidence
 
 
+def test_a_waiter_stall_names_the_gap_the_provider_polls_for():
+    """Several catalogued aws_subnet gaps name DescribeSubnets; a waiter polling an
+    unchanged answer is the one whose entry says the provider polls for it
+    (vpc v5.21.0 examples/network-acls: enable_dns64, not ipv6_cidr_block)."""
+    from pytest_converge.analysis.gaps import load_catalogue
+
+    stall = find_stall(polls("DescribeSubnets", BACKOFF, service="ec2"), limits=LIMITS)
+    assert stall is not None and stall.polling
+    subnet = "module.vpc.aws_subnet.elasticache[2]"
+    found = stall_defect(stall, "terraform apply", 139.0, [subnet], load_catalogue())
+    assert found.attribute == "enable_dns64", found.evidence
+    assert f"polling a waiter for {subnet}.enable_dns64" in found.message
+
+
 def test_a_refused_retry_loop_is_told_on_the_egress_finding_with_the_provider_fix():
     refused = [Refusal("sts.us-east-1.amazonaws.com", t) for t in (0, 12, 24)]
     stall = find_stall([], refused, limits=LIMITS)
