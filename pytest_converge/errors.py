@@ -153,20 +153,6 @@ class ConvergenceError(ConvergeError, AssertionError):
         self.defects = list(defects)
         super().__init__(message)
 
-    @classmethod
-    def of(cls, defects: Sequence[Defect], header: str, detail: str = "") -> ConvergenceError:
-        """The error for ``defects``: their failure text under ``header``, then ``detail``.
-
-        The one place the core (Stack, loop, upgrade) gets a failure worded:
-        it raises with defects and never imports the report layer itself.
-
-        >>> raise ConvergenceError.of(defects, "modules/app does not converge:")  # doctest: +SKIP
-        """
-        from .report import format_defects
-
-        text = format_defects(defects, header=header)
-        return cls(text + "\n" + detail if detail else text, defects)
-
 
 class FaultPointsError(FaultError):
     """The clean apply that finds a module's fault points (or drift targets) failed."""

@@ -23,9 +23,9 @@ from .analysis.defects import Defect, WatchedList
 from .analysis.loop import Cycle, DriftEvent, Flapping
 from .analysis.plan import Plan, format_value
 from .analysis.upgrade import MovedHint, UpgradeAction
-from .errors import ConvergenceError, FaultError, TerraformError
+from .errors import FaultError, TerraformError
 from .faults import Call, Fault, parse_fault
-from .report import jsonable
+from .report import convergence_error, jsonable
 
 #: Default of ``--converge-loop-alert``: cycles without converging before it is a defect.
 DEFAULT_ALERT = 3
@@ -96,7 +96,7 @@ class DefectReport:
         if self.errors:
             if self.on_raise is not None:
                 self.on_raise(self.defects)
-            raise ConvergenceError.of(self.defects, self._failure_header(), self._failure_detail())
+            raise convergence_error(self.defects, self._failure_header(), self._failure_detail())
         return self
 
     def _failure_header(self) -> str:
@@ -143,11 +143,11 @@ class ApplyResult:
         """
         if self.error is not None:
             if self.egress:
-                raise ConvergenceError.of(
+                raise convergence_error(
                     self.egress + self.stalled, header="the apply tried to leave this machine:"
                 ) from self.error
             if self.stalled:
-                raise ConvergenceError.of(
+                raise convergence_error(
                     self.stalled, header="the apply was stopped, stuck on one call:"
                 ) from self.error
             raise self.error

@@ -61,6 +61,7 @@ from .hcl import declared_regions, provider_regions
 from .inventory import BUILTIN_LISTERS, Inventory, Lister, prepare_clients, take_inventory
 from .loop import Loop
 from .provider import ReattachedProvider
+from .report import convergence_error
 from .results import ApplyResult, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .safety import ensure_loopback
@@ -405,7 +406,7 @@ class Stack:
         errors = [d for d in defects if d.is_error]
         if errors:
             self.seen(defects)  # raised: the test fails with them, or caught them
-            raise ConvergenceError.of(defects, header=self.failure_header())
+            raise convergence_error(defects, header=self.failure_header())
 
     def compare_with(self, other: Emulator) -> list[Defect]:
         """Run the two-run test here and on ``other``; what only one of them finds.

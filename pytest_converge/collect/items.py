@@ -28,7 +28,7 @@ from ..errors import ConvergeError, ConvergenceError, FaultPointsError, Unsuppor
 from ..faults import parse_fault
 from ..loop import drift_scenario
 from ..options import settings
-from ..report import defect_json, jsonable, junit_properties
+from ..report import convergence_error, defect_json, jsonable, junit_properties
 from ..tfvars import missing_variables
 from .discovery import Discovery
 from .points import drift_targets, fault_points
@@ -323,7 +323,7 @@ def _shell_word(text: str) -> str:
 
 def _reconfirmed(stack: Any) -> ConvergenceError:
     """The ConvergenceError of ``stack``'s findings as they are now (after confirming)."""
-    return ConvergenceError.of(stack.defects, header=stack.failure_header())
+    return convergence_error(stack.defects, header=stack.failure_header())
 
 
 class ConvergeCoverageWarning(pytest.PytestWarning):

@@ -29,9 +29,10 @@ from typing import Any
 
 import pytest
 
-from ..errors import ConvergeError, ConvergenceError
+from ..errors import ConvergeError
 from ..faults import parse_fault
 from ..options import settings
+from ..report import convergence_error
 from ..upgrade import upgrade_from
 from ..workspace import local_module_root, tree_digest
 from .cache import once_per_run
@@ -121,7 +122,7 @@ class UpgradeItem(ConvergeItem):
             run.defects = self.run_on(stack)
             if any(d.is_error for d in run.defects):
                 header = f"{self.parent.nodeid} {self.scenario}:"  # type: ignore[union-attr]
-                raise ConvergenceError.of(run.defects, header=header)
+                raise convergence_error(run.defects, header=header)
 
     def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
@@ -217,7 +218,7 @@ class StagesItem(UpgradeItem):
                         f"{self.parent.nodeid}: promotion stopped at stage {stopped!r} "  # type: ignore[union-attr]
                         f"(not run: {rest}):"
                     )
-                    raise ConvergenceError.of(run.defects, header=header)
+                    raise convergence_error(run.defects, header=header)
             finally:
                 self.extra = {**self.extra, "stages": results, "stopped_at": stopped}
 

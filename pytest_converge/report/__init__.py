@@ -32,6 +32,7 @@ from ..analysis.defects import (
 from ..analysis.hints import show
 from ..analysis.plan import UNKNOWN
 from ..analysis.source import find_resource
+from ..errors import ConvergenceError
 
 REPORT_VERSION = 1
 SCHEMA_PATH = Path(__file__).parent.parent / "schemas" / "report.schema.json"
@@ -84,6 +85,17 @@ def group_defects(defects: Iterable[Defect]) -> list[tuple[Defect, list[Defect]]
     for defect in defects:
         groups.setdefault(defect.key(), []).append(defect)
     return [(found[0], found) for found in groups.values()]
+
+
+def convergence_error(defects: Sequence[Defect], header: str, detail: str = "") -> ConvergenceError:
+    """The error for ``defects``: their failure text under ``header``, then ``detail``.
+
+    Where the core (Stack, the scenario runner, loop, upgrade) gets a failure worded::
+
+        raise convergence_error(defects, "modules/app does not converge:")
+    """
+    text = format_defects(defects, header=header)
+    return ConvergenceError(text + "\n" + detail if detail else text, defects)
 
 
 def format_defects(defects: Sequence[Defect], header: str = "") -> str:

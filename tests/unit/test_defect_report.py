@@ -57,9 +57,10 @@ def test_the_three_reports_share_it():
 
 
 def test_convergence_error_of_words_defects_as_the_report_does():
-    from pytest_converge.report import format_defects
+    from pytest_converge.report import convergence_error, format_defects
 
-    error = ConvergenceError.of([ERROR], header="head:")
+    error = convergence_error([ERROR], header="head:")
+    assert isinstance(error, ConvergenceError)
     assert str(error) == format_defects([ERROR], header="head:")
     assert error.defects == [ERROR]
 
