@@ -31,8 +31,10 @@ from typing import Any, Literal
 
 import pytest
 
+from .cliconfig import check_mirror
 from .faults import FAULT_KINDS
 from .loop import DRIFT_KINDS
+from .safety import is_loopback_url
 
 #: The built-in emulator backends (a user's ``pytest_converge_make_emulator`` may add more).
 BACKENDS = ("moto", "localstack")
@@ -178,7 +180,6 @@ def _backend_name(value: str) -> str:
 
 
 def _loopback_url(value: str) -> str:
-    from .safety import is_loopback_url
 
     if not is_loopback_url(value):
         raise ValueError(
@@ -189,7 +190,6 @@ def _loopback_url(value: str) -> str:
 
 
 def _mirror(value: str) -> Path:
-    from .cliconfig import check_mirror
 
     return check_mirror(value)  # its ValueError names the flag and the layout
 

@@ -11,9 +11,14 @@ from typing import Any
 
 import pytest
 
-from . import hookspecs
+from . import cancel, hookspecs
+from .cliconfig import read_cli_config
+from .errors import ConvergeError, ToolchainError
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
+from .progress import PLUGIN_NAME, Progress
+from .report import json_report, sarif_report, summary_lines
+from .report.html import html_report
 from .session import get_session
 
 __all__ = ["converge", "converge_emulator", "converge_toolchain"]
@@ -54,11 +59,9 @@ def pytest_configure(config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
-    from .progress import PLUGIN_NAME, Progress
 
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(Progress(config), PLUGIN_NAME)
-    from . import cancel
 
     # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.
     config.add_cleanup(cancel.install(lambda signum: _signal_workers(config, signum)))
@@ -91,8 +94,6 @@ def _check_cli_config(config: pytest.Config) -> None:
     now, not the same failure in every item."""
     if not settings(config).paths:
         return
-    from .cliconfig import read_cli_config
-    from .errors import ToolchainError
 
     try:
         read_cli_config()
@@ -161,7 +162,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()
     excinfo = call.excinfo
-    from .errors import ConvergeError
 
     if excinfo is None or not isinstance(excinfo.value, ConvergeError) or not report.failed:
         return
@@ -215,7 +215,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def report_data(converge: Any) -> dict[str, Any]:
     """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
-    from .report import json_report
 
     return json_report(
         sorted(converge.modules),
@@ -227,7 +226,6 @@ def report_data(converge: Any) -> dict[str, Any]:
 
 
 def _write_reports(config: pytest.Config, converge: Any) -> None:
-    from .report import sarif_report
 
     report_path = converge.settings.report
     html_path = converge.settings.html
@@ -240,8 +238,6 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=2))
     if html_path:
-        from .report.html import html_report
-
         path = html_path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(html_report(data), encoding="utf-8")
@@ -264,7 +260,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
             )
     if not session.defects:
         return
-    from .report import summary_lines
 
     by_module: dict[str, list[Any]] = {}
     for d in session.defects:

@@ -24,12 +24,16 @@ from typing import Any
 import pytest
 
 from .analysis.defects import Defect
+from .analysis.upgrade import STATEFUL_TYPES
 from .emulator.base import Emulator
+from .emulator.localstack import localstack_missing
 from .errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from .options import BACKENDS, Settings, settings
+from .progress import get_progress
 from .safety import ensure_loopback
+from .stack import Stack
 from .toolchain import Toolchain, resolve_toolchain
-from .workspace import Templates
+from .workspace import Templates, aws_addresses
 
 #: The name the session object is registered under as a plugin.
 PLUGIN_NAME = "converge-session"
@@ -257,14 +261,12 @@ class ConvergeSession:
         The ``converge`` fixture and the zero-code items both build theirs here.
         ``name`` is the module's identity in reports (:func:`module_id` by default).
         """
-        from .stack import Stack
 
         config = self.config
         factory = config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
         self.check_served(Path(module))
-        from .progress import get_progress
 
         live = get_progress(config)
         if live is not None:
@@ -320,7 +322,6 @@ class ConvergeSession:
     def check_served(self, module: Path) -> None:
         """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service
         the backend cannot serve; checked before anything is applied."""
-        from .workspace import aws_addresses
 
         addresses = aws_addresses(module)
         if not addresses:
@@ -381,8 +382,6 @@ class ConvergeSession:
                 if self.settings.backend == "localstack":
                     found = ""  # the session's own emulator: its start says what is wrong
                 else:
-                    from .emulator.localstack import localstack_missing
-
                     found = localstack_missing(self.settings.localstack_python) or ""
                 self._localstack_missing = found
             return self._localstack_missing or None
@@ -391,8 +390,6 @@ class ConvergeSession:
         """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
         with self._lock:
             if self._stateful is None:
-                from .analysis.upgrade import STATEFUL_TYPES
-
                 types = set(STATEFUL_TYPES)
                 self.config.hook.pytest_converge_stateful_types(config=self.config, types=types)
                 self._stateful = frozenset(types)

@@ -50,7 +50,7 @@ from .analysis.stalls import (
     stall_defect,
 )
 from .analysis.state import state_resources
-from .analysis.world import World
+from .analysis.world import World, world_defects
 from .analysis.writers import sibling_writers
 from .cliconfig import short_address
 from .egress import EgressGuard
@@ -69,6 +69,7 @@ from .scenario import Scenario, points, report_fields
 from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
 from .terraform import Completed, IsFlagged, OpenApplies, Runner, read_json
 from .workspace import VARS_FILE, Template, Templates, aws_addresses
+from .world import take_world
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -590,8 +591,6 @@ class Stack:
 
     def _world_now(self) -> World | None:
         """What the emulator holds now, matched to the state file."""
-        from .analysis.state import state_resources
-        from .world import take_world
 
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
         return take_world(self.emulator, state)
@@ -612,7 +611,6 @@ class Stack:
             return []
         if self.last_apply is not second or plan is None or not plan.is_empty:
             return []  # the second plan changed something: its own defects say what
-        from .analysis.world import world_defects
 
         recovered = self._world_now()
         if recovered is None:

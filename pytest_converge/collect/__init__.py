@@ -33,8 +33,9 @@ modules, so nothing here is a hook.
 from __future__ import annotations
 
 from ..options import DEFAULT_FAULTS, allow_list, drift_kinds, fault_kinds, stage_names
+from .directory import ConvergeDirectory
 from .discovery import Discovery, discover
-from .items import ConvergeCoverageWarning, ConvergeDirectory, ConvergeItem, FaultPointsError
+from .items import ConvergeCoverageWarning, ConvergeItem, FaultPointsError
 from .points import DriftTargets, FaultPoints, drift_targets, fault_points
 from .stacks import make_stack
 

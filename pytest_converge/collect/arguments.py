@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from ..options import settings
+from .directory import ConvergeDirectory
 from .discovery import Discovery, discover
-from .items import ConvergeDirectory, ConvergeItem
+from .items import ConvergeItem
 
 _discoveries_key = pytest.StashKey[dict[Path, Discovery]]()
 

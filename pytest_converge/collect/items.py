@@ -1,10 +1,11 @@
-"""The collectors and items of zero-code mode: one item per scenario of a root module.
+"""The items of zero-code mode: one item per scenario of a root module.
 
 Each root module yields ``<module>::two-run``, one ``<module>::<kind>@<Op>#<n>@<address>``
 per fault kind and fault point (e.g. ``modules/network::crash@CreateVpc#1@aws_vpc.main``,
 the first CreateVpc of that resource's apply),
 ``<module>::drift-<kind>@<address>`` per drift kind and managed resource, and
-the upgrade and stage items of :mod:`.upgrade`. An item runs its scenario on
+the upgrade and stage items of :mod:`.upgrade` (:mod:`.directory` collects them
+all). An item runs its scenario on
 a fresh Stack, records its defects as user properties (so they reach the
 controller under xdist) and can say the one command line that runs it again.
 """
@@ -17,100 +18,20 @@ import os
 import shlex
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..errors import ConvergeError, ConvergenceError, FaultPointsError, UnsupportedServiceError
+from ..errors import ConvergeError, ConvergenceError, FaultPointsError
 from ..faults import parse_fault
 from ..loop import drift_scenario
-from ..options import settings
 from ..report import convergence_error, defect_json, jsonable, junit_properties
-from ..tfvars import missing_variables
-from .discovery import Discovery
-from .points import drift_targets, fault_points
+from ..session import get_session, module_id, record_toolchain
+from .points import remember_world
 from .stacks import make_stack
-
-
-class ConvergeDirectory(pytest.Directory):
-    """A directory under a ``--converge`` PATH: its own items if it is a root module,
-    then the directories beneath it that hold root modules."""
-
-    discovery: Discovery
-
-    @classmethod
-    def from_parent(  # type: ignore[override]
-        cls, parent: pytest.Collector, *, path: Path, discovery: Discovery
-    ) -> ConvergeDirectory:
-        node = super().from_parent(parent=parent, path=path)
-        node.discovery = discovery
-        return node
-
-    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
-        if self.path in self.discovery.roots:
-            yield from self._module_items()
-        for entry in sorted(self.path.iterdir()):
-            if entry.is_dir() and self.discovery.holds(entry):
-                yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
-
-    def _module_items(self) -> Iterator[pytest.Item]:
-        missing = missing_variables(self.path)
-        if missing:
-            raise self.CollectError(
-                f"{self._rel()} needs values for variable(s) {', '.join(missing)}: they have "
-                "no default and no .tfvars file beside the module sets them. Put them in "
-                f'{self._rel()}/converge.tfvars (HCL, e.g. `{missing[0]} = "..."`) or '
-                "converge.tfvars.json; terraform.tfvars and *.auto.tfvars are read too."
-            )
-        from ..session import get_session, module_id
-
-        mid = module_id(self.config, self.path, self.discovery.path)
-        try:  # one clear error (or a skip) before anything is applied
-            get_session(self.config).check_served(self.path)
-        except UnsupportedServiceError as exc:
-            raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
-        get_session(self.config).modules.add(mid)
-        yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
-        drift = settings(self.config).drift
-        if drift:
-            yield from self._drift_items(drift)
-
-        from .upgrade import upgrade_items
-
-        yield from upgrade_items(self)
-        kinds = settings(self.config).faults
-        if not kinds:
-            return
-        found = fault_points(self.config, self.path)
-        if found.error is not None:
-            yield self._not_recorded("fault-points", found.error)
-            return
-        for kind in kinds:
-            for point in found.points:
-                label = f"{kind}@{point}"
-                yield ConvergeItem.from_parent(self, name=label, scenario=label)
-
-    def _drift_items(self, kinds: Sequence[str]) -> Iterator[ConvergeItem]:
-        found = drift_targets(self.config, self.path)
-        if found.error is not None:
-            yield self._not_recorded("drift-targets", found.error)
-            return
-        for kind in kinds:
-            for address, _type, taggable in found.targets:
-                if kind == "modify" and not taggable:
-                    continue  # nothing this plugin can change out of band in general
-                label = f"drift-{kind}@{address}"
-                yield ConvergeItem.from_parent(self, name=label, scenario=label)
-
-    def _not_recorded(self, what: str, error: str) -> ConvergeItem:
-        """The item that fails saying why the clean apply recording ``what`` failed."""
-        return ConvergeItem.from_parent(self, name=what, scenario=what, error=error)
-
-    def _rel(self) -> str:
-        return self.nodeid or "."
 
 
 class ConvergeItem(pytest.Item):
@@ -129,7 +50,6 @@ class ConvergeItem(pytest.Item):
     @property
     def module_id(self) -> str:
         """The module's name in reports: its path relative to the rootdir (see ``module_id``)."""
-        from ..session import module_id
 
         return module_id(self.config, self.path, _converge_root(self))
 
@@ -140,7 +60,6 @@ class ConvergeItem(pytest.Item):
                 f"could not record the {what} of {self.parent.nodeid} "  # type: ignore[union-attr]
                 f"(one clean apply):\n{self.error}"
             )
-        from ..session import get_session
 
         session = get_session(self.config)
         if self.scenario == "two-run":
@@ -198,10 +117,10 @@ class ConvergeItem(pytest.Item):
     @contextlib.contextmanager
     def _stack(self, name: str | None = None) -> Iterator[Any]:
         """A fresh Stack for this scenario, tracked by the session and closed after."""
-        from ..session import get_session, record_toolchain
 
         session = get_session(self.config)
         stack = make_stack(self.config, self.module, reproduce=self.reproduce_command(), name=name)
+        remember_world(self.config, self.module, stack)
         session.track(stack)
         record_toolchain(self, stack)
         try:
@@ -258,13 +177,11 @@ class ConvergeItem(pytest.Item):
         self.user_properties.append(("converge_scenario", json.dumps(entry)))
         if outcome == "interrupted":
             # pytest makes no report of a test a KeyboardInterrupt ends: hand it over here.
-            from ..session import get_session
 
             get_session(self.config).record_interrupted(entry)
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""
-        from ..session import get_session
 
         drift = self.scenario.startswith("drift-")
         faults = "none" if self.scenario == "two-run" or drift else self.scenario.partition("@")[0]
@@ -331,9 +248,11 @@ class ConvergeCoverageWarning(pytest.PytestWarning):
 
 
 def _converge_root(item: pytest.Item) -> Path | None:
+    """The ``--converge`` PATH above ``item``: the outermost of its collecting directories
+    (:class:`.directory.ConvergeDirectory`, each carrying the discovery it came from)."""
     node: Any = item.parent
     root = None
-    while isinstance(node, ConvergeDirectory):
+    while getattr(node, "discovery", None) is not None:
         root = node.discovery.path
         node = node.parent
     return root

@@ -24,7 +24,12 @@ from typing import Any
 
 import pytest
 
+from ..analysis.state import state_resources
+from ..analysis.world import World
+from ..analysis.writers import natural
+from ..emulator.moto_world import WORLD_FORMAT
 from ..errors import ConvergeError
+from ..session import get_session
 from ..workspace import local_module_root, tree_digest
 from .cache import once_per_run
 from .discovery import tree_uses_aws
@@ -61,7 +66,6 @@ def ordered(points: Iterable[str]) -> list[str]:
     Calls of an apply arrive in terraform's walk order, which varies, and every
     worker and every session must collect the same items in the same order.
     """
-    from ..analysis.writers import natural
 
     def key(point: str) -> tuple[Any, ...]:
         op, _, rest = point.partition("#")
@@ -114,6 +118,14 @@ def recorded_world(config: pytest.Config, module: Path) -> dict[str, Any] | None
     return found.world if found is not None else None
 
 
+def remember_world(config: pytest.Config, module: Path, stack: Any) -> None:
+    """Give an item's ``stack`` the clean world recorded with ``module``'s fault points
+    (no clean apply of its own to compare the recovered world with)."""
+    world = recorded_world(config, module)
+    if world is not None:
+        stack.remember_world(World.from_json(world))
+
+
 def _points_file(config: pytest.Config, key: str) -> Path:
     """Where the fault points of this module content are kept across sessions.
 
@@ -122,8 +134,6 @@ def _points_file(config: pytest.Config, key: str) -> Path:
     clean apply. A stale list cannot pass silently: a fault that never fires
     is an error.
     """
-    from ..emulator.moto_world import WORLD_FORMAT
-    from ..session import get_session
 
     session = get_session(config)
     tc = session.toolchain()
@@ -217,7 +227,6 @@ def drift_targets(config: pytest.Config, module: Path) -> DriftTargets:
 
 
 def _record_targets(config: pytest.Config, module: Path) -> DriftTargets:
-    from ..analysis.state import state_resources
 
     try:
         stack = make_stack(config, module, reproduce="")

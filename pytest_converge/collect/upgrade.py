@@ -29,10 +29,12 @@ from typing import Any
 
 import pytest
 
+from ..emulator.account import AccountView, stage_account
 from ..errors import ConvergeError
 from ..faults import parse_fault
 from ..options import settings
 from ..report import convergence_error
+from ..session import get_session
 from ..upgrade import upgrade_from
 from ..workspace import local_module_root, tree_digest
 from .cache import once_per_run
@@ -173,8 +175,6 @@ class StagesItem(UpgradeItem):
         return None
 
     def runtest(self) -> None:
-        from ..emulator.account import AccountView, stage_account
-        from ..session import get_session
 
         session = get_session(self.config)
         if session.settings.backend != "moto":
@@ -240,7 +240,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """Where each module's upgrade and promotion ended."""
-    from ..session import get_session
 
     session = get_session(config)
     upgrades = [s for s in session.scenarios if "upgrade_from" in s and "stages" not in s]

@@ -44,7 +44,9 @@ from typing import Any
 
 from .. import cancel
 from ..errors import EmulatorError
+from ..safety import emulator_env
 from .base import Emulator
+from .moto_world import WORLD_PATH
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
 MOTO_SETTINGS = {
@@ -90,7 +92,6 @@ class MotoEmulator(Emulator):
 
     def environment(self, home: Path) -> dict[str, str]:
         """The server process's whole environment."""
-        from ..safety import emulator_env  # safety imports this package's base: import late
 
         env = emulator_env(home)
         # The server must import this very package, wherever it was imported from
@@ -286,7 +287,6 @@ class MotoEmulator(Emulator):
         See :mod:`.moto_world`: ``{"covered": [types], "objects": [...]}``, read
         inside the server process (no describe call returns a master password).
         """
-        from .moto_world import WORLD_PATH
 
         try:
             return json.loads(self._request("GET", WORLD_PATH, timeout=30.0))

@@ -24,7 +24,7 @@ import sys
 import threading
 from typing import Any
 
-from .moto_world import WORLD_PATH
+from .moto_world import WORLD_PATH, read_world
 
 #: One read-only request per service the plugin uses most, served right after
 #: start-up through the app itself (no socket) while terraform init runs in the
@@ -142,7 +142,6 @@ class _ResetAfterWarmUp:
 
 def _world(start_response: Any) -> list[bytes]:
     """The ``/converge-api/world`` answer: 200 and JSON, or 500 and the error."""
-    from .moto_world import read_world
 
     try:
         status, data = "200 OK", json.dumps(read_world()).encode()

@@ -20,6 +20,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from .._version import __version__
 from ..analysis.defects import (
     CLASSIFICATIONS,
     ERROR,
@@ -492,7 +493,6 @@ def _fingerprint(d: Defect) -> str:
 
 
 def _package_version() -> str:
-    from .._version import __version__
 
     return __version__
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..analysis.defects import ERROR, Defect
 from . import ReportError, _read_report, merge_reports, sarif_report
+from .html import html_report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,8 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sarif = sarif_report(defects, options.root, toolchains=merged["toolchains"])
         options.sarif.write_text(json.dumps(sarif, indent=2) + "\n")
     if options.html is not None:
-        from .html import html_report
-
         options.html.parent.mkdir(parents=True, exist_ok=True)
         options.html.write_text(html_report(merged), encoding="utf-8")
     errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)

@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 
+from ..plugin import report_data
+from ..session import get_session
+from .html import html_fragment
+
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_html_results_summary(
     prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
 ) -> None:
     """pytest-html is writing its summary: add the page's content (summary and matrix)."""
-    from ..plugin import report_data
-    from ..session import get_session
-    from .html import html_fragment
 
     converge = get_session(session.config)
     if converge.scenarios:

@@ -103,6 +103,7 @@ def test_redrive(converge):
 
 
 @pytest.mark.slow
+@pytest.mark.aws5_extra  # the 5.x corpus (CONVERGE_PUBLIC_CORPUS5) checks 5.x stalls too
 def test_aws5_waits_for_a_redrive_allow_policy_moto_never_returns(pytester, monkeypatch) -> None:
     """aws 5.x (a private cache whose mirror holds the 5.x build): the queue's own
     deliberate wait (its attributes read back unchanged 6 times) finishes; the redrive

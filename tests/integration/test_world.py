@@ -32,10 +32,14 @@ def wrong_fixed_points(report):
 def test_a_refused_password_change_is_a_wrong_fixed_point(converge, provider_line):
     module = provider_line.pin(MODULES / "db_password")
     stack = converge(module, vars={"password": V2})
+    # The replay of a scenario with defects (is it flaky?) is asked on 3.39: on 5.x a
+    # database's create and modify wait on the provider's waiters for minutes.
+    replay = provider_line.name == "3.39"
     report = stack.upgrade_from(
         module,
         vars={"password": V1},
         fault=ApiError("ModifyDBInstance", status=403, code="AccessDenied"),
+        replay=replay,
     )
     assert not report.first.ok, "the refused update fails the upgrade apply"
     assert report.second is not None and report.second.ok
@@ -82,6 +86,7 @@ def test_a_refused_put_object_is_a_wrong_fixed_point_on_aws_5(converge, provider
         module,
         vars={"content": "<h1>v1</h1>"},
         fault=ApiError("PutObject", status=403, code="AccessDenied"),
+        replay=False,  # its 3.39 twin above asks for the replay; on 5.x it costs a minute
     )
     assert report.second is not None and report.second.ok
     [found] = report.errors
