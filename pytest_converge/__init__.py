@@ -9,12 +9,14 @@ in the docs (``docs/``; ``mkdocs serve`` shows them).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from ._version import __version__
 from .analysis.classify import Classification
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
+from .collect.points import fault_points as _recorded_fault_points
 from .emulator.base import Emulator
 from .errors import (
     ConvergeError,
@@ -59,11 +61,7 @@ def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str
     >>> def pytest_generate_tests(metafunc):                        # doctest: +SKIP
     ...     metafunc.parametrize("point", fault_points(metafunc.config, "modules/app"))
     """
-    from pathlib import Path
-
-    from .collect.points import fault_points as recorded
-
-    found = recorded(config, Path(module_dir).resolve())  # type: ignore[arg-type]
+    found = _recorded_fault_points(config, Path(module_dir).resolve())  # type: ignore[arg-type]
     if found.error:
         raise FaultError(f"could not record the fault points of {module_dir}: {found.error}")
     return list(found.points)

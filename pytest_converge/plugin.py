@@ -13,6 +13,8 @@ import pytest
 
 from . import cancel, hookspecs
 from .cliconfig import read_cli_config
+from .emulator.localstack import localstack_emulator
+from .emulator.moto import MotoEmulator
 from .errors import ConvergeError, ToolchainError
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
@@ -106,12 +108,8 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
     """The built-in backends: moto (embedded) and LocalStack."""
     session = get_session(config)
     if backend == "moto":
-        from .emulator.moto import MotoEmulator
-
         return MotoEmulator()
     if backend == "localstack":
-        from .emulator.localstack import localstack_emulator
-
         return localstack_emulator(
             endpoint=session.settings.endpoint, python=session.settings.localstack_python
         )

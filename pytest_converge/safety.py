@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .emulator.base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 from .errors import UnsafeTargetError
+from .fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 
 #: Environment variables never passed to terraform (prefixes).
 SCRUBBED_PREFIXES = (

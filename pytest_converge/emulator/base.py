@@ -9,12 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import UnsupportedServiceError
-
-#: Fake credentials used for every emulator call. They are never valid anywhere.
-FAKE_ACCESS_KEY = "AKIACONVERGETEST0000"
-FAKE_SECRET_KEY = "converge-fake-secret-key-not-valid-anywhere"
-DEFAULT_REGION = "us-east-1"
-
+from ..fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 
 #: Resource type prefixes whose service is not the word after ``aws_``.
 _TYPE_SERVICES = {

@@ -49,6 +49,7 @@ from typing import Any
 from .. import cancel
 from ..errors import EmulatorError
 from ..safety import is_loopback_url, loopback_target
+from ..toolchain import cache_dir
 from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
 
 #: Environment variables read by ``localstack_emulator()``.
@@ -664,7 +665,6 @@ def default_venv_python() -> Path:
     venv = os.environ.get(VENV_ENV)
     if venv:
         return Path(venv) / "bin" / "python"
-    from ..toolchain import cache_dir  # the one rule for where the plugin's caches live
 
     return cache_dir() / "localstack-venv" / "bin" / "python"
 

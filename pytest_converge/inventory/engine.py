@@ -37,15 +37,13 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
+from ..emulator.base import Emulator
 from ..errors import EmulatorError
 from .catalogue import GLOBAL, signing_name
-
-if TYPE_CHECKING:
-    from ..emulator.base import Emulator
 
 __all__ = [
     "BUILTIN_LISTERS",
@@ -520,9 +518,8 @@ def _make_client(emulator: Emulator, service: str, region: str) -> Any:
     the first inventory ~5x faster. A backend that overrides ``client()`` is
     called as is, since it may configure its clients differently.
     """
-    from ..emulator.base import Emulator as _Base
 
-    if type(emulator).client is not _Base.client:
+    if type(emulator).client is not Emulator.client:
         return emulator.client(service, region=region)
     session = _SHARED_SESSIONS.get(emulator)
     if session is None:
