@@ -338,7 +338,9 @@ def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]
     assert "failed" not in summary and "error" not in summary, text
     assert "FAILED" not in text and "crashed" not in text, text
     deadline = time.monotonic() + 30  # the reaper and the emulator act once pytest's pipes close
-    while (_survivors(started) or _processes_under(tmp_path)) and time.monotonic() < deadline:
+    while time.monotonic() < deadline and (
+        _survivors(started) or _processes_under(tmp_path) or any(temp.iterdir())
+    ):  # the emulator's and the reaper's temp dirs go when they exit, a moment after pytest
         time.sleep(0.1)
     assert _survivors(started) == [], text
     assert _processes_under(tmp_path) == [], text
