@@ -573,6 +573,11 @@ class Stack:
         """The clean world :meth:`fault_points` (or a first scenario) recorded, if any."""
         return self._clean_worlds.get(self._world_key())
 
+    def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
+        """Keep clean worlds in ``worlds``, shared with the other Stacks of this module
+        content and emulator (the session's): one clean apply per module, not per test."""
+        self._clean_worlds = worlds
+
     def remember_world(self, world: World) -> None:
         """Take ``world`` as the clean world of this configuration (recorded elsewhere:
         zero-code mode records it once per module with the fault points)."""
