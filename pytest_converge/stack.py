@@ -31,6 +31,7 @@ from .analysis.diffs import plan_defects
 from .analysis.egress import egress_defects, in_flight
 from .analysis.emulators import Outcome, emulator_differences
 from .analysis.gaps import (
+    Gap,
     emulator_version,
     load_catalogue,
     mark_disagreements,
@@ -41,10 +42,12 @@ from .analysis.gaps import (
 )
 from .analysis.plan import Plan, parse_plan, top_attribute
 from .analysis.stalls import (
+    KNOWN_WAIT_LIMITS,
     REFUSED_EGRESS,
     STALL_LIMITS,
     Stall,
     StallLimits,
+    catalogued_wait,
     find_stall,
     retried_egress,
     stall_defect,
@@ -737,6 +740,8 @@ class Stack:
         and the list it puts that :class:`Stall` in."""
         found: list[Stall] = []
         limits = self.stall_limits
+        known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
+        gaps = self._catalogue()
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
         def watch() -> str | None:
@@ -745,12 +750,24 @@ class Stack:
             calls = [c for c in self.proxy.calls if c.started >= begun]
             refused = [a for a in self.egress_guard.attempts if a.at >= begun]
             stall = find_stall(calls, refused, progress, limits)
+            if stall is None and known != limits:
+                # A wait the catalogue explains is stopped sooner (KNOWN_WAIT_LIMITS).
+                early = find_stall(calls, refused, progress, known)
+                if early is not None and catalogued_wait(
+                    early, _waiting(in_flight(timeline, early.last), early), gaps
+                ):
+                    stall = early
             if stall is None:
                 return None
             found.append(stall)
             return stall.describe()
 
         return watch, found
+
+    def _catalogue(self) -> list[Gap]:
+        """The known-gaps entries that apply to this Stack's emulator and its version."""
+        version = emulator_version(self.emulator)
+        return [g for g in load_catalogue() if g.applies_to(self.emulator.name, version)]
 
     def _stalled_of(
         self,
@@ -773,14 +790,17 @@ class Stack:
         )
         if told:
             return []
-        version = emulator_version(self.emulator)
-        gaps = [g for g in load_catalogue() if g.applies_to(self.emulator.name, version)]
+        gaps = self._catalogue()
+        addresses = in_flight(timeline, stall.last)
+        owner = stall_owner(addresses, stall, gaps)
+        if owner is not None:  # the resource that made the call comes first
+            addresses = [owner, *(a for a in addresses if a != owner)]
         found = [
             stall_defect(
                 stall,
                 command,
                 error.timeout,
-                in_flight(timeline, stall.last),
+                addresses,
                 gaps,
                 emulator=self.emulator.name,
                 module=self.name,
@@ -914,6 +934,20 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _waiting(addresses: Sequence[str], stall: Stall) -> str | None:
+    """The one resource in flight that ``stall``'s call can be for, if one can tell."""
+    return applying_for(addresses, stall.target.partition(":")[0])
+
+
+def stall_owner(addresses: Sequence[str], stall: Stall, gaps: Sequence[Gap]) -> str | None:
+    """Which of the resources in flight made ``stall``'s call: the one of its service,
+    else the first whose catalogued gap explains the wait (an SQS queue policy's own
+    25 s wait may be in flight beside a redrive allow policy moto never reads back)."""
+    return _waiting(addresses, stall) or next(
+        (a for a in addresses if catalogued_wait(stall, a, gaps)), None
+    )
 
 
 def applying_for(addresses: Sequence[str], service: str) -> str | None:

@@ -99,7 +99,7 @@ def user_cli_config(path: Path, mirror: Path) -> Path:
 @pytest.fixture(scope="session")
 def aws5_templates(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory):
     """The toolchain and templates of the 5.x legs, resolved with a user CLI config."""
-    from pytest_converge.session import get_session, go_procs
+    from pytest_converge.session import get_session, go_env
     from pytest_converge.toolchain import cache_dir, resolve_toolchain
     from pytest_converge.workspace import Templates
 
@@ -116,7 +116,7 @@ def aws5_templates(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPat
             session.option("terraform") or None, root=cache_dir() / "suite-aws-5.x"
         )
     templates = Templates(toolchain, base / "templates")
-    templates.extra_env.update(go_procs(pytestconfig))
+    templates.extra_env.update(go_env(pytestconfig))
     return toolchain, templates
 
 

@@ -144,8 +144,8 @@ def test_localstack_dying_costs_only_the_scenario_in_flight(
         pytest.skip(f"LocalStack is not installed ({why}); run .ci/install-localstack.sh")
     # pytester gives the run a HOME of its own: name the venv found under the real one.
     monkeypatch.setenv(VENV_ENV, str(Path(python).parents[1]))
-    _matrix(pytester, "clean.json", faults="crash", backend="localstack")
-    undisturbed = _outcomes(pytester, "clean.json")
+    # The moto twin above compares with an undisturbed run; here (a LocalStack start is
+    # ~15 s) the scenarios after the death must end as scenarios do, not as errors.
     result = _matrix(
         pytester,
         "killed.json",
@@ -155,7 +155,7 @@ def test_localstack_dying_costs_only_the_scenario_in_flight(
     )
     killed = _outcomes(pytester, "killed.json")
     assert killed.pop("crash@CreateSubnet#1") == "error", result.stdout.str()
-    del undisturbed["crash@CreateSubnet#1"]
-    assert killed == undisturbed and "crash@CreateVpc#1" in killed
+    assert sorted(killed) == ["crash@CreateVpc#1", "two-run"], killed
+    assert "error" not in killed.values(), result.stdout.str()
     out = result.stdout.str()
     assert "the localstack emulator behind" in out and "died or stopped answering" in out, out

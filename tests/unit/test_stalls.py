@@ -224,3 +224,59 @@ def test_the_default_limits_let_a_wait_for_six_unchanged_answers_finish():
     more = polls("GetQueueAttributes", [30.1, 35.1], service="sqs")
     stall = find_stall([created, *waiter, *more])
     assert stall is not None and stall.seconds >= STALL_LIMITS.seconds
+
+
+def test_a_catalogued_wait_of_the_one_resource_of_its_service_is_known_sooner():
+    """The known limits find the stall after 15 s; the catalogue must explain it for the
+    resource that polls (the one of the call's service in flight), or it waits its 35 s."""
+    from pytest_converge.analysis.gaps import load_catalogue
+    from pytest_converge.analysis.stalls import KNOWN_WAIT_LIMITS, STALL_LIMITS, catalogued_wait
+
+    gaps = load_catalogue()
+    early = find_stall(polls("DescribeTable", BACKOFF[:8]), limits=KNOWN_WAIT_LIMITS)
+    assert early is not None and early.seconds < STALL_LIMITS.seconds
+    assert find_stall(polls("DescribeTable", BACKOFF[:8])) is None  # not yet with the defaults
+    known = catalogued_wait(early, "aws_dynamodb_table.global", gaps)
+    assert known is not None and known.attribute == "replica"
+    # Not known: several resources could have made the call, another type, no gap, a retry.
+    assert catalogued_wait(early, None, gaps) is None
+    assert catalogued_wait(early, "aws_sqs_queue.jobs", gaps) is None
+    assert catalogued_wait(early, "aws_dynamodb_table.global", []) is None
+    failing = find_stall(polls("DescribeTable", BACKOFF, status=500), limits=KNOWN_WAIT_LIMITS)
+    assert failing is not None and not failing.polling
+    assert catalogued_wait(failing, "aws_dynamodb_table.global", gaps) is None
+
+
+def test_an_sqs_queues_own_wait_is_never_cut_short_by_a_catalogued_neighbour():
+    """aws 5.x: a queue waits for six unchanged answers while a redrive allow policy (a
+    catalogued gap) is in flight too: the call's owner is not one resource, so no early stop."""
+    from pytest_converge.analysis.gaps import load_catalogue
+    from pytest_converge.analysis.stalls import KNOWN_WAIT_LIMITS, catalogued_wait
+    from pytest_converge.stack import applying_for
+
+    waiter = polls("GetQueueAttributes", [0.0, 5.0, 10.1, 15.1, 20.1], service="sqs")
+    early = find_stall(waiter, limits=KNOWN_WAIT_LIMITS)
+    assert early is not None
+    both = ["aws_sqs_queue.dlq", "aws_sqs_queue_redrive_allow_policy.dlq"]
+    assert applying_for(both, "sqs") is None
+    assert catalogued_wait(early, applying_for(both, "sqs"), load_catalogue()) is None
+    alone = applying_for(["aws_sqs_queue_redrive_allow_policy.dlq"], "sqs")
+    assert catalogued_wait(early, alone, load_catalogue()) is not None
+
+
+def test_the_stall_is_told_on_the_resource_whose_catalogued_gap_explains_it():
+    """sqs v4.3.1 examples/complete on aws 5.x: a queue policy (its own deliberate
+    wait) started before the redrive allow policy moto never reads back; the finding is the
+    redrive allow policy's, whatever order they started in."""
+    from pytest_converge.analysis.gaps import load_catalogue
+    from pytest_converge.stack import stall_owner
+
+    stall = find_stall(polls("GetQueueAttributes", BACKOFF, service="sqs"), limits=LIMITS)
+    assert stall is not None
+    gaps = load_catalogue()
+    policy = "module.sqs_with_dlq.aws_sqs_queue_policy.this[0]"
+    allow = "module.fifo_sqs.aws_sqs_queue_redrive_allow_policy.dlq[0]"
+    assert stall_owner([policy, allow], stall, gaps) == allow
+    assert stall_owner([allow, policy], stall, gaps) == allow
+    assert stall_owner([policy], stall, gaps) == policy  # the only one of its service
+    assert stall_owner([policy, "aws_sqs_queue.other"], stall, gaps) is None
