@@ -8,14 +8,14 @@ machine, same moment), so the load of the machine cancels out as far as it can:
     copy, apply, plan) / bare ``terraform init`` + ``apply`` +
     ``plan -detailed-exitcode`` in a fresh copy of the module pointed at an
     emulator that is already running and warm (the bare side pays no
-    emulator start: the harder comparison). Target <= 1.0.
+    emulator start: the harder comparison). Target <= 0.8 (caches warm).
+    The same pair on an empty cache (a fresh CI runner): the plugin with a
+    new ``CONVERGE_CACHE_DIR``, the bare side with a new plugin cache; both
+    install the provider from the same sources. Target <= 1.0.
 (2) one fault scenario: the whole ``pytest --converge MODULE "MODULE::<FAULT>"``
     process (reset, inventory, apply through the fault, clean re-apply,
     plan, inventory) / bare init + apply + apply + plan. The scenario finds
     no defect (one that does is replayed once). Target <= 1.0.
-    The same pair on an empty cache (a fresh CI runner): the plugin with a
-    new ``CONVERGE_CACHE_DIR``, the bare side with a new plugin cache; both
-    install the provider from the same sources. Target <= 1.0.
 (3) ``-n 2`` speed-up over ``-n 0`` on a 12-scenario fault matrix of the
     module (both whole pytest processes). Target >= 1.7 on 2 cores.
 (4) peak RSS of each pytest process (controller, workers: each with its
@@ -317,7 +317,7 @@ def main() -> None:
         bench.bare(module, 1)
         first_apply.clear()
         two_run = pairs(bench, repeats, plugin_two_run, lambda: bench.bare(module, 1))
-        target = "" if options.smoke else f"; target <= 1.0 {_met(two_run.ratio() <= 1.0)}"
+        target = "" if options.smoke else f"; target <= 0.8 {_met(two_run.ratio() <= 0.8)}"
         rows.append(
             (
                 "(1) pytest --converge MODULE --converge-faults=none / bare init+apply+plan",

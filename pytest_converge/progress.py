@@ -176,7 +176,12 @@ class Progress:
                 applying.setdefault(address, time.time())
             else:
                 applying.pop(address, None)
-        self._change(applying=applying)
+            # A test's own stack.apply() tells no step: its first resource ends ``init``.
+            begun = kind == _OPEN and self._status.get("step") == "init"
+        if begun:
+            self._change(applying=applying, step="apply", step_started=time.time())
+        else:
+            self._change(applying=applying)
 
     # -- pytest's side --------------------------------------------------------
     def _enabled(self) -> bool:

@@ -190,3 +190,21 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
     )
     quiet.assert_outcomes(passed=1)
     assert "converge: " not in quiet.stdout.str() + quiet.stderr.str()
+
+
+def test_a_tests_own_apply_ends_the_init_step_at_its_first_resource(
+    pytester: pytest.Pytester,
+) -> None:
+    """A fixture test's stack.apply() sends no step message: the line said ``init`` for
+    the whole apply; the first resource terraform opens makes it ``apply``."""
+    progress = get_progress(pytester.parseconfigure())
+    assert progress is not None
+    progress.begin()
+    assert progress._status["step"] == "init"
+    opened = {"type": "apply_start", "hook": {"resource": {"addr": "aws_vpc.main"}}}
+    progress.event(opened)
+    assert progress._status["step"] == "apply"
+    assert list(progress._status["applying"]) == ["aws_vpc.main"]
+    progress._change(step="second plan")
+    progress.event({**opened, "hook": {"resource": {"addr": "aws_subnet.a"}}})
+    assert progress._status["step"] == "second plan"  # a told step is kept

@@ -94,6 +94,10 @@ def plan_defects(
         transient = third_outputs is not None and out.name not in third_outputs
         defects.append(_output_defect(out, transient, ctx))
     relevant = second.relevant
+    planned = {
+        rc.address: {top_attribute(a.path) or "(object)" for a in rc.attributes}
+        for rc in second.changes
+    }
     for rc in second.drift:
         # Drift a second-writer conflict already explains is not reported again.
         explained = conflicts.get(rc.address, set())
@@ -109,7 +113,11 @@ def plan_defects(
             rc = replace(rc, attributes=kept)
         defects.extend(
             _drift_defects(
-                rc, ctx, relevant.get(rc.address, set()), list((writers or {}).get(rc.address, ()))
+                rc,
+                ctx,
+                relevant.get(rc.address, set()),
+                list((writers or {}).get(rc.address, ())),
+                planned.get(rc.address, set()),
             )
         )
     for defect in defects:
@@ -434,9 +442,14 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
 
 
 def _drift_defects(
-    rc: ResourceChange, ctx: _Context, relevant: set[str], writers: list[str]
+    rc: ResourceChange,
+    ctx: _Context,
+    relevant: set[str],
+    writers: list[str],
+    planned: set[str] | None = None,
 ) -> list[Defect]:
-    """Relevant drift as warnings; the rest of the resource's drift as one info line."""
+    """Relevant drift as warnings; the rest of the resource's drift as one info line
+    (``planned``: the resource's attributes the plan changes, told as set back by it)."""
     # In resource_drift, before = what terraform recorded, after = what refresh read:
     # parse_plan's observed/declared are the other way round here.
     attrs = rc.attributes or [AttributeChange("", rc.after, rc.before)]
@@ -446,7 +459,7 @@ def _drift_defects(
     rest = [a for a in attrs if a not in wanted]
     found = [_relevant_drift(rc, group, ctx, writers) for group in _by_attribute(wanted)]
     if rest:
-        found.append(_background_drift(rc, rest, ctx, writers))
+        found.append(_background_drift(rc, rest, ctx, writers, planned))
     return [ctx.locate(d) for d in found]
 
 
@@ -498,11 +511,24 @@ def _relevant_drift(
 
 
 def _background_drift(
-    rc: ResourceChange, attrs: list[AttributeChange], ctx: _Context, writers: list[str]
+    rc: ResourceChange,
+    attrs: list[AttributeChange],
+    ctx: _Context,
+    writers: list[str],
+    planned: set[str] | None = None,
 ) -> Defect:
-    """One line for a resource's drift that contributed to no planned change."""
+    """One line for a resource's drift that contributed to no planned change through a
+    reference; an attribute the plan itself changes on this resource is said to be set
+    back by the plan (the plan's own finding tells it), not to be outside the plan."""
     names = sorted({top_attribute(a.path) or "(object)" for a in attrs})
-    message = f"{rc.address} changed outside terraform ({', '.join(names)}), not part of the plan"
+    back = [n for n in names if n in (planned or ())]
+    other = [n for n in names if n not in back]
+    parts = []
+    if other:
+        parts.append(f"({', '.join(other)}), not part of the plan")
+    if back:
+        parts.append(f"({', '.join(back)}), which the plan sets back")
+    message = f"{rc.address} changed outside terraform " + "; ".join(parts)
     if writers:
         message += f"; also written by {_names(writers)}"
     return Defect(

@@ -603,3 +603,27 @@ def test_mixed_explained_element_classes_other_than_default_stay_unknown():
     [defect] = plan_defects(_plan(_update("aws_x.y", before, after)))
     assert {e["classification"] for e in defect.elements} == {"alias", "case"}
     assert defect.classification == "unknown"
+
+
+def test_drift_of_an_attribute_the_plan_sets_back_is_not_said_to_be_outside_the_plan():
+    """The README's first check: moto returns the group's ingress CIDRs deduplicated (drift),
+    and the plan writes the declared list back (the permanent diff). The drift line says the
+    plan sets it back, not that it is no part of the plan; other drifted fields still are."""
+    declared = [{"cidr_blocks": ["10.0.0.0/8", "10.20.0.0/16", "10.0.0.0/8"], "from_port": 22}]
+    read = [{"cidr_blocks": ["10.0.0.0/8", "10.20.0.0/16"], "from_port": 22}]
+    change = _update(
+        "aws_security_group.ssh",
+        {"id": "sg-1", "ingress": read, "tags": {}},
+        {"id": "sg-1", "ingress": declared, "tags": {}},
+    )
+    drift = _update(
+        "aws_security_group.ssh",
+        {"id": "sg-1", "ingress": declared, "description": "a"},
+        {"id": "sg-1", "ingress": read, "description": "b"},
+    )
+    defects = plan_defects(_plan(change, drift=[drift]))
+    [line] = [d for d in defects if d.kind == "drift"]
+    assert line.severity == "info"
+    assert "(description), not part of the plan" in line.message, line.message
+    assert "(ingress), which the plan sets back" in line.message, line.message
+    assert any(d.kind == "permanent-diff" and d.attribute.startswith("ingress") for d in defects)
