@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -74,6 +75,11 @@ def _provider_running(path: Path) -> bool:
     return any("terraform-provider-aws" in p for p in _processes_under(path))
 
 
+def _applying(path: Path) -> bool:
+    """terraform's apply runs (the Stack is made: a signal now cuts a scenario short)."""
+    return any(re.search(r"terraform apply\b", p) for p in _processes_under(path))
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
@@ -132,9 +138,10 @@ def test_a_signal_mid_apply_cleans_up_everything(
         )
     try:
         deadline = time.monotonic() + 300
-        while not _provider_running(basetemp):
+        # The provider starts while the Stack is being made; the signal comes mid-apply.
+        while not (_provider_running(basetemp) and _applying(basetemp)):
             assert proc.poll() is None, (tmp_path / "output.txt").read_text()
-            assert time.monotonic() < deadline, "terraform never started its provider"
+            assert time.monotonic() < deadline, "terraform never started its apply"
             time.sleep(0.1)
         target = int((tmp_path / "runner.pid").read_text()) if xdist else proc.pid
         os.kill(target, sig)
