@@ -741,7 +741,6 @@ class Stack:
         found: list[Stall] = []
         limits = self.stall_limits
         known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
-        gaps = self._catalogue()
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
         def watch() -> str | None:
@@ -753,8 +752,9 @@ class Stack:
             if stall is None and known != limits:
                 # A wait the catalogue explains is stopped sooner (KNOWN_WAIT_LIMITS).
                 early = find_stall(calls, refused, progress, known)
+                # The catalogue is read only for such a candidate, not for every command.
                 if early is not None and catalogued_wait(
-                    early, _waiting(in_flight(timeline, early.last), early), gaps
+                    early, _waiting(in_flight(timeline, early.last), early), self._catalogue()
                 ):
                     stall = early
             if stall is None:

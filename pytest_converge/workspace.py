@@ -446,10 +446,10 @@ def provider_block(schemas: dict[str, Any]) -> dict[str, list[str]]:
     }
 
 
-def shipped_provider_block(version: str, table: Path | None = None) -> dict[str, list[str]] | None:
+def shipped_provider_block(version: str) -> dict[str, list[str]] | None:
     """The shipped entry for aws ``version`` (``5.100.0``), or None."""
     try:
-        data = json.loads((table or SHIPPED_BLOCKS).read_text())
+        data = json.loads(SHIPPED_BLOCKS.read_text())
         entry = data["versions"][version]
         return {"attributes": list(entry["attributes"]), "endpoints": list(entry["endpoints"])}
     except (OSError, ValueError, KeyError, TypeError):

@@ -19,6 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from packaging.version import Version
+
+from pytest_converge.toolchain import resolve_toolchain
 from pytest_converge.workspace import SHIPPED_BLOCKS, _locked_version, provider_block
 
 
@@ -28,13 +31,14 @@ def main(dirs: list[str]) -> int:
         return 2
     table = json.loads(SHIPPED_BLOCKS.read_text()) if SHIPPED_BLOCKS.exists() else {}
     versions = table.setdefault("versions", {})
+    terraform = list(resolve_toolchain(None).command)  # the engine the plugin runs
     for directory in map(Path, dirs):
         version = _locked_version(directory / ".terraform.lock.hcl")
         if version is None:
             print(f"{directory}: no hashicorp/aws in its lock file (run terraform init)")
             return 1
         shown = subprocess.run(
-            ["terraform", "providers", "schema", "-json"],
+            [*terraform, "providers", "schema", "-json"],
             cwd=directory,
             check=True,
             capture_output=True,
@@ -42,13 +46,9 @@ def main(dirs: list[str]) -> int:
         )
         versions[version] = provider_block(json.loads(shown.stdout))
         print(f"aws {version}: {len(versions[version]['endpoints'])} endpoints")
-    table["versions"] = dict(sorted(versions.items(), key=lambda kv: _key(kv[0])))
+    table["versions"] = dict(sorted(versions.items(), key=lambda kv: Version(kv[0])))
     SHIPPED_BLOCKS.write_text(json.dumps(table, indent=1) + "\n")
     return 0
-
-
-def _key(version: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else 0 for p in version.split("."))
 
 
 if __name__ == "__main__":
