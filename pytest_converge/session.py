@@ -513,29 +513,38 @@ class ConvergeSession:
         if any(name == "converge_flaky" for name, _ in report.user_properties):
             self._mark_flaky(report.nodeid)  # after the unraised ones made its scenario
 
-    def record_interrupted(self, scenario: dict[str, Any]) -> None:
+    def record_interrupted(self, scenario: dict[str, Any], node: pytest.Item | None = None) -> None:
         """A scenario a signal (Ctrl-C, SIGTERM, SIGHUP) cut short: outcome ``interrupted``.
 
         pytest makes no report of the test a ``KeyboardInterrupt`` ends, so the item
         hands its entry over itself; an xdist worker also puts it in its
         ``workeroutput``, which the controller reads when the worker goes down
-        (:meth:`pytest_testnodedown`).
+        (:meth:`pytest_testnodedown`). The engine and provider versions ``node`` ran
+        with (its toolchain property) reach the report's ``toolchains`` the same way.
         """
-        self.scenarios.append(scenario)
-        self.modules.add(scenario["module"])
+        toolchain = _toolchain_of(node) if node is not None else None
+        self._take_scenario(scenario, toolchain)
         workeroutput = getattr(self.config, "workeroutput", None)
         if workeroutput is not None:
-            workeroutput.setdefault(INTERRUPTED_OUTPUT, []).append(scenario)
+            workeroutput.setdefault(INTERRUPTED_OUTPUT, []).append([scenario, toolchain])
+
+    def _take_scenario(self, scenario: dict[str, Any], toolchain: dict[str, Any] | None) -> None:
+        self.scenarios.append(scenario)
+        self.modules.add(scenario["module"])
+        if toolchain:
+            self.toolchains[scenario["module"]] = {
+                k: v for k, v in toolchain.items() if k != "module"
+            }
 
     def interrupted_test(self, item: pytest.Item, seconds: float) -> None:
         """A test whose Stacks a signal cut short: one ``interrupted`` scenario, for the
         module of its first Stack (a test that made none ran nothing of ours)."""
-        for name, value in item.user_properties:
-            if name == TOOLCHAIN_PROPERTY:
-                module = json.loads(str(value))["module"]
-                entry = {"module": module, "scenario": item.nodeid, "outcome": "interrupted"}
-                self.record_interrupted({**entry, "seconds": round(seconds, 3)})
-                return
+        toolchain = _toolchain_of(item)
+        if toolchain is not None:
+            entry = {"module": toolchain["module"], "scenario": item.nodeid}
+            self.record_interrupted(
+                {**entry, "outcome": "interrupted", "seconds": round(seconds, 3)}, item
+            )
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodeready(self, node: Any) -> None:
@@ -555,14 +564,21 @@ class ConvergeSession:
 
     def _take_interrupted(self, node: Any) -> None:
         output = getattr(node, "workeroutput", None) or {}
-        for scenario in output.pop(INTERRUPTED_OUTPUT, []):
-            self.scenarios.append(scenario)
-            self.modules.add(scenario["module"])
+        for scenario, toolchain in output.pop(INTERRUPTED_OUTPUT, []):
+            self._take_scenario(scenario, toolchain)
 
     def _mark_flaky(self, nodeid: str) -> None:
         for scenario in self.scenarios:
             if scenario.get("scenario") == nodeid:
                 scenario["outcome"] = "flaky"
+
+
+def _toolchain_of(node: pytest.Item) -> dict[str, Any] | None:
+    """The toolchain record :func:`record_toolchain` left on ``node``, if any."""
+    for name, value in node.user_properties:
+        if name == TOOLCHAIN_PROPERTY:
+            return dict(json.loads(str(value)))
+    return None
 
 
 #: The xdist ``workeroutput`` key of a worker's interrupted scenarios.

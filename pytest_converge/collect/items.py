@@ -178,7 +178,7 @@ class ConvergeItem(pytest.Item):
         if outcome == "interrupted":
             # pytest makes no report of a test a KeyboardInterrupt ends: hand it over here.
 
-            get_session(self.config).record_interrupted(entry)
+            get_session(self.config).record_interrupted(entry, self)
 
     def reproduce_command(self) -> str:
         """The one command line that runs exactly this scenario again."""

@@ -158,6 +158,9 @@ def test_a_signal_mid_apply_cleans_up_everything(
     assert data["version"] == 1
     # The test cut short is reported as interrupted, not failed (it was missing).
     assert [s["outcome"] for s in data["scenarios"]] == ["interrupted"], data["scenarios"]
+    # ... with the engine and provider it ran with.
+    [toolchain] = data["toolchains"].values()
+    assert "hashicorp/aws" in " ".join(toolchain["providers"]), data["toolchains"]
     if not xdist:
         assert f"cancelled by {signal.Signals(sig).name}" in text
 
