@@ -46,6 +46,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -136,8 +137,10 @@ class Bench:
         )
 
         self.runs += 1
-        work = self.scratch / f"bare-{self.runs}"
-        shutil.copytree(module, work, ignore=shutil.ignore_patterns(".terraform*", "*.tfstate*"))
+        tree = _source_tree(module)
+        copy = self.scratch / f"bare-{self.runs}"
+        shutil.copytree(tree, copy, ignore=shutil.ignore_patterns(".terraform*", "*.tfstate*"))
+        work = copy / module.relative_to(tree)
         schema = self._schema(module)
         override, extra = provider_override(
             self.emulator.endpoint, aws_provider_configs(work), schema
@@ -166,7 +169,7 @@ class Bench:
         seconds = time.perf_counter() - started
         # terraform and its providers, and the emulator (in this process).
         self.cpu.append(_cpu_seconds() - cpu)
-        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(copy, ignore_errors=True)
         if plan.returncode != 0:
             raise SystemExit(f"bare plan of {module} is not empty (exit {plan.returncode})")
         return seconds
@@ -268,6 +271,23 @@ def pairs(
     return Pair(wall, cpu)
 
 
+def _source_tree(module: Path) -> Path:
+    """The directory to copy for a bare run: ``module`` and every local module it calls
+    (``source = "../../"`` in a public module's example)."""
+    tree, todo, seen = module, [module], set()
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen.add(here)
+        for tf in here.glob("*.tf"):
+            for source in re.findall(r'source\s*=\s*"(\.\.?/[^"]*)"', tf.read_text()):
+                called = (here / source).resolve()
+                tree = Path(os.path.commonpath([tree, called]))
+                todo.append(called)
+    return tree
+
+
 def _cpu_seconds() -> float:
     """User + system seconds of this process and of its waited-for children."""
     me = resource.getrusage(resource.RUSAGE_SELF)
@@ -282,6 +302,11 @@ def main() -> None:
     parser.add_argument("--module", type=Path, default=MODULE, help="module to measure")
     parser.add_argument(
         "--skip-matrix", action="store_true", help="leave out (3), the longest figure"
+    )
+    parser.add_argument(
+        "--two-run-only",
+        action="store_true",
+        help="figure (1) warm and on an empty cache only (any module: (2) needs examples/network)",
     )
     parser.add_argument(
         "--matrix-scenarios",
@@ -351,6 +376,7 @@ def main() -> None:
                     + _met(cold.ratio() <= 1.0),
                 )
             )
+        if not options.smoke and not options.two_run_only:
             plain = pairs(
                 bench,
                 repeats,

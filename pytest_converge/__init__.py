@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+# First: the package's other modules are then imported plainly (see there).
+from . import _plain_imports  # noqa: F401  # isort: skip
 from ._version import __version__
 from .analysis.classify import Classification
 from .analysis.defects import Defect

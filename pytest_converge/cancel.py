@@ -18,8 +18,10 @@ Two parts:
   process groups still running (:func:`track` / :func:`untrack`). It reads them
   from a pipe; when the pipe closes - pytest exited, or was killed with
   ``SIGKILL``, or an xdist worker was killed by its controller - it kills every
-  group still listed. Terraform runs in its own process group, so without it
-  a provider plugin would be re-parented to init and keep running.
+  group still listed, then removes the directories still listed
+  (:func:`track_dir`: the emulator's and the providers' scratch space). Terraform
+  runs in its own process group, so without it a provider plugin would be
+  re-parented to init and keep running.
 """
 
 from __future__ import annotations
@@ -41,17 +43,27 @@ SIGNALS = tuple(
 _SIGINT_DEFAULTS = (signal.default_int_handler, signal.SIG_IGN)
 
 _REAPER = r"""
-import os, signal, sys
-groups = set()
+import os, shutil, signal, sys, time
+groups, dirs = set(), set()
 for line in sys.stdin:
-    sign, pgid = line[:1], line[1:].strip()
-    if pgid.isdigit():
-        (groups.add if sign == "+" else groups.discard)(int(pgid))
+    sign, what = line[:1], line[1:].rstrip("\n")
+    if sign in "+-" and what.isdigit():
+        (groups.add if sign == "+" else groups.discard)(int(what))
+    elif sign in "Dd" and what:
+        (dirs.add if sign == "D" else dirs.discard)(what)
 for pgid in groups:
     try:
         os.killpg(pgid, signal.SIGKILL)
     except OSError:
         pass
+for attempt in range(3):
+    for path in list(dirs):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            dirs.discard(path)
+    if not dirs:
+        break
+    time.sleep(0.2)  # a killed process may still be writing there
 """
 
 
@@ -65,6 +77,7 @@ class _Reaper:
         self._proc: subprocess.Popen[bytes] | None = None
         self._pid = 0  # the pytest process the reaper belongs to (forks get their own)
         self.groups: set[int] = set()
+        self.dirs: set[str] = set()
 
     def _send(self, line: str) -> None:
         if self._proc is None or self._pid != os.getpid():
@@ -96,6 +109,19 @@ class _Reaper:
                 if self._proc is not None:
                     self._send(f"-{pgid}")
 
+    def track_dir(self, path: str) -> None:
+        with self._lock:
+            self.dirs.add(path)
+            with contextlib.suppress(OSError):
+                self._send(f"D{path}")
+
+    def untrack_dir(self, path: str) -> None:
+        with self._lock:
+            self.dirs.discard(path)
+            with contextlib.suppress(OSError):
+                if self._proc is not None:
+                    self._send(f"d{path}")
+
     def kill_all(self) -> list[int]:
         with self._lock:
             groups = sorted(self.groups)
@@ -116,6 +142,17 @@ def track(pgid: int) -> None:
 def untrack(pgid: int) -> None:
     """``pgid`` was stopped and reaped by its owner."""
     _reaper.untrack(pgid)
+
+
+def track_dir(path: str | os.PathLike[str]) -> None:
+    """Remove directory ``path`` (after killing the groups) if pytest dies before
+    :func:`untrack_dir`: a process's scratch space, which only its owner removes."""
+    _reaper.track_dir(os.fspath(path))
+
+
+def untrack_dir(path: str | os.PathLike[str]) -> None:
+    """``path`` was removed by its owner (or is to be kept)."""
+    _reaper.untrack_dir(os.fspath(path))
 
 
 def kill_tracked() -> list[int]:

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import cancel
+
 _log = logging.getLogger("pytest_converge")
 
 AWS_ADDRESS = "registry.terraform.io/hashicorp/aws"
@@ -94,6 +96,7 @@ class ReattachedProvider:
             # The socket goes in a short private dir (unix socket paths are
             # limited to 108 bytes) that is removed with the process.
             self._scratch = Path(tempfile.mkdtemp(prefix="cvp-"))
+            cancel.track_dir(self._scratch)  # removed even if pytest is killed
             out = open(self._scratch / "stdout", "wb")
             try:
                 self._proc = subprocess.Popen(
@@ -185,6 +188,7 @@ class ReattachedProvider:
         self._value = None
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
+            cancel.untrack_dir(self._scratch)
             self._scratch = None
 
     def __repr__(self) -> str:

@@ -134,3 +134,61 @@ def test_an_emulator_first_used_long_after_its_launch_starts() -> None:
         assert emulator.client("sts").get_caller_identity()["Account"]
     finally:
         emulator.stop()
+
+
+def test_the_moto_server_runs_without_importing_the_plugin(tmp_path, monkeypatch) -> None:
+    """The server is run as a file: the package's imports (0.4 s) are not paid again there.
+
+    A ``pytest_converge`` that cannot be imported comes first on the server's
+    path: it serves, answers the world read (its own module, loaded from its
+    file) and an API call all the same.
+    """
+    import urllib.request
+
+    from pytest_converge.emulator.moto import MotoEmulator
+
+    poisoned = tmp_path / "pytest_converge"
+    poisoned.mkdir()
+    (poisoned / "__init__.py").write_text("raise ImportError('the server imported the plugin')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    emulator = MotoEmulator()
+    try:
+        emulator.start()
+        assert emulator.client("sqs").list_queues().get("QueueUrls", []) == []
+        with urllib.request.urlopen(f"{emulator.endpoint}/converge-api/world", timeout=30) as got:
+            assert "covered" in json.loads(got.read())
+    finally:
+        emulator.stop()
+
+
+def test_a_killed_owner_leaves_no_moto_and_no_scratch_dir() -> None:
+    """SIGKILL gives the owner no chance to clean up: the server removes its own HOME."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    owner = subprocess.Popen(
+        [sys.executable, "-c", (
+            "from pytest_converge.emulator.moto import MotoEmulator\n"
+            "import sys, time\n"
+            "e = MotoEmulator(); e.start()\n"
+            "print(e.pid, e.log_path.parent, flush=True)\n"
+            "time.sleep(600)\n"
+        )],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert owner.stdout is not None
+        pid, home = owner.stdout.readline().split()
+        assert Path(home).is_dir()
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+    deadline = time.monotonic() + 30
+    while (Path(home).exists() or Path(f"/proc/{pid}").exists()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{pid}").exists(), "moto outlived its owner"
+    assert not Path(home).exists(), f"{home} was left behind"
+    assert os.path.basename(home).startswith("converge-moto-")

@@ -77,3 +77,35 @@ def test_someone_elses_sigint_handler_is_left_alone(sigint) -> None:
     finally:
         restore()
     assert heard == [signal.SIGINT]
+
+
+def test_the_reaper_removes_the_directories_of_an_owner_killed_with_sigkill(tmp_path) -> None:
+    """SIGKILL leaves no owner to clean up: the reaper removes what is still tracked."""
+    import sys
+    import time
+
+    kept, dropped = tmp_path / "kept-by-owner", tmp_path / "scratch"
+    owner = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import os, sys, time\n"
+            "from pytest_converge import cancel\n"
+            f"for d in ({str(kept)!r}, {str(dropped)!r}):\n"
+            "    os.makedirs(os.path.join(d, 'sub'))\n"
+            "    cancel.track_dir(d)\n"
+            f"cancel.untrack_dir({str(kept)!r})\n"
+            "print('ready', flush=True)\n"
+            "time.sleep(600)\n"
+        )],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert owner.stdout is not None and owner.stdout.readline().strip() == "ready"
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+    deadline = time.monotonic() + 20
+    while dropped.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not dropped.exists()
+    assert (kept / "sub").is_dir()

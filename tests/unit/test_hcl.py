@@ -162,3 +162,88 @@ def test_tfvars_assignments_with_heredocs_maps_and_comments(tmp_path: Path) -> N
     as_json = tmp_path / "converge.tfvars.json"
     as_json.write_text('{"name": "x", "size": 2}')
     assert assigned_variables(as_json) == {"name", "size"}
+
+
+# --- the parse cache on disk ---------------------------------------------------
+
+CACHED = """\
+variable "name" {
+  type = string
+}
+
+resource "aws_sqs_queue" "jobs" {
+  name       = var.name
+  fifo_queue = false
+  dynamic "tag" {
+    for_each = {}
+    content {}
+  }
+}
+"""
+
+
+@pytest.fixture
+def parse_cache(tmp_path, monkeypatch):
+    """A fresh cache (as a new process has) in a directory of its own."""
+    from pytest_converge import hcl
+
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(hcl, "_PARSES", hcl._ParseCache())
+    return tmp_path / "cache" / "hcl"
+
+
+def _no_parser(monkeypatch):
+    from pytest_converge import hcl
+
+    def refuse():
+        raise AssertionError("parsed again: the cache was not used")
+
+    monkeypatch.setattr(hcl, "_parser", refuse)
+    monkeypatch.setattr(hcl, "_PARSES", hcl._ParseCache())  # another process
+
+
+def test_a_second_process_reads_the_parse_from_the_cache_under_its_own_path(
+    parse_cache, monkeypatch, tmp_path
+):
+    first = parse_text(CACHED, tmp_path / "a" / "main.tf")
+    assert len(list(parse_cache.glob("*.pickle"))) == 1
+    _no_parser(monkeypatch)
+    again = parse_text(CACHED, tmp_path / "b" / "main.tf")  # a copy of the module elsewhere
+    assert [(b.type, b.labels, b.line, b.end_line) for b in again] == [
+        (b.type, b.labels, b.line, b.end_line) for b in first
+    ]
+    queue = again[1]
+    assert queue.file == tmp_path / "b" / "main.tf"
+    assert all(b.file == queue.file for b in queue.blocks)
+    assert queue.value("fifo_queue") is False
+    assert queue.value("name") is NOT_LITERAL  # the one sentinel, not a copy of it
+
+
+def test_a_broken_entry_is_parsed_again_and_a_bad_file_is_never_cached(parse_cache, tmp_path):
+    parse_text(CACHED, tmp_path / "main.tf")
+    (entry,) = parse_cache.glob("*.pickle")
+    entry.write_bytes(b"\x80\x05truncated")
+    assert [b.type for b in parse_text(CACHED, tmp_path / "main.tf")] == ["variable", "resource"]
+    for _ in range(2):
+        with pytest.raises(HclError, match="broken.tf:1"):
+            parse_text('resource "x" {\n', tmp_path / "broken.tf")
+    assert len(list(parse_cache.glob("*.pickle"))) == 1
+
+
+def test_an_unwritable_cache_only_costs_the_parse(tmp_path, monkeypatch):
+    from pytest_converge import hcl
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(blocker))
+    monkeypatch.setattr(hcl, "_PARSES", hcl._ParseCache())
+    assert [b.type for b in parse_text(CACHED, tmp_path / "main.tf")] == ["variable", "resource"]
+
+
+def test_a_full_cache_loses_its_oldest_half(parse_cache, monkeypatch, tmp_path):
+    from pytest_converge import hcl
+
+    monkeypatch.setattr(hcl._ParseCache, "LIMIT", 4)
+    for n in range(5):
+        parse_text(f'variable "v{n}" {{}}\n', tmp_path / "main.tf")
+    assert len(list(parse_cache.glob("*.pickle"))) == 3
