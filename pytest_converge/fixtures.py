@@ -13,7 +13,7 @@ import pytest
 from .analysis.defects import Defect
 from .emulator.base import Emulator
 from .report import defect_json, format_defects, jsonable, junit_properties
-from .session import get_session, record_toolchain
+from .session import BUILDING, get_session, module_id, record_toolchain
 from .stack import ConvergeFactory, Stack
 from .toolchain import Toolchain
 
@@ -108,6 +108,8 @@ def converge(
         if not path.is_absolute():
             beside = Path(request.path).parent / path
             path = beside if beside.exists() else Path.cwd() / path
+        if BUILDING not in request.node.stash:
+            request.node.stash[BUILDING] = module_id(request.config, path)
         stack = session.stack(
             path,
             variables=vars,

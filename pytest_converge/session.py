@@ -538,10 +538,12 @@ class ConvergeSession:
 
     def interrupted_test(self, item: pytest.Item, seconds: float) -> None:
         """A test whose Stacks a signal cut short: one ``interrupted`` scenario, for the
-        module of its first Stack (a test that made none ran nothing of ours)."""
+        module of its first Stack, or of the one being made when the signal came (a
+        test that asked for none ran nothing of ours)."""
         toolchain = _toolchain_of(item)
-        if toolchain is not None:
-            entry = {"module": toolchain["module"], "scenario": item.nodeid}
+        module = toolchain["module"] if toolchain is not None else item.stash.get(BUILDING, None)
+        if module is not None:
+            entry = {"module": module, "scenario": item.nodeid}
             self.record_interrupted(
                 {**entry, "outcome": "interrupted", "seconds": round(seconds, 3)}, item
             )
@@ -580,6 +582,10 @@ def _toolchain_of(node: pytest.Item) -> dict[str, Any] | None:
             return dict(json.loads(str(value)))
     return None
 
+
+#: The module of the first Stack a test asked for, noted before the Stack is made: a
+#: signal while it is being made (seconds, on aws 5.x) still names the module.
+BUILDING = pytest.StashKey[str]()
 
 #: The xdist ``workeroutput`` key of a worker's interrupted scenarios.
 INTERRUPTED_OUTPUT = "converge_interrupted"

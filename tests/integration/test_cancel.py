@@ -244,6 +244,31 @@ def test_a_signal_while_a_stack_is_being_built_leaves_nothing(
     assert list(workdir.glob("stack-*")) == [], "a Stack workspace was left behind"
 
 
+def test_a_signal_while_a_stack_is_being_built_still_names_its_module(
+    pytester: pytest.Pytester,
+) -> None:
+    """The report has the test as ``interrupted``, for the module it asked for (it was
+    missing: the module was noted only once the Stack existed)."""
+    pytester.makepyfile(
+        test_inner=f"""
+from pytest_converge import stack as stack_module
+
+def test_apply(converge, monkeypatch):
+    def runner(*args, **kwargs):
+        raise KeyboardInterrupt  # Ctrl-C while the Stack is being made
+    monkeypatch.setattr(stack_module, "Runner", runner)
+    converge(r"{EXAMPLES / "network"}")
+"""
+    )
+    ran = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--converge-report=r.json")
+    assert ran.ret == 2, ran.stdout.str()
+    data = json.loads((pytester.path / "r.json").read_text())
+    [scenario] = data["scenarios"]
+    assert scenario["outcome"] == "interrupted"
+    assert scenario["module"].endswith("examples/network"), scenario
+    assert scenario["scenario"].endswith("test_inner.py::test_apply")
+
+
 def _descendants(root: int) -> dict[int, str]:
     """Every process below ``root`` (by parent pid), with its start time (pids are reused)."""
     parents: dict[int, int] = {}

@@ -225,7 +225,7 @@ def test_a_broken_entry_is_parsed_again_and_a_bad_file_is_never_cached(parse_cac
     entry.write_bytes(b"\x80\x05truncated")
     assert [b.type for b in parse_text(CACHED, tmp_path / "main.tf")] == ["variable", "resource"]
     for _ in range(2):
-        with pytest.raises(HclError, match="broken.tf:1"):
+        with pytest.raises(HclError, match=r"broken\.tf:1"):
             parse_text('resource "x" {\n', tmp_path / "broken.tf")
     assert len(list(parse_cache.glob("*.pickle"))) == 1
 
