@@ -82,8 +82,11 @@ def test_drift_items_per_resource_pass_and_tell_the_lifetime(pytester: pytest.Py
 
 @pytest.mark.slow
 def test_drift_delete_matrix(pytester: pytest.Pytester):
-    """Every resource of examples/network is recreated; the one secret is never noticed."""
+    """A deleted VPC, bucket, role, queue and parameter are recreated; the one secret is
+    never noticed. (Of examples/network three services' objects: every other type of it
+    costs a scenario, ~15 CPU s, and shows the same.)"""
     network_dir, unnoticed_dir = _copy(pytester, EXAMPLES / "network", EXAMPLES / "unnoticed_drift")
+    network = ["aws_iam_role.worker", "aws_s3_bucket.artifacts", "aws_vpc.main"]
     result = pytester.runpytest_subprocess(
         "--converge",
         network_dir,
@@ -91,6 +94,8 @@ def test_drift_delete_matrix(pytester: pytest.Pytester):
         unnoticed_dir,
         "--converge-faults=none",
         "--converge-drift=delete",
+        "-k",
+        "two-run or unnoticed_drift or " + " or ".join(a.replace(".", " and ") for a in network),
         "-p",
         "no:cacheprovider",
         "-n",
@@ -101,15 +106,7 @@ def test_drift_delete_matrix(pytester: pytest.Pytester):
     )
     data = _report(pytester)
     outcomes = {s["scenario"]: s["outcome"] for s in data["scenarios"]}
-    network = [
-        "aws_dynamodb_table.locks",
-        "aws_iam_role.worker",
-        "aws_s3_bucket.artifacts",
-        "aws_security_group.app",
-        "aws_sqs_queue.jobs",
-        "aws_subnet.app",
-        "aws_vpc.main",
-    ]
+    assert not any("aws_subnet" in s for s in outcomes), "-k left them in"
     unnoticed = "aws_secretsmanager_secret.api_key"
     others = ["aws_sqs_queue.events", "aws_ssm_parameter.endpoint"]
     assert {f"drift-delete@{a}" for a in [*network, unnoticed, *others]} <= set(outcomes)
