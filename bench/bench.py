@@ -29,6 +29,11 @@ provider plugin cache, so its init costs what it costs a user with a cache.
     python bench/bench.py                 # all figures, 3 interleaved pairs each
     python bench/bench.py --repeats 5
     python bench/bench.py --smoke         # CI: one pair of (1), no targets checked
+    python bench/bench.py --two-run-only --module tests/corpus5/vpc-v5.21.0/examples/simple
+
+``--module`` measures (1) on any module (``--two-run-only``: (2) and (3) use a
+fault point of ``examples/network``); the bare side copies the tree of local
+modules it calls (a public module's ``source = "../../"``).
 
 The provider is whatever the user's Terraform would install (``TF_CLI_CONFIG_FILE``
 or ``~/.terraformrc``, then the bundled 3.39.0); the header names it. For aws 5.x,

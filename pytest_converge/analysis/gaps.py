@@ -11,9 +11,12 @@ each entry reproduced for real, in this format::
       "resource_type": "aws_subnet",
       "attribute": "ipv6_cidr_block",
       "real_api": "AWS keeps the /64 and DescribeSubnets returns it",
-      "evidence": "reproduction: tests/... / link"
+      "evidence": "reproduction: tests/... / link",
+      "errors": ["unexpected state '\\{'State': 'associated'\\}'"]
     }
 
+``errors`` (optional) are regular expressions of terraform errors the gap
+causes, which explain a ``recovery-failed`` finding of that type.
 ``versions`` is a PEP 440 specifier set matched against the installed
 emulator (empty: every version); ``attribute`` is a plan path prefix with list
 indices left out (``ingress.description`` matches ``ingress[3].description``;
@@ -65,6 +68,8 @@ CATALOGUE = Path(__file__).resolve().parents[1] / "data" / "emulator_gaps.json"
 
 #: Finding kinds about an attribute's value, the only ones a value gap explains.
 _VALUE_KINDS = ("permanent-diff", "needs-second-apply", "drift", "output-change")
+#: Findings that carry terraform's error as their observed value (see ``Gap.errors``).
+_ERROR_KINDS = ("recovery-failed",)
 
 #: Distribution names of the emulators, for their installed version.
 _DISTRIBUTIONS = {"moto": "moto", "localstack": "localstack-core"}
@@ -82,6 +87,9 @@ class Gap:
     real_api: str
     evidence: str
     versions: str = ""
+    #: Patterns (regular expressions) of terraform errors the gap causes: a run that
+    #: fails on one (``recovery-failed``, an apply error) is explained by it too.
+    errors: tuple[str, ...] = ()
 
     def applies_to(self, emulator: str, version: str | None) -> bool:
         """This entry is about ``emulator`` at ``version`` (an unknown version matches)."""
@@ -155,7 +163,16 @@ def _load(path: str) -> tuple[Gap, ...]:
             real_api=entry["real_api"],
             evidence=entry["evidence"],
             versions=str(entry.get("versions") or ""),
+            errors=tuple(entry.get("errors") or ()),
         )
+        for pattern in gap.errors:
+            try:
+                re.compile(pattern)
+            except (re.error, TypeError):
+                raise ValueError(
+                    f"emulator gap catalogue {path}: entry {n} has errors entry {pattern!r}, "
+                    "not a regular expression"
+                ) from None
         if gap.versions:
             from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
@@ -208,10 +225,22 @@ def matching_gap(
     A finding about a whole list/set/map attribute matches only when every
     changed element is covered by one entry.
     """
-    if defect.kind not in _VALUE_KINDS:
-        return None
     rtype = resource_type(defect.address)
     if rtype is None:
+        return None
+    if defect.kind in _ERROR_KINDS:
+        said = str(defect.observed)
+        return next(
+            (
+                gap
+                for gap in gaps
+                if gap.resource_type == rtype
+                and gap.applies_to(emulator, version)
+                and any(re.search(pattern, said) for pattern in gap.errors)
+            ),
+            None,
+        )
+    if defect.kind not in _VALUE_KINDS:
         return None
     paths = [e.get("path", "") for e in defect.elements] or [defect.attribute]
     for gap in gaps:

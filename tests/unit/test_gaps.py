@@ -473,3 +473,36 @@ def test_an_output_that_settles_on_the_third_plan_follows_like_one_that_never_do
     marked = mark_emulator_gaps([endpoint, output], "moto", "5.2.5", configuration=configuration)
     assert marked == [endpoint, output]
     assert output.evidence.startswith("follows from the suspected emulator gap of ")
+
+
+def test_a_re_run_that_fails_on_a_catalogued_error_is_a_suspected_gap():
+    """vpc v3.7.0 examples/ipv6, every lost-response scenario: the re-run waits for the
+    subnet's IPv6 association and fails on moto's stringified state."""
+    said = (
+        "Error waiting for IPv6 CIDR (subnet-3291600ed2767b853) to become associated: "
+        "unexpected state '{'State': 'associated'}', wanted target 'associated'."
+    )
+
+    def failed(address, observed):
+        return Defect(kind="recovery-failed", address=address, observed=observed)
+
+    shipped = load_catalogue()
+    hit = failed("module.vpc.aws_subnet.public[1]", said)
+    other_type = failed("module.vpc.aws_route_table.public[0]", said)
+    other_error = failed("module.vpc.aws_subnet.public[0]", "InvalidSubnet.Conflict")
+    marked = mark_emulator_gaps([hit, other_type, other_error], "moto", "5.2.5", gaps=shipped)
+    assert marked == [hit]
+    assert hit.emulator_suspected and hit.severity == "warning"
+    assert "ipv6_cidr_block" in hit.evidence
+    assert not other_type.emulator_suspected and not other_error.emulator_suspected
+    strict = failed("aws_subnet.a", said)
+    mark_emulator_gaps([strict], "moto", "5.2.5", gaps=shipped, strict=True)
+    assert strict.emulator_suspected and strict.is_error
+
+
+def test_a_catalogue_error_pattern_must_be_a_regular_expression(tmp_path):
+    entry = {k: "x" for k in ("emulator", "resource_type", "attribute", "real_api", "evidence")}
+    path = tmp_path / "gaps.json"
+    path.write_text(json.dumps([{**entry, "errors": ["unbalanced ("]}]))
+    with pytest.raises(ValueError, match="not a regular expression"):
+        load_catalogue([path])
