@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
@@ -61,6 +62,9 @@ def test_every_entry_is_well_formed() -> None:
     entries = _entries()
     assert entries, "the catalogue is empty"
     for entry in entries:
+        entry = dict(entry)
+        errors = entry.pop("errors", [])  # optional: regexes of the errors the gap causes
+        assert isinstance(errors, list) and all(re.compile(e) for e in errors), entry
         assert set(entry) == FIELDS, entry
         assert all(isinstance(v, str) and v.strip() for v in entry.values()), entry
         assert entry["resource_type"].startswith("aws_"), entry
