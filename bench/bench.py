@@ -51,7 +51,6 @@ import datetime
 import json
 import os
 import platform
-import re
 import resource
 import shutil
 import statistics
@@ -138,11 +137,12 @@ class Bench:
             OVERRIDE_FILE,
             PROVIDER_FILE,
             aws_provider_configs,
+            local_module_root,
             provider_override,
         )
 
         self.runs += 1
-        tree = _source_tree(module)
+        tree = local_module_root(module.resolve())  # a public example's source = "../../"
         copy = self.scratch / f"bare-{self.runs}"
         shutil.copytree(tree, copy, ignore=shutil.ignore_patterns(".terraform*", "*.tfstate*"))
         work = copy / module.relative_to(tree)
@@ -274,23 +274,6 @@ def pairs(
             wall[side].append(run())
             cpu[side].append(bench.cpu[-1])
     return Pair(wall, cpu)
-
-
-def _source_tree(module: Path) -> Path:
-    """The directory to copy for a bare run: ``module`` and every local module it calls
-    (``source = "../../"`` in a public module's example)."""
-    tree, todo, seen = module, [module], set()
-    while todo:
-        here = todo.pop()
-        if here in seen:
-            continue
-        seen.add(here)
-        for tf in here.glob("*.tf"):
-            for source in re.findall(r'source\s*=\s*"(\.\.?/[^"]*)"', tf.read_text()):
-                called = (here / source).resolve()
-                tree = Path(os.path.commonpath([tree, called]))
-                todo.append(called)
-    return tree
 
 
 def _cpu_seconds() -> float:

@@ -77,7 +77,6 @@ class _Reaper:
         self._proc: subprocess.Popen[bytes] | None = None
         self._pid = 0  # the pytest process the reaper belongs to (forks get their own)
         self.groups: set[int] = set()
-        self.dirs: set[str] = set()
 
     def _send(self, line: str) -> None:
         if self._proc is None or self._pid != os.getpid():
@@ -97,30 +96,29 @@ class _Reaper:
         self._proc.stdin.flush()
 
     def track(self, pgid: int) -> None:
-        with self._lock:
-            self.groups.add(pgid)
-            with contextlib.suppress(OSError):
-                self._send(f"+{pgid}")
+        self._tell(f"+{pgid}", lambda: self.groups.add(pgid))
 
     def untrack(self, pgid: int) -> None:
-        with self._lock:
-            self.groups.discard(pgid)
-            with contextlib.suppress(OSError):
-                if self._proc is not None:
-                    self._send(f"-{pgid}")
+        self._tell(f"-{pgid}", lambda: self.groups.discard(pgid), started_only=True)
 
     def track_dir(self, path: str) -> None:
-        with self._lock:
-            self.dirs.add(path)
-            with contextlib.suppress(OSError):
-                self._send(f"D{path}")
+        self._tell(f"D{path}")
 
     def untrack_dir(self, path: str) -> None:
+        self._tell(f"d{path}", started_only=True)
+
+    def _tell(
+        self, line: str, change: Callable[[], None] | None = None, started_only: bool = False
+    ) -> None:
+        """Apply ``change`` here and send ``line`` to the reaper (started for it unless
+        ``started_only``: a reaper that was never told to add needs no removal)."""
         with self._lock:
-            self.dirs.discard(path)
+            if change is not None:
+                change()
+            if started_only and self._proc is None:
+                return
             with contextlib.suppress(OSError):
-                if self._proc is not None:
-                    self._send(f"d{path}")
+                self._send(line)
 
     def kill_all(self) -> list[int]:
         with self._lock:
