@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import cancel
+from . import cancel, schema_proxy
 
 _log = logging.getLogger("pytest_converge")
 
@@ -75,7 +75,9 @@ class ReattachedProvider:
     ``kill()`` is what a crash does to it; ``stop()`` ends it for good.
     """
 
-    def __init__(self, binary: Path, *, cwd: Path, env: dict[str, str]) -> None:
+    def __init__(
+        self, binary: Path, *, cwd: Path, env: dict[str, str], relay_schema: bool = True
+    ) -> None:
         self.binary = Path(binary)
         self.cwd = Path(cwd)
         self.env = dict(env)
@@ -85,6 +87,9 @@ class ReattachedProvider:
         self._scratch: Path | None = None
         self._lock = threading.Lock()
         self.supported = True
+        #: Answer terraform's repeated schema requests from memory (schema_proxy).
+        self.relay_schema = relay_schema
+        self._relay: schema_proxy.SchemaRelay | None = None
 
     # -- life cycle ----------------------------------------------------
     def start(self) -> None:
@@ -141,6 +146,7 @@ class ReattachedProvider:
                 value = json.loads(match.group(1))
                 if AWS_ADDRESS in value and AWS_ADDRESS != _only_key(value):
                     value = {AWS_ADDRESS: value[AWS_ADDRESS]}
+                self._relay_schema(value)
                 return json.dumps(value)
             if self._proc.poll() is not None:
                 self.supported = False
@@ -154,6 +160,39 @@ class ReattachedProvider:
                     f"{self.binary.name} -debug printed no reattach value within {timeout:.0f}s"
                 )
             time.sleep(0.02)
+
+    def _relay_schema(self, value: dict[str, Any]) -> None:
+        """Point ``value`` at a :class:`~.schema_proxy.SchemaRelay` in front of the
+        provider's socket, where grpcio is there (else terraform talks to it directly)."""
+        assert self._scratch is not None
+        entry = value.get(AWS_ADDRESS) or {}
+        addr = entry.get("Addr") or {}
+        if not self.relay_schema or addr.get("Network") != "unix" or not schema_proxy.available():
+            return
+        stat = self.binary.stat()
+        relay = schema_proxy.SchemaRelay(
+            upstream=addr["String"],
+            listen=str(self._scratch / "relay.sock"),
+            # What the answers depend on: the build, and the environment (defaults).
+            build=(
+                str(self.binary.resolve()),
+                stat.st_size,
+                stat.st_mtime_ns,
+                hash(tuple(sorted(self.env.items()))),
+            ),
+        )
+        try:
+            relay.start()
+        except Exception as exc:  # an unusable relay costs speed, never the run
+            _log.warning(
+                "provider schema relay not started (%s): terraform talks to %s",
+                exc,
+                self.binary.name,
+            )
+            relay.stop()
+            return
+        self._relay = relay
+        addr["String"] = relay.listen
 
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
@@ -186,6 +225,9 @@ class ReattachedProvider:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
         self._value = None
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            relay.stop()
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             cancel.untrack_dir(self._scratch)

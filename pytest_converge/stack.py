@@ -154,6 +154,8 @@ class Stack:
         #: Nothing has used the emulator since it started or was emptied (the
         #: session knows): the first scenario skips its reset; any apply ends it.
         self._emulator_empty = emulator_empty
+        #: The last command was stopped because the emulator under it died (see _stall_watch).
+        self._emulator_lost = False
         #: The AWS resources and data sources the module and its modules declare.
         self._addresses = aws_addresses(self.template.root / self.template.subdir)
         #: The world a clean apply made, by variable values (see clean_world), and
@@ -242,10 +244,12 @@ class Stack:
                     done.stdout + done.stderr,
                     str(self.workdir),
                 )
-        except TerraformError as exc:  # a timeout
+        except TerraformError as exc:  # a timeout, or stopped by ``watch``
             done, error = None, exc
         finally:
             unfired = self.proxy.disarm()
+        if self._emulator_lost:
+            raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
         egress = self._egress_of(timeline)
@@ -314,6 +318,8 @@ class Stack:
                 watch=watch,
             )
         except TerraformError as exc:
+            if self._emulator_lost:
+                raise EmulatorError(self._emulator_died("during plan")) from exc
             _name_emulator_gaps(exc, self.proxy.calls, self.emulator.name)
             self._stalled_of("terraform plan", exc, stalls, timeline, self._egress_of(timeline))
             raise
@@ -743,10 +749,16 @@ class Stack:
         known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
+        self._emulator_lost = False
+
         def watch() -> str | None:
             # Called from the thread that appends to ``timeline``: no race.
             progress = [t for t, e in timeline if e.get("type") in _PROGRESS_EVENTS]
             calls = [c for c in self.proxy.calls if c.started >= begun]
+            # A dead emulator: the provider would retry its calls for minutes.
+            if any(c.unreached for c in calls) and not self.emulator.is_alive():
+                self._emulator_lost = True
+                return f"the {self.emulator.name} emulator stopped answering"
             refused = [a for a in self.egress_guard.attempts if a.at >= begun]
             stall = find_stall(calls, refused, progress, limits)
             if stall is None and known != limits:

@@ -1,8 +1,9 @@
 """Live progress while a run works: the status line on a terminal, a line per step in CI logs.
 
 The terminal test runs pytest in a pseudo-terminal (``pty``) under ``-n 2`` on a
-module whose apply waits a minute on one resource (a ``local-exec`` sleep), and
-reads what the terminal showed while it waited. Real terraform, moto.
+module whose apply waits on one resource (a ``local-exec`` sleep), and reads what
+the terminal showed while it waited. Real terraform, moto. (How a wait past a
+minute reads, ``1m05s``, is a unit test of ``status_text``.)
 """
 
 from __future__ import annotations
@@ -125,11 +126,11 @@ def test_quiet_runs_show_no_progress(pytester: pytest.Pytester) -> None:
     assert get_progress(pytester.parseconfigure())._enabled() is True  # type: ignore[union-attr]
 
 
-def test_a_terminal_shows_each_worker_and_a_minute_long_wait_on_one_resource(
+def test_a_terminal_shows_each_worker_and_a_long_wait_on_one_resource(
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("xdist")
-    write_modules(tmp_path, wait=62)
+    write_modules(tmp_path, wait=14)
     code, screen = run_in_pty(
         ["--converge", "mods", "--converge-faults=none", "-n", "2", "-p", "no:cacheprovider"],
         tmp_path,
@@ -141,15 +142,14 @@ def test_a_terminal_shows_each_worker_and_a_minute_long_wait_on_one_resource(
         "[gw0] mods/" in line and "[gw1] mods/" in line and "::two-run" in line for line in shown
     ), shown[:40]
     waits = [
-        int(m.group(1)) * 60 + int(m.group(2))
+        int(m.group(1))
         for line in shown
-        for m in [
-            re.search(r"::two-run apply \S+, applying terraform_data\.wait (\d+)m(\d+)s", line)
-        ]
+        for m in [re.search(r"::two-run apply \S+, applying terraform_data\.wait (\d+)s", line)]
         if m
     ]
-    # The wait on the resource is shown while it lasts, past its first minute.
-    assert waits and max(waits) >= 60, [line for line in shown if "wait" in line][-5:]
+    # The wait on the resource is shown while it lasts, its clock going on.
+    assert waits and max(waits) >= 10, [line for line in shown if "wait" in line][-5:]
+    assert len(set(waits)) >= 5, waits
     assert any("second plan" in line for line in shown)
     # The line is taken off the terminal before pytest's summary.
     summary = screen.split("passed in")[0].rsplit("\n", 1)[-1]

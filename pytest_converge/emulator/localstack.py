@@ -436,6 +436,7 @@ class HostLocalStack(LocalStackEmulator):
 
     def _spawn_and_wait(self) -> None:
         self._tmpdir = tempfile.mkdtemp(prefix="converge-localstack-")
+        cancel.track_dir(self._tmpdir)  # removed even if pytest is killed
         state = Path(self._tmpdir)
         (state / "tmp").mkdir()
         self.log_path = state / "localstack.log"
@@ -512,6 +513,7 @@ class HostLocalStack(LocalStackEmulator):
         self._proc = None
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
+            cancel.untrack_dir(self._tmpdir)
             self._tmpdir = None
             self.log_path = None
 

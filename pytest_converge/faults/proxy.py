@@ -88,6 +88,9 @@ class Call:
     #: resource's apply was open), and which call of ``operation`` for it this was.
     address: str | None = None
     address_occurrence: int = 0
+    #: The emulator could not be reached (refused, reset, no answer): the proxy
+    #: answered 502 itself. A dead emulator shows first here.
+    unreached: bool = False
 
     @property
     def label(self) -> str:
@@ -607,6 +610,7 @@ class _Handler(BaseHTTPRequestHandler):
                     response = proxy._forward(method, target, headers, body, had_length)
                 except (OSError, http.client.HTTPException) as exc:
                     log.warning("upstream %s failed for %s: %s", proxy.upstream, call.label, exc)
+                    call.unreached = True
                     response = request.error(
                         502, "ServiceUnavailable", f"the emulator did not answer: {exc}"
                     )

@@ -129,6 +129,13 @@ def test_a_second_death_in_a_row_stops_the_run(pytester: pytest.Pytester, module
     ran = _outcomes(pytester, "killed.json")
     assert ran["crash@CreateSubnet#1"] == "error"
     assert ran["crash@CreateVpc#1"] == "error"
+    # The death stops the command in flight: the provider's retries against a dead
+    # emulator took 20-25 s per scenario.
+    seconds = {
+        _unpinned(s["scenario"]): s["seconds"]
+        for s in json.loads((pytester.path / "killed.json").read_text())["scenarios"]
+    }
+    assert seconds["crash@CreateSubnet#1"] < 15 and seconds["crash@CreateVpc#1"] < 15, seconds
     assert not any(s.startswith("lost-response@") for s in ran), ran  # the run stopped
     result.stdout.fnmatch_lines(["*Interrupted*moto emulator died twice in a row*"])
     assert result.ret == 2

@@ -49,7 +49,9 @@ def test_fault_points_are_the_mutating_calls(converge):
 @pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
 def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(converge, provider_line):
     stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
-    report = stack.recover(LostResponse("CreateVpc"))
+    # The replay is provider-independent: asked on 3.39, where it costs 5 s, not 25 s.
+    replay = provider_line.name == "3.39"
+    report = stack.recover(LostResponse("CreateVpc"), replay=replay)
     assert report.first.ok, "the SDK retried the create and the apply succeeded"
     assert report.second.ok
     assert stack.plan().is_empty  # the two-run test alone would pass
@@ -60,7 +62,7 @@ def test_lost_response_on_create_vpc_leaves_a_duplicate_with_an_empty_plan(conve
     state_vpc = stack.state()["values"]["root_module"]["resources"][0]["values"]["id"]
     assert dup.objects[0] != state_vpc  # the extra one, not the one terraform manages
     # Found defects are replayed once: the same outcome again, so not flaky.
-    assert [d.kind for d in report.replayed if d.is_error] == ["duplicate"]
+    assert [d.kind for d in report.replayed if d.is_error] == (["duplicate"] if replay else [])
     assert not report.flaky
     with pytest.raises(ConvergenceError, match="duplicate"):
         report.raise_for_defects()

@@ -35,14 +35,13 @@ def wrong_fixed_points(report):
 def test_a_refused_password_change_is_a_wrong_fixed_point(converge, provider_line):
     module = provider_line.pin(MODULES / "db_password")
     stack = converge(module, vars={"password": V2})
-    # The replay of a scenario with defects (is it flaky?) is asked on 3.39: on 5.x a
-    # database's create and modify wait on the provider's waiters for minutes.
-    replay = provider_line.name == "3.39"
+    # No replay (is it flaky?): a database's create waits 30 s on the provider's waiter
+    # (minutes on 5.x), and the bucket test below asks for the replay of such a scenario.
     report = stack.upgrade_from(
         module,
         vars={"password": V1},
         fault=ApiError("ModifyDBInstance", status=403, code="AccessDenied"),
-        replay=replay,
+        replay=False,
     )
     assert not report.first.ok, "the refused update fails the upgrade apply"
     assert report.second is not None and report.second.ok
@@ -58,7 +57,6 @@ def test_a_refused_password_change_is_a_wrong_fixed_point(converge, provider_lin
     text = " ".join(str(v) for v in (found.message, found.declared, found.observed, found.why))
     assert V1 not in text and V2 not in text, "a password is never shown"
     assert "differs" in found.message
-    assert not report.flaky
 
 
 def test_a_refused_put_object_keeps_the_old_body_under_an_empty_plan(converge):
@@ -79,6 +77,7 @@ def test_a_refused_put_object_keeps_the_old_body_under_an_empty_plan(converge):
         "content",
     )
     assert "-replace=aws_s3_bucket_object.index" in found.fix
+    assert report.replayed and not report.flaky, "a scenario with defects is replayed once"
 
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)

@@ -1,0 +1,167 @@
+"""A gRPC relay between terraform and a reattached provider that answers schema requests once.
+
+Terraform asks a provider for its whole schema again and again: seven
+``GetSchema`` calls in one ``terraform plan`` of one resource on aws 5.100.0
+(terraform keeps no schema across the clients it opens to a reattached
+provider), and the provider builds the answer anew each time (~0.9 CPU
+seconds for the ~1,500 resource types of aws 5.x). The answer depends only on
+the provider's build, so the relay forwards the first request of a build and
+replays its answer to every later one, in every command and every Stack of
+this process. Every other call, the plugin protocol's own streams included,
+is forwarded byte for byte (``grpcio`` generic handlers, no decoding):
+configure, plan, apply and read reach the provider as terraform sent them.
+
+    relay = SchemaRelay(upstream="/tmp/cvp-x/plugin123", listen="/tmp/cvp-x/relay.sock",
+                        build=("/path/to/terraform-provider-aws", size, mtime_ns))
+    relay.start()      # serves on ``listen``; point TF_REATTACH_PROVIDERS there
+    relay.stop()
+
+Without ``grpcio`` (:func:`available` is False) the provider is reattached
+directly, as before.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from concurrent import futures
+from typing import Any
+
+_log = logging.getLogger("pytest_converge")
+
+#: Calls whose answer is a function of the provider's build, its environment and the
+#: request's bytes alone (plugin protocols 5 and 6): the schema, and the provider
+#: configuration's validation (the SDK's PrepareProviderConfig checks every
+#: resource type's schema first: ~2.8 CPU s on aws 5.100.0, twice per plan).
+SCHEMA_METHODS = frozenset(
+    {
+        "/tfplugin5.Provider/GetSchema",
+        "/tfplugin5.Provider/PrepareProviderConfig",
+        "/tfplugin6.Provider/GetProviderSchema",
+        "/tfplugin6.Provider/ValidateProviderConfig",
+    }
+)
+#: Streams terraform keeps open per client (go-plugin's broker and stdio) hold a
+#: worker each while a command runs; terraform opens several clients per command.
+MAX_WORKERS = 64
+#: Messages as large as a provider's schema (aws 5.x: megabytes), both ways.
+_UNLIMITED = [("grpc.max_receive_message_length", -1), ("grpc.max_send_message_length", -1)]
+
+#: (provider build, method, request bytes) -> the answer's bytes, for this process.
+_answers: dict[tuple[object, str, bytes], bytes] = {}
+_answers_lock = threading.Lock()
+
+
+def available() -> bool:
+    """``grpcio`` imports here."""
+    try:
+        import grpc  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def cached_builds() -> int:
+    """How many schema answers this process holds (for tests and the bench)."""
+    with _answers_lock:
+        return len(_answers)
+
+
+class SchemaRelay:
+    """Serves on ``listen`` (a unix socket path) and relays to ``upstream``'s socket."""
+
+    def __init__(self, upstream: str, listen: str, build: object) -> None:
+        self.upstream = upstream
+        self.listen = listen
+        self.build = build
+        #: Schema requests answered from memory / forwarded, since start.
+        self.replayed = 0
+        self.forwarded = 0
+        self._server: Any = None
+        self._channel: Any = None
+
+    def start(self) -> None:
+        import grpc
+
+        self._channel = grpc.insecure_channel(f"unix:{self.upstream}", options=_UNLIMITED)
+        server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="tf-relay"),
+            handlers=[_make_handler(self)],
+            options=_UNLIMITED,
+        )
+        if server.add_insecure_port(f"unix:{self.listen}") == 0:
+            raise OSError(f"cannot listen on unix:{self.listen}")
+        server.start()
+        self._server = server
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        channel, self._channel = self._channel, None
+        if server is not None:
+            server.stop(grace=None).wait(timeout=5)
+        if channel is not None:
+            channel.close()
+
+    def relay(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
+        """One call, any shape (unary or streaming: the wire is the same)."""
+        if method in SCHEMA_METHODS:
+            yield from self._schema(method, requests, context)
+            return
+        yield from self._forward(method, requests, context)
+
+    def _schema(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
+        request = b"".join(requests)
+        key = (self.build, method, request)
+        # Held while the first answer is fetched: terraform's clients ask at once.
+        with _answers_lock:
+            answer = _answers.get(key)
+            if answer is not None:
+                self.replayed += 1
+                answers = [answer]
+            else:
+                answers = list(self._forward(method, iter([request]), context))
+                if len(answers) == 1:
+                    _answers[key] = answers[0]
+                self.forwarded += 1
+        yield from answers
+
+    def _forward(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
+        import grpc
+
+        metadata = [
+            (k, v)
+            for k, v in context.invocation_metadata()
+            if not k.startswith((":", "grpc-")) and k not in ("user-agent", "te", "content-type")
+        ]
+        call = self._channel.stream_stream(method)(requests, metadata=metadata)
+        context.add_callback(call.cancel)  # terraform went away: so does the upstream call
+        try:
+            yield from call
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.CANCELLED and not context.is_active():
+                return
+            trailing = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
+            if trailing:
+                context.set_trailing_metadata(trailing)
+            context.abort(exc.code(), exc.details() or "")
+        else:
+            trailing = call.trailing_metadata()
+            if trailing:
+                context.set_trailing_metadata(trailing)
+
+
+def _make_handler(relay: SchemaRelay) -> Any:
+    """The generic handler (grpc is imported on first use, not with the plugin)."""
+    import grpc
+
+    class Handler(grpc.GenericRpcHandler):
+        def service(self, details: Any) -> Any:
+            method = details.method
+
+            def call(requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
+                return relay.relay(method, requests, context)
+
+            return grpc.stream_stream_rpc_method_handler(call)
+
+    return Handler()
