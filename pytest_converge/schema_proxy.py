@@ -45,8 +45,13 @@ SCHEMA_METHODS = frozenset(
 #: Streams terraform keeps open per client (go-plugin's broker and stdio) hold a
 #: worker each while a command runs; terraform opens several clients per command.
 MAX_WORKERS = 64
-#: Messages as large as a provider's schema (aws 5.x: megabytes), both ways.
-_UNLIMITED = [("grpc.max_receive_message_length", -1), ("grpc.max_send_message_length", -1)]
+#: Messages as large as a provider's schema (aws 5.x: megabytes), both ways; and a
+#: unix socket is never reached through the user's ``http_proxy``/``grpc_proxy``.
+_UNLIMITED = [
+    ("grpc.max_receive_message_length", -1),
+    ("grpc.max_send_message_length", -1),
+    ("grpc.enable_http_proxy", 0),
+]
 
 #: (provider build, method, request bytes) -> the answer's bytes, for this process.
 _answers: dict[tuple[object, str, bytes], bytes] = {}
@@ -134,7 +139,7 @@ class SchemaRelay:
             for k, v in context.invocation_metadata()
             if not k.startswith((":", "grpc-")) and k not in ("user-agent", "te", "content-type")
         ]
-        call = self._channel.stream_stream(method)(requests, metadata=metadata)
+        call = self._channel.stream_stream(method)(_until_cancelled(requests), metadata=metadata)
         context.add_callback(call.cancel)  # terraform went away: so does the upstream call
         try:
             yield from call
@@ -149,6 +154,17 @@ class SchemaRelay:
             trailing = call.trailing_metadata()
             if trailing:
                 context.set_trailing_metadata(trailing)
+
+
+def _until_cancelled(requests: Iterator[bytes]) -> Iterator[bytes]:
+    """terraform's messages of one call; ends quietly where terraform cancelled the call
+    (grpc would log the error of the iterator with a traceback, as if it were ours)."""
+    import grpc
+
+    try:
+        yield from requests
+    except grpc.RpcError:
+        return
 
 
 def _make_handler(relay: SchemaRelay) -> Any:

@@ -76,3 +76,17 @@ def test_a_relayed_plan_is_the_plan_without_the_relay(converge, tmp_path):
     [(address, actions, attributes)] = plans[0]
     assert address == "aws_vpc.main" and "create" in actions
     assert ("cidr_block", "10.2.0.0/16", True) in attributes
+
+
+def test_a_relay_that_cannot_start_leaves_terraform_talking_to_the_provider(
+    converge, monkeypatch, caplog
+):
+    def refuse(self):
+        raise OSError(f"cannot listen on unix:{self.listen}")
+
+    monkeypatch.setattr(schema_proxy.SchemaRelay, "start", refuse)
+    stack = converge(MODULES / "vpc_and_subnet")
+    stack.apply().raise_for_error()
+    assert stack.plan().is_empty
+    assert stack.runner.provider is not None and stack.runner.provider._relay is None
+    assert "provider schema relay not started" in caplog.text
