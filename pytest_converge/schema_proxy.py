@@ -68,7 +68,8 @@ def available() -> bool:
 
 
 def cached_builds() -> int:
-    """How many schema answers this process holds (for tests and the bench)."""
+    """How many answers this process holds (schemas per build, provider configs per
+    Stack's configuration; for tests)."""
     with _answers_lock:
         return len(_answers)
 
