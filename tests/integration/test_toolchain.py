@@ -132,6 +132,8 @@ def test_bundled_engine_runs_apply_plan_and_a_graceful_interrupt(tmp_path, monke
     try:
         stack.apply().raise_for_error()
         stack.assert_converged()
+        # This engine talks to its provider without the schema relay (stack.py).
+        assert stack.runner.provider is None or stack.runner.provider._relay is None
         report = stack.recover("interrupt@CreateVpc#1")
         assert report.first.signalled == 2 and not report.first.ok
         assert "execution halted" in str(report.first.error)  # terraform's graceful stop
