@@ -195,36 +195,3 @@ def test_a_taken_port_is_reported_not_waited_on(localstack_python: str) -> None:
             emulator.start()
     assert "did not" not in str(info.value) and "timed out" not in str(info.value)
     assert emulator.pid is None
-
-
-def test_a_killed_owner_leaves_no_localstack_and_no_state_dir(localstack_python: str) -> None:
-    """SIGKILL gives the owner no chance to clean up: cancel's reaper kills LocalStack's
-    group, then removes its state directory."""
-    import signal
-    import subprocess
-    import time
-
-    owner = subprocess.Popen(
-        [sys.executable, "-c", (
-            "from pytest_converge.emulator import localstack as ls\n"
-            "import sys, time\n"
-            f"e = ls.HostLocalStack({localstack_python!r}); e.start()\n"
-            "print(e.pid, e.log_path.parent, flush=True)\n"
-            "time.sleep(600)\n"
-        )],
-        stdout=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    try:
-        assert owner.stdout is not None
-        pid, state = owner.stdout.readline().split()
-        assert Path(state).is_dir()
-    finally:
-        owner.send_signal(signal.SIGKILL)
-        owner.wait()
-    deadline = time.monotonic() + 30
-    while (Path(state).exists() or processes_in_group(int(pid))) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert processes_in_group(int(pid)) == [], "LocalStack outlived its owner"
-    assert not Path(state).exists(), f"{state} was left behind"
-    assert os.path.basename(state).startswith("converge-localstack-")

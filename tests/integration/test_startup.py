@@ -161,18 +161,55 @@ def test_the_moto_server_runs_without_importing_the_plugin(tmp_path, monkeypatch
         emulator.stop()
 
 
-def test_a_killed_owner_leaves_no_moto_and_no_scratch_dir() -> None:
-    """SIGKILL gives the owner no chance to clean up: the server removes its own HOME."""
+def _group_alive(pgid: int) -> bool:
+    """A live process of group ``pgid`` (the emulator and anything it started)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            return True
+    return False
+
+
+def _localstack_emulator() -> str:
+    from pytest_converge.emulator.localstack import find_localstack_python
+
+    python, reasons = find_localstack_python()
+    if python is None:
+        pytest.skip(
+            "no Python with LocalStack: run .ci/install-localstack.sh; " + "; ".join(reasons)
+        )
+    return (
+        f"from pytest_converge.emulator import localstack as ls\ne = ls.HostLocalStack({python!r})"
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "prefix"),
+    [
+        ("moto", "converge-moto-"),
+        pytest.param("localstack", "converge-localstack-", marks=pytest.mark.localstack),
+    ],
+)
+def test_a_killed_owner_leaves_no_emulator_and_no_scratch_dir(backend: str, prefix: str) -> None:
+    """SIGKILL gives the owner no chance to clean up: the server removes its own HOME
+    (moto), cancel's reaper kills the group and removes the state dir (LocalStack)."""
     import os
     import signal
     import subprocess
     import sys
 
+    if backend == "moto":
+        make = "from pytest_converge.emulator.moto import MotoEmulator\ne = MotoEmulator()"
+    else:
+        make = _localstack_emulator()
     owner = subprocess.Popen(
         [sys.executable, "-c", (
-            "from pytest_converge.emulator.moto import MotoEmulator\n"
+            f"{make}\n"
             "import sys, time\n"
-            "e = MotoEmulator(); e.start()\n"
+            "e.start()\n"
             "print(e.pid, e.log_path.parent, flush=True)\n"
             "time.sleep(600)\n"
         )],
@@ -187,8 +224,8 @@ def test_a_killed_owner_leaves_no_moto_and_no_scratch_dir() -> None:
         owner.send_signal(signal.SIGKILL)
         owner.wait()
     deadline = time.monotonic() + 30
-    while (Path(home).exists() or Path(f"/proc/{pid}").exists()) and time.monotonic() < deadline:
+    while (Path(home).exists() or _group_alive(int(pid))) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not Path(f"/proc/{pid}").exists(), "moto outlived its owner"
+    assert not _group_alive(int(pid)), f"{backend} outlived its owner"
     assert not Path(home).exists(), f"{home} was left behind"
-    assert os.path.basename(home).startswith("converge-moto-")
+    assert os.path.basename(home).startswith(prefix)
