@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .analysis.defects import Defect
 from .analysis.loop import TERRAFORM, Observation, OutOfBand, analyse, unnoticed_drift
@@ -42,10 +42,8 @@ from .emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for
 from .errors import ConvergeError, LoopError, TerraformError, WriterError
 from .faults import Call
 from .results import DEFAULT_ALERT, LoopReport
-from .terraform import IsFlagged, Runner, read_json
-
-if TYPE_CHECKING:
-    from .stack import Stack
+from .stack_protocol import ScenarioStack, Step
+from .terraform import IsFlagged, read_json
 
 PLAN_FILE = "converge-loop.tfplan"
 #: ``--converge-drift`` kinds: an out-of-band deletion, an out-of-band tag change.
@@ -121,7 +119,7 @@ def _strings(value: Any) -> set[str]:
 class Loop:
     """A continuous reconciliation agent over ``stack`` (see the module docstring)."""
 
-    def __init__(self, stack: Stack, *, alert: int | None = None) -> None:
+    def __init__(self, stack: ScenarioStack, *, alert: int | None = None) -> None:
         self.stack = stack
         self.alert = int(alert if alert is not None else DEFAULT_ALERT)
         if self.alert < 1:
@@ -198,7 +196,7 @@ class Loop:
         inline policies added by another resource, a queue's policy): that is
         not drift anybody made, so it must not be attributed to the first writer.
         """
-        done = self.stack.runner.run(
+        done = self.stack.terraform(
             "apply",
             input=False,
             no_color=IsFlagged,
@@ -219,6 +217,7 @@ class Loop:
     def _cycle(self, number: int) -> Observation:
         stack = self.stack
         stack.check_emulator()
+        stack.step(Step.LOOP_CYCLE, f"{number}{' (paused)' if self._paused else ''}")
         proxy = stack.proxy
         proxy.clear()
         self._params = []
@@ -274,8 +273,7 @@ class Loop:
         return observation
 
     def _plan(self) -> tuple[Plan | None, str | None, bool]:
-        runner = self.stack.runner
-        done = runner.run(
+        done = self.stack.terraform(
             "plan",
             input=False,
             no_color=IsFlagged,
@@ -291,11 +289,13 @@ class Loop:
         drift_seen = any(e.get("type") == "resource_drift" for e in done.events)
         if done.returncode == 0 and not drift_seen:
             return Plan([], [], [], {"complete": True}), None, False
-        shown = runner.run("show", PLAN_FILE, json=IsFlagged, no_color=IsFlagged, check=True)
+        shown = self.stack.terraform(
+            "show", PLAN_FILE, json=IsFlagged, no_color=IsFlagged, check=True
+        )
         return parse_plan(json.loads(shown.stdout)), None, drift_seen
 
     def _apply(self) -> tuple[bool, str | None, dict[str, float]]:
-        done = self.stack.runner.run(
+        done = self.stack.terraform(
             "apply",
             PLAN_FILE,
             input=False,
@@ -313,7 +313,7 @@ class Loop:
         error = None
         if done.returncode != 0:
             error = "; ".join(done.diagnostics()) or f"apply exit {done.returncode}"
-        self.stack.applied = True
+        self.stack.note_applied()
         return True, error, completed
 
     def _out_of_band(
@@ -387,7 +387,7 @@ class Loop:
                 if o.number >= since and o.out_of_band
             },
         )
-        on_loop = getattr(stack, "on_loop", None)
+        on_loop = stack.on_loop
         if on_loop is not None:
             on_loop({"loop": self.id, **self.report_dict()})
         return report.watch(stack.seen)
@@ -431,7 +431,7 @@ def _wall_time(stamp: str | None) -> float | None:
 
 
 def scratch_terraform(
-    stack: Stack, cloud: Cloud, args: list[str], files: dict[str, str] | None = None
+    stack: ScenarioStack, cloud: Cloud, args: list[str], files: dict[str, str] | None = None
 ) -> None:
     """Run terraform in a scratch copy of ``stack``'s workspace, signed as ``cloud``'s writer.
 
@@ -451,14 +451,14 @@ def scratch_terraform(
             path = workdir / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-        runner = Runner(stack.runner.engine, workdir, stack.templates.env(scratch), stack.timeouts)
+        runner = stack.workspace_runner(workdir, scratch, guarded=False)
         name, *rest = args
         runner.run(name, *rest, input=False, no_color=IsFlagged, check=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def delete_out_of_band(stack: Stack, address: str) -> Callable[[Cloud], None]:
+def delete_out_of_band(stack: ScenarioStack, address: str) -> Callable[[Cloud], None]:
     """A console change deleting ``address`` (``terraform destroy -target`` in a scratch copy)."""
 
     def change(cloud: Cloud) -> None:
@@ -471,7 +471,7 @@ def delete_out_of_band(stack: Stack, address: str) -> Callable[[Cloud], None]:
 DRIFT_TAG = "converge-drift"
 
 
-def modify_out_of_band(stack: Stack, address: str) -> Callable[[Cloud], None]:
+def modify_out_of_band(stack: ScenarioStack, address: str) -> Callable[[Cloud], None]:
     """A console change setting a tag on ``address`` (``apply -target`` of an override)."""
     rtype, rname, module_dir = _resource_location(stack, address)
     text = (
@@ -490,7 +490,7 @@ def modify_out_of_band(stack: Stack, address: str) -> Callable[[Cloud], None]:
     return change
 
 
-def _resource_location(stack: Stack, address: str) -> tuple[str, str, str]:
+def _resource_location(stack: ScenarioStack, address: str) -> tuple[str, str, str]:
     """(type, name, module dir relative to the workspace) of a resource address."""
     parts = _split_address(address)
     modules = [p for p in parts[:-1]]
@@ -527,7 +527,9 @@ def _split_address(address: str) -> list[str]:
     return parts
 
 
-def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = None) -> LoopReport:
+def drift_scenario(
+    stack: ScenarioStack, kind: str, address: str, alert: int | None = None
+) -> LoopReport:
     """``drift-<kind>@<address>``: change ``address`` out of band, let the loop repair it.
 
     From an empty emulator and state: apply, then ``console`` deletes the
@@ -539,7 +541,7 @@ def drift_scenario(stack: Stack, kind: str, address: str, alert: int | None = No
         raise LoopError(f"unknown drift kind {kind!r}: expected one of {', '.join(DRIFT_KINDS)}")
     stack.fresh_start()
     stack.apply().raise_for_error()
-    loop = stack.loop(alert)
+    loop = Loop(stack, alert=stack.loop_alert if alert is None else alert)
     change = delete_out_of_band if kind == "delete" else modify_out_of_band
     loop.console(change(stack, address), name="console")
     loop.run(cycles=2)

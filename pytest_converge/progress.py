@@ -1,7 +1,7 @@
 """Live progress: which scenario runs, its step, the resource terraform is applying.
 
-A Stack reports its steps (``stack.progress``) and terraform's apply events
-(``stack.on_event``); :class:`Progress`, registered as the plugin
+A Stack tells its steps (``stack.on_step``, a :class:`~.stack_protocol.Step`) and
+terraform's apply events (``stack.on_event``); :class:`Progress`, registered as the plugin
 ``converge-progress``, keeps each test-running process's status in a small
 JSON file under the run's shared base temp (one per xdist worker), and the
 process that owns the terminal (the serial run, or the xdist controller) draws
@@ -32,6 +32,8 @@ from typing import Any
 
 import pytest
 
+from .stack_protocol import Step
+
 #: The name the plugin is registered under.
 PLUGIN_NAME = "converge-progress"
 #: Seconds between two lines of one worker without a terminal.
@@ -43,31 +45,8 @@ PUBLISH_INTERVAL = 0.3
 
 _log = logging.getLogger("pytest_converge")
 
-#: A Stack's progress message (after ``<module>: ``) -> the step it starts.
-_STEPS = (
-    ("apply through ", "faulted apply"),
-    ("clean re-run", "re-run"),
-    ("second plan", "second plan"),
-    ("changes found", "third plan"),
-    ("inventory", "inventory"),
-    ("world", "world check"),
-    ("confirming", "confirming on the second emulator"),
-    ("apply", "apply"),
-)
 _OPEN = "apply_start"
 _CLOSED = ("apply_complete", "apply_errored")
-
-
-def step_of(message: str, module: str = "") -> str:
-    """The step a Stack's progress message starts.
-
-    ``step_of("net: apply through crash@CreateVpc#1", "net")`` is ``"faulted apply"``.
-    """
-    text = message.removeprefix(f"{module}: ") if module else message.split(": ", 1)[-1]
-    for prefix, step in _STEPS:
-        if text.startswith(prefix):
-            return step
-    return text
 
 
 def status_text(status: dict[str, Any], now: float) -> str:
@@ -146,21 +125,16 @@ class Progress:
     # -- what a Stack tells ---------------------------------------------------
     def begin(self) -> None:
         """A Stack is being made for the running test: its step is ``init``."""
-        self._change(force=True, step="init", step_started=time.time(), applying={})
+        self._change(force=True, step=Step.INIT.value, step_started=time.time(), applying={})
 
     def follow(self, stack: Any) -> None:
         """Show ``stack``'s steps and the resources its applies open."""
-        name = str(stack.name)
-        told = stack.progress
-
-        def progress(message: str) -> None:
-            told(message)
-            self._change(
-                force=True, step=step_of(message, name), step_started=time.time(), applying={}
-            )
-
-        stack.progress = progress
+        stack.on_step = self.step
         stack.on_event = self.event
+
+    def step(self, step: Step, detail: str = "") -> None:
+        """A Stack started ``step``: the status shows it, and how long it has run."""
+        self._change(force=True, step=step.value, step_started=time.time(), applying={})
 
     def event(self, event: dict[str, Any]) -> None:
         """A terraform ``-json`` event: ``apply_start`` opens a resource, its end closes it."""
@@ -177,9 +151,9 @@ class Progress:
             else:
                 applying.pop(address, None)
             # A test's own stack.apply() tells no step: its first resource ends ``init``.
-            begun = kind == _OPEN and self._status.get("step") == "init"
+            begun = kind == _OPEN and self._status.get("step") == Step.INIT.value
         if begun:
-            self._change(applying=applying, step="apply", step_started=time.time())
+            self._change(applying=applying, step=Step.APPLY.value, step_started=time.time())
         else:
             self._change(applying=applying)
 

@@ -13,9 +13,9 @@ re-run. Drift scenarios and loop cycles (:mod:`.loop`) start from
     found = Scenario(stack, fault).run()          # one run, from an empty emulator
     first, again = Scenario(stack, fault).run_and_replay(replay=True)
 
-The runner reads the Stack through its documented internal interface (the
-"runner's interface" section of :class:`~.stack.Stack`), never its private
-members; it decides what a run found and leaves the wording to ``analysis/``.
+The runner drives the Stack only through :class:`~.stack_protocol.ScenarioStack`
+(mypy checks the Stack against it), never its private members; it decides what
+a run found and leaves the wording to ``analysis/``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .analysis.defects import Defect
 from .analysis.hints import recovery_failed_hints
@@ -35,10 +35,8 @@ from .errors import FaultError
 from .faults import Call, Fault
 from .inventory import CloudObject
 from .results import ApplyResult, outcome
+from .stack_protocol import ScenarioStack, Step
 from .terraform import read_json
-
-if TYPE_CHECKING:
-    from .stack import Stack
 
 #: ``prepare()`` of a scenario: runs after the baseline inventory, before the
 #: faulted run; returns the defects it found (an upgrade's plan analysis).
@@ -71,14 +69,15 @@ class Scenario:
 
     ``label`` names it in defects (default: the fault's label). ``prepare``
     runs after the baseline inventory and before the faulted apply;
-    ``what`` names that apply in a never-fired error; with no ``fault``,
+    ``what`` names that apply in a never-fired error (``apply_step`` is how the
+    status line shows it); with no ``fault``,
     ``failed`` turns a failed apply into its defect. ``fresh=False`` keeps
     what the emulator and state hold (a later stage of a promotion).
     """
 
     def __init__(
         self,
-        stack: Stack,
+        stack: ScenarioStack,
         fault: Fault | None,
         *,
         label: str = "",
@@ -86,6 +85,7 @@ class Scenario:
         failed: Failed | None = None,
         what: str = "apply",
         fresh: bool = True,
+        apply_step: Step | None = None,
     ) -> None:
         if fault is None and failed is None:
             raise ValueError("a scenario without a fault needs failed= for a failed apply")
@@ -95,6 +95,8 @@ class Scenario:
         self.prepare = prepare
         self.failed = failed
         self.what = what
+        #: The step the first apply is shown as (an upgrade's is ``UPGRADE_APPLY``).
+        self.apply_step = apply_step or (Step.FAULTED_APPLY if fault is not None else Step.APPLY)
         self.fresh = fresh
         #: The prepared runs' calls (an old revision's apply): coverage counts them.
         self.prepared_calls: list[Call] = []
@@ -117,7 +119,7 @@ class Scenario:
         first, second = self.faulted_run(defects)
         if (second or first).ok:
             defects.extend(stack.second_plan_defects(label))
-        stack.progress(f"{stack.name}: inventory")
+        stack.step(Step.INVENTORY)
         after = stack.inventory()
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
@@ -145,7 +147,7 @@ class Scenario:
         found = self.run()
         if not (replay and any(d.is_error for d in found.defects)):
             return found, None
-        self.stack.progress(f"{self.stack.name}: {self.label} found defects; replaying it once")
+        self.stack.step(Step.REPLAY, f"{self.label} found defects; running it once more")
         return found, self.run()
 
     # -- the steps ---------------------------------------------------------------
@@ -156,8 +158,7 @@ class Scenario:
         of a failed apply without a fault) to ``defects``.
         """
         stack, fault = self.stack, self.fault
-        through = f" through {fault.label}" if fault is not None else ""
-        stack.progress(f"{stack.name}: {self.what}{through}")
+        stack.step(self.apply_step, fault.label if fault is not None else "")
         first = stack.apply(fault)
         if fault is None:
             if first.error is not None and self.failed is not None:
@@ -185,7 +186,7 @@ class Scenario:
         ``inventoried`` types already had their leftovers looked for)."""
         if clean is None:
             return []
-        self.stack.progress(f"{self.stack.name}: world check")
+        self.stack.step(Step.WORLD_CHECK)
         return self.stack.world_defects(clean, self.fault, second, self.label, inventoried)
 
     def coverage(
@@ -206,7 +207,7 @@ class Scenario:
 
 
 def rerun_clean(
-    stack: Stack, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
+    stack: ScenarioStack, fault: Fault, first: ApplyResult, scenario: str, what: str = "apply"
 ) -> tuple[ApplyResult, list[Defect]]:
     """After ``first`` ran through ``fault``: the clean re-run, and its recovery-failed defect.
 
@@ -221,7 +222,7 @@ def rerun_clean(
             f"Mutating calls seen: {', '.join(seen) or 'none'}"
         )
     stack.check_emulator()
-    stack.progress(f"{stack.name}: clean re-run after {fault.label}")
+    stack.step(Step.RERUN, f"after {fault.label}")
     second = stack.apply()
     failed = [] if second.ok else [recovery_failed(stack.name, scenario, first, second)]
     return second, failed

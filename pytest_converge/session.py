@@ -255,7 +255,7 @@ class ConvergeSession:
         on_seen: Any = None,
         reproduce: str = "",
         name: str | None = None,
-    ) -> Any:
+    ) -> Stack:
         """A Stack wired to this session: its emulator, templates, options and hooks.
 
         The ``converge`` fixture and the zero-code items both build theirs here.

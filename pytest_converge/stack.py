@@ -70,6 +70,7 @@ from .results import outcome as _outcome  # noqa: F401  (the name tests import f
 from .safety import ensure_loopback
 from .scenario import Scenario, points, report_fields
 from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
+from .stack_protocol import Step
 from .terraform import Completed, IsFlagged, OpenApplies, Runner, read_json
 from .workspace import VARS_FILE, Template, Templates, aws_addresses
 from .world import take_world
@@ -92,6 +93,8 @@ class Stack:
     stall_limits: StallLimits = STALL_LIMITS
     #: Told every terraform ``-json`` event of an apply (the live status line).
     on_event: Callable[[dict[str, Any]], None] | None = None
+    #: Told each step the Stack starts, with its detail (the live status line).
+    on_step: Callable[[Step, str], None] | None = None
 
     def __init__(
         self,
@@ -124,7 +127,7 @@ class Stack:
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
-        #: Live progress with `--log-cli-level=INFO` (or any logging setup).
+        #: Each step as a log line, ``<name>: <step>: <detail>`` (``--log-cli-level=INFO``).
         self.progress: Callable[[str], None] = progress or _log.info
         #: The workspace templates and the per-command timeouts the runs use.
         self.templates = templates
@@ -372,9 +375,9 @@ class Stack:
         """Apply if not yet applied, then plan; a plan with changes is applied and planned
         again (permanence). Its defects, not finished (part of the runner's interface)."""
         if not self.applied:
-            self.progress(f"{self.name}: apply")
+            self.step(Step.APPLY)
             self.apply().raise_for_error()
-        self.progress(f"{self.name}: second plan")
+        self.step(Step.SECOND_PLAN)
         applied = self.last_apply
         second = self.plan()
         if second.is_empty and not second.drift:
@@ -383,7 +386,7 @@ class Stack:
         third = None
         if not second.is_empty:
             # Permanence: what is still there after one more apply never goes away.
-            self.progress(f"{self.name}: changes found, apply again and plan a third time")
+            self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
             again = self.apply()
             if again.ok:
                 third = self.plan()
@@ -454,7 +457,7 @@ class Stack:
         twin = self._twin(other)
         try:
             twin.fresh_start()
-            self.progress(f"{self.name}: confirming the findings on {other.name}")
+            self.step(Step.CONFIRM, other.name)
             if not twin.apply().ok:
                 self.progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
                 return []
@@ -568,7 +571,7 @@ class Stack:
         if key not in self._clean_worlds:
             world = None
             if self._world_types():
-                self.progress(f"{self.name}: clean apply, to compare recovered worlds with")
+                self.step(Step.CLEAN_APPLY, "to compare recovered worlds with")
                 self.fresh_start()
                 if self.apply_for_points().ok:
                     world = self._world_now()
@@ -578,8 +581,9 @@ class Stack:
     def _world_key(self) -> str:
         return json.dumps(self.variables, sort_keys=True, default=str)
 
-    def _recorded_world(self) -> World | None:
-        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any."""
+    def recorded_world(self) -> World | None:
+        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any
+        (part of the runner's interface)."""
         return self._clean_worlds.get(self._world_key())
 
     def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
@@ -676,19 +680,43 @@ class Stack:
         return upgrades.upgrade_fault_points(self, old_module_dir, vars)
 
     # -- the runner's interface ----------------------------------------
-    # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides
-    # its public API: documented here, so that nothing outside reaches into
-    # the private members below.
-    #
-    #   fresh_start() / check_emulator()    start a scenario / stop on a dead emulator
-    #   inventory() / warm_inventory()      the cloud objects of every region and service touched
-    #   second_plan_defects(scenario)       plan after the runs (applied once more if it changes)
-    #   take_run_findings(scenario)         the egress and stalled defects gathered so far
-    #   finish(defects) / seen(defects)     hand defects to the session / the test looked at them
-    #   note_calls(calls)                   regions and services another workspace's run touched
-    #   stall_watch()                       a watch for Runner.run that stops a stuck command
-    #   apply_for_points()                  a clean apply as fault scenarios run it
-    #   progress, templates, timeouts, root the run's logger, template cache, timeouts, workspace
+    # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides its
+    # public API: the ScenarioStack Protocol (stack_protocol.py), which mypy checks
+    # this class against wherever a Stack is handed to them. Nothing outside this
+    # module reaches into the private members below.
+    def step(self, step: Step, detail: str = "") -> None:
+        """Start ``step``: logged as ``<name>: <step>: <detail>`` and told to :attr:`on_step`."""
+        self.progress(
+            f"{self.name}: {step.value}: {detail}" if detail else f"{self.name}: {step.value}"
+        )
+        if self.on_step is not None:
+            self.on_step(step, detail)
+
+    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed:
+        """Run one terraform command in this Stack's workspace (its provider, timeouts and
+        egress guard): :meth:`.terraform.Runner.run`'s arguments."""
+        return self.runner.run(cmd, *args, **options)
+
+    def note_applied(self) -> None:
+        """An apply run outside :meth:`apply` (a loop's cycle) succeeded, or was tried."""
+        self.applied = True
+
+    def adopt_state(self, state_file: Path) -> None:
+        """Make ``state_file`` (another workspace's, if it wrote one) this Stack's state:
+        the next :meth:`second_plan_defects` applies this configuration over it first."""
+        if state_file.exists():
+            shutil.copyfile(state_file, self.workdir / "terraform.tfstate")
+        self.applied = False
+
+    def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner:
+        """A terraform runner for another workspace of this Stack (an old revision's, a
+        console change's scratch copy): the same engine, CLI config and timeouts; its
+        other hosts refused by this Stack's egress guard unless ``guarded`` is False."""
+        env = {**self.templates.env(root)}
+        if guarded:
+            env.update(self.egress_guard.proxy_env())
+        return Runner(self.templates.toolchain.command, workdir, env, self.timeouts)
+
     def inventory(self) -> Inventory:
         """The cloud objects in the emulator now: every region and service the runs touched.
 

@@ -22,7 +22,7 @@ import shutil
 import time
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .analysis.defects import Defect
 from .analysis.plan import Plan
@@ -31,15 +31,13 @@ from .errors import TerraformError
 from .faults import Fault, parse_fault
 from .results import ApplyResult, UpgradeReport
 from .scenario import Scenario, address_in, points, report_fields
-from .terraform import IsFlagged, Runner
+from .stack_protocol import ScenarioStack, Step
+from .terraform import IsFlagged
 from .tfvars import AUTO_COPY, copy_test_vars
-
-if TYPE_CHECKING:
-    from .stack import Stack
 
 
 def upgrade_from(
-    stack: Stack,
+    stack: ScenarioStack,
     old_module_dir: str | Path,
     vars: dict[str, Any] | None = None,
     *,
@@ -79,7 +77,9 @@ def upgrade_from(
     )
 
 
-def upgrade_fault_points(stack: Stack, old_module_dir: str | Path, vars: Any = None) -> list[str]:
+def upgrade_fault_points(
+    stack: ScenarioStack, old_module_dir: str | Path, vars: Any = None
+) -> list[str]:
     """The mutating API calls of a clean upgrade apply (``["UpdateTable#1@aws_dynamodb_table.t"]``).
 
     The old revision's own calls are not fault points: only what the upgrade
@@ -99,7 +99,7 @@ class _Upgrade:
 
     def __init__(
         self,
-        stack: Stack,
+        stack: ScenarioStack,
         old: Path,
         variables: dict[str, Any] | None,
         allowed: list[str],
@@ -128,6 +128,7 @@ class _Upgrade:
             failed=self._failed,
             what="upgrade apply",
             fresh=self.fresh,
+            apply_step=Step.UPGRADE_APPLY,
         )
         self._running = run
         return run
@@ -138,7 +139,7 @@ class _Upgrade:
         old = self.install_old(fresh=False)
         if self._running is not None:
             self._running.prepared_calls = list(old.calls)
-        stack.progress(f"{stack.name}: upgrade plan")
+        stack.step(Step.UPGRADE_PLAN)
         plan = stack.plan()
         self.prepared.append((old, plan))
         return upgrade_defects(
@@ -161,14 +162,9 @@ class _Upgrade:
         try:
             workdir = template.instantiate(root, stack.proxy.endpoint, self.variables)
             _copy_test_vars(self.old, stack.workdir, workdir)
-            runner = Runner(
-                stack.templates.toolchain.command,
-                workdir,
-                # The old revision's apply is refused egress like the Stack's own runs.
-                {**stack.templates.env(root), **stack.egress_guard.proxy_env()},
-                stack.timeouts,
-            )
-            stack.progress(f"{stack.name}: apply {self.old_label}")
+            # The old revision's apply is refused egress like the Stack's own runs.
+            runner = stack.workspace_runner(workdir, root)
+            stack.step(Step.OLD_REVISION_APPLY, self.old_label)
             stack.proxy.clear()
             begun = time.monotonic()
             done = runner.run(
@@ -188,14 +184,11 @@ class _Upgrade:
                     done.stdout + done.stderr,
                     str(workdir),
                 )
-            state = workdir / "terraform.tfstate"
-            if state.exists():
-                shutil.copyfile(state, stack.workdir / "terraform.tfstate")
+            stack.adopt_state(workdir / "terraform.tfstate")
             result = ApplyResult(True, None, time.monotonic() - begun, stack.proxy.calls)
             stack.note_calls(result.calls)  # the inventory lists what the old revision touched
         finally:
             shutil.rmtree(root, ignore_errors=True)
-        stack.applied = False
         return result
 
     def _failed(self, first: ApplyResult) -> Defect:
@@ -224,8 +217,8 @@ class _Upgrade:
         )
 
 
-def _stateful(stack: Stack) -> Collection[str]:
-    types = getattr(stack, "stateful_types", None)
+def _stateful(stack: ScenarioStack) -> Collection[str]:
+    types = stack.stateful_types
     return STATEFUL_TYPES if types is None else types
 
 

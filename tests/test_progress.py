@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.progress import get_progress, status_text, step_of
+from pytest_converge.progress import get_progress, status_text
+from pytest_converge.stack_protocol import Step
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -95,13 +96,22 @@ def run_in_pty(args: list[str], cwd: Path, timeout: float = 600) -> tuple[int, s
     return proc.returncode, out.decode("utf-8", "replace")
 
 
-def test_steps_are_named_from_the_stacks_messages() -> None:
-    assert step_of("mods/net: apply through crash@CreateVpc#1", "mods/net") == "faulted apply"
-    assert step_of("mods/net: clean re-run after crash@CreateVpc#1", "mods/net") == "re-run"
-    assert step_of("mods/net: second plan", "mods/net") == "second plan"
-    assert step_of("mods/net: inventory", "mods/net") == "inventory"
-    assert step_of("mods/net: apply", "mods/net") == "apply"
-    assert step_of("mods/net: something new", "mods/net") == "something new"
+def test_a_followed_stacks_steps_are_its_status(pytester: pytest.Pytester) -> None:
+    """The Stack tells a Step (data); the status shows its value, whatever the detail says."""
+    progress = get_progress(pytester.parseconfigure())
+    assert progress is not None
+
+    class Told:
+        name = "mods/net"
+        on_step = on_event = None
+
+    stack = Told()
+    progress.follow(stack)
+    stack.on_step(Step.UPGRADE_APPLY, "crash@TagQueue#1")  # type: ignore[misc]
+    assert progress._status["step"] == "upgrade apply"
+    stack.on_step(Step.RERUN, "after crash@TagQueue#1")  # type: ignore[misc]
+    assert progress._status["step"] == "re-run"
+    assert stack.on_event == progress.event
 
 
 def test_the_status_names_the_resource_waited_on_longest() -> None:
@@ -205,6 +215,6 @@ def test_a_tests_own_apply_ends_the_init_step_at_its_first_resource(
     progress.event(opened)
     assert progress._status["step"] == "apply"
     assert list(progress._status["applying"]) == ["aws_vpc.main"]
-    progress._change(step="second plan")
+    progress.step(Step.SECOND_PLAN)
     progress.event({**opened, "hook": {"resource": {"addr": "aws_subnet.a"}}})
     assert progress._status["step"] == "second plan"  # a told step is kept

@@ -182,7 +182,7 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     try:
         points = stack.fault_points()
-        world = stack._recorded_world()
+        world = stack.recorded_world()
     except ConvergeError as exc:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     finally:

@@ -8,10 +8,13 @@ from typing import Any
 import pytest
 
 from ..session import get_session
+from ..stack import Stack
 from ..tfvars import copy_test_vars
 
 
-def make_stack(config: pytest.Config, module: Path, reproduce: str, name: str | None = None) -> Any:
+def make_stack(
+    config: pytest.Config, module: Path, reproduce: str, name: str | None = None
+) -> Stack:
     """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
 
     def on_defects(stack: Any, defects: list[Any]) -> None:

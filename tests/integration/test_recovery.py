@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import ConvergenceError, Crash, FaultError, Interrupt, LostResponse
+from pytest_converge.stack_protocol import Step
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -114,9 +115,16 @@ def test_interrupt_is_a_clean_recovery(converge, provider_line):
 
 def test_fault_string_form(converge):
     stack = converge(MODULES / "two_queues")
+    told = []
+    stack.on_step = lambda step, detail: told.append((step, detail))
     report = stack.recover("lost-response@CreateQueue#2")
     assert report.scenario == "lost-response@CreateQueue#2"
     assert report.ok
+    # The steps it went through are data, in order (the status line reads them).
+    steps = [step for step, _ in told]
+    order = [Step.FAULTED_APPLY, Step.RERUN, Step.SECOND_PLAN, Step.INVENTORY]
+    assert [s for s in steps if s in order] == order, told
+    assert (Step.FAULTED_APPLY, "lost-response@CreateQueue#2") in told
 
 
 def test_a_fault_that_never_fires_is_an_error_listing_the_calls(converge):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import ConvergenceError, Crash, LostResponse
+from pytest_converge.stack_protocol import Step
 
 #: These tests inspect the defects they expect instead of raising them.
 pytestmark = pytest.mark.converge(allow_defects=True)
@@ -84,9 +85,14 @@ def test_upgrade_fault_points_are_the_calls_of_the_upgrade_apply_only(converge):
 @pytest.mark.parametrize("point", ["TagResource#1", "TagQueue#1"])
 def test_a_crash_during_the_upgrade_apply_is_recovered_by_a_clean_rerun(converge, point):
     stack = converge(MODULES / "tagged")
+    told = []
+    stack.on_step = lambda step, detail: told.append(step)
     op, _, n = point.partition("#")
     report = stack.upgrade_from(MODULES / "v1", fault=Crash(op, int(n)))
     assert report.scenario == f"upgrade-crash@{point}"
+    # An upgrade's own steps are named (its faulted apply once matched none of them).
+    order = [Step.OLD_REVISION_APPLY, Step.UPGRADE_PLAN, Step.UPGRADE_APPLY, Step.RERUN]
+    assert [s for s in told if s in order] == order, told
     assert not report.first.ok and report.first.signalled
     assert report.second is not None and report.second.ok
     assert report.errors == [], report.defects
