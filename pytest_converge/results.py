@@ -23,7 +23,7 @@ from .analysis.defects import Defect, WatchedList
 from .analysis.loop import Cycle, DriftEvent, Flapping
 from .analysis.plan import Plan, format_value
 from .analysis.upgrade import MovedHint, UpgradeAction
-from .errors import FaultError, TerraformError
+from .errors import FaultError, TerraformError, TerraformStalled
 from .faults import Call, Fault, parse_fault
 from .report import convergence_error, jsonable
 
@@ -119,8 +119,10 @@ class ApplyResult:
     #: Faults armed for this run that fired / never fired.
     fired: list[Fault] = field(default_factory=list)
     unfired: list[Fault] = field(default_factory=list)
-    #: Addresses whose apply started and never completed (a crash leaves these).
+    #: Addresses whose apply started and never completed (a crash leaves these), each
+    #: with its action (``aws_vpc.main (create)``); the bare addresses in ``in_flight``.
     pending: list[str] = field(default_factory=list)
+    in_flight: list[str] = field(default_factory=list)
     signalled: int | None = None
     #: ``egress`` defects: connections beyond the emulator this run tried (all refused).
     egress: list[Defect] = field(default_factory=list)
@@ -132,6 +134,12 @@ class ApplyResult:
     #: ``time.time() - time.monotonic()`` during the apply: turns a call's
     #: ``started`` into the epoch seconds terraform's events are stamped with.
     clock_offset: float = 0.0
+
+    @property
+    def cut(self) -> bool:
+        """pytest-converge stopped this apply, stuck on one call (a ``stalled`` or a
+        retried ``egress`` finding says where): what it finished can still be checked."""
+        return isinstance(self.error, TerraformStalled)
 
     def raise_for_error(self) -> ApplyResult:
         """Raise the apply's :class:`TerraformError` if it failed; else return ``self``.

@@ -117,7 +117,8 @@ class Scenario:
         stack.warm_inventory()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)
-        if (second or first).ok:
+        # After a wait the stall watch cut (a finding of its own) the rest is still checked.
+        if (second or first).ok or stack.cut_since_start():
             defects.extend(stack.second_plan_defects(label))
         stack.step(Step.INVENTORY)
         after = stack.inventory()
@@ -161,7 +162,7 @@ class Scenario:
         stack.step(self.apply_step, fault.label if fault is not None else "")
         first = stack.apply(fault)
         if fault is None:
-            if first.error is not None and self.failed is not None:
+            if first.error is not None and not first.cut and self.failed is not None:
                 defects.append(self.failed(first))
             return first, None
         second, failed = rerun_clean(stack, fault, first, self.label, self.what)
@@ -224,7 +225,16 @@ def rerun_clean(
     stack.check_emulator()
     stack.step(Step.RERUN, f"after {fault.label}")
     second = stack.apply()
-    failed = [] if second.ok else [recovery_failed(stack.name, scenario, first, second)]
+    # A re-run the stall watch cut, or one that failed on a resource a cut left half
+    # made, failed on the emulator: the ``stalled`` finding tells it.
+    failed_on = address_in(second.error.diagnostics) if second.error is not None else None
+    done = second.ok or second.cut or failed_on in stack.cut_since_start()
+    failed = [] if done else [recovery_failed(stack.name, scenario, first, second)]
+    if not second.ok and done and not second.cut and first.stalled:
+        first.stalled[0].message += (
+            f". The clean re-run then failed on {failed_on}, which the cut left half made: "
+            f"{'; '.join(second.error.diagnostics) if second.error else ''}"
+        )
     return second, failed
 
 

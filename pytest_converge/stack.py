@@ -50,6 +50,7 @@ from .analysis.stalls import (
     catalogued_wait,
     find_stall,
     retried_egress,
+    split_after_cut,
     stall_defect,
 )
 from .analysis.state import state_resources
@@ -143,6 +144,8 @@ class Stack:
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
+        #: The applies of this scenario the stall watch cut (see second_plan_defects).
+        self._cuts: list[ApplyResult] = []
         self.defects: list[Defect] = []
         #: Provider configuration ("aws", "aws.west") -> its literal region.
         self.provider_regions = provider_regions(self.module)
@@ -209,7 +212,9 @@ class Stack:
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         return self._apply(armed, self.parallelism or (1 if armed else None))
 
-    def _apply(self, armed: list[Fault], parallelism: int | None) -> ApplyResult:
+    def _apply(
+        self, armed: list[Fault], parallelism: int | None, targets: Sequence[str] = ()
+    ) -> ApplyResult:
         self.check_emulator()
         self._emulator_empty = False
         self.proxy.clear()
@@ -235,6 +240,7 @@ class Stack:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=parallelism,
+                target=list(targets) or None,
                 on_event=on_event,
                 watch=watch,
             )
@@ -264,6 +270,12 @@ class Stack:
             fired=[f for f in armed if f not in unfired],
             unfired=unfired,
             pending=done.pending() if done is not None else [],
+            # What the stall watch cut, else what terraform left open (a crash).
+            in_flight=in_flight(timeline, stalls[0].last)
+            if stalls
+            else done.open_addresses()
+            if done is not None
+            else applying.addresses(),
             signalled=done.signalled if done is not None else None,
             egress=egress,
             stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
@@ -272,6 +284,8 @@ class Stack:
         )
         self.applied = self.applied or result.ok
         self.last_apply = result
+        if result.cut:
+            self._cuts.append(result)
         self.note_calls(result.calls)
         if not armed and error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", error))
@@ -373,23 +387,43 @@ class Stack:
 
     def second_plan_defects(self, scenario: str) -> list[Defect]:
         """Apply if not yet applied, then plan; a plan with changes is applied and planned
-        again (permanence). Its defects, not finished (part of the runner's interface)."""
-        if not self.applied:
+        again (permanence). Its defects, not finished (part of the runner's interface).
+
+        After an apply the stall watch cut (:attr:`ApplyResult.cut`) the plan still
+        runs: what the apply finished is checked as usual (permanence through an apply
+        of those resources only), the resources it cut or never reached are told on
+        the ``stalled`` finding (:func:`.analysis.stalls.split_after_cut`).
+        """
+        if not self.applied and not self._cuts:
             self.step(Step.APPLY)
-            self.apply().raise_for_error()
+            result = self.apply()
+            if not self._cuts:
+                result.raise_for_error()
+        cut = {a for run in self._cuts for a in run.in_flight}
         self.step(Step.SECOND_PLAN)
         applied = self.last_apply
         second = self.plan()
+        state: list[str] = []
+        if self._cuts:
+            state = self._managed_in_state()
+            after = split_after_cut(second, cut, state)
+            for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
+                finding.message = f"{finding.message}. {after.note()}"
+            second = after.checked
         if second.is_empty and not second.drift:
             return []
         writers = self._sibling_writers(second, applied)
         third = None
-        if not second.is_empty:
+        targets = [rc.address for rc in second.changes]
+        if not second.is_empty and (not cut or targets):
             # Permanence: what is still there after one more apply never goes away.
+            # After a cut, only the resources it finished are applied again.
             self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
-            again = self.apply()
+            again = self._apply([], self.parallelism, targets) if cut else self.apply()
             if again.ok:
                 third = self.plan()
+                if cut:
+                    third = split_after_cut(third, cut, state).checked
         return plan_defects(
             second,
             third,
@@ -399,6 +433,15 @@ class Stack:
             module_dir=self.module,
             writers=writers,
         )
+
+    def cut_since_start(self) -> list[str]:
+        """The resources in flight when the stall watch cut an apply of this scenario
+        (since :meth:`fresh_start`; part of the runner's interface)."""
+        return list(dict.fromkeys(a for run in self._cuts for a in run.in_flight))
+
+    def _managed_in_state(self) -> list[str]:
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return [r.address for r in state if r.is_managed]
 
     def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
         """Drifted objects another resource of this configuration wrote during ``applied``."""
@@ -876,6 +919,8 @@ class Stack:
             if path.exists():
                 path.unlink()
         self.applied = False
+        self.last_apply = None
+        self._cuts = []
 
     def check_emulator(self) -> None:
         """Raise :class:`EmulatorError` when the emulator under this Stack went away."""

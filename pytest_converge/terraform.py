@@ -80,7 +80,15 @@ class Completed:
         return found
 
     def pending(self) -> list[str]:
-        """Addresses whose apply started and never finished (in event order)."""
+        """Addresses whose apply started and never finished (in event order), each with
+        its action: ``aws_vpc.main (create)``."""
+        return [f"{a} ({act})" if act else a for a, act in self._open().items()]
+
+    def open_addresses(self) -> list[str]:
+        """The addresses of :meth:`pending`, as data."""
+        return list(self._open())
+
+    def _open(self) -> dict[str, str]:
         started: dict[str, str] = {}
         for event in self.events:
             kind = event.get("type", "")
@@ -92,7 +100,7 @@ class Completed:
                 started[address] = hook.get("action", "")
             elif kind in ("apply_complete", "apply_errored"):
                 started.pop(address, None)
-        return [f"{a} ({act})" if act else a for a, act in started.items()]
+        return started
 
 
 def format_diagnostic(diag: dict[str, Any]) -> str:

@@ -24,12 +24,13 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .defects import ERROR, WARNING, Defect
 from .egress import Refused, fix_for
 from .gaps import Gap, operation_name, resource_type
+from .plan import UNKNOWN, Plan, ResourceChange
 
 __all__ = [
     "KNOWN_WAIT_LIMITS",
@@ -382,3 +383,63 @@ def error_code(status: int, body: bytes) -> str | None:
         if isinstance(code, str) and code:
             return code.rpartition("#")[2]
     return None
+
+
+# -- after a cut wait: what the second plan can still check --------------------------
+
+
+@dataclass
+class AfterCut:
+    """A plan made after an apply the stall watch stopped, split by what it can tell.
+
+    ``checked`` holds the changes of resources the apply finished (and outputs known
+    now): they are analysed as any second plan's. ``cut`` are the changes of the
+    resources in flight when the wait was cut (tainted, half made: the stall's
+    consequence, not a finding of their own); ``unreached`` the resources the apply
+    never got to (a create of an address not in state).
+    """
+
+    checked: Plan
+    cut: list[ResourceChange]
+    unreached: list[str]
+
+    def note(self) -> str:
+        """What the ``stalled`` finding says of the rest of the run."""
+        parts = []
+        if self.cut:
+            done = ", ".join(f"{rc.action}s {rc.address}" for rc in self.cut)
+            parts.append(f"the second plan {done} (cut mid-apply: part of this finding)")
+        if self.unreached:
+            parts.append(
+                f"{len(self.unreached)} resource(s) the apply never reached were not "
+                f"checked: {', '.join(self.unreached)}"
+            )
+        parts.append("the second plan and the inventory checked everything else")
+        return "After the cut, " + "; ".join(parts) + "."
+
+
+def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str]) -> AfterCut:
+    """Split ``plan`` (made after a cut apply) into :class:`AfterCut`'s three parts.
+
+    ``in_flight`` are the addresses whose apply was open at the cut, ``in_state`` the
+    managed addresses the state holds now. An output whose value is not known yet
+    waits on a resource the cut left unmade, so it is not checked either.
+    """
+    flying, stated = set(in_flight), set(in_state)
+    cut = [rc for rc in plan.changes if rc.address in flying]
+    unreached = [
+        rc.address
+        for rc in plan.changes
+        if rc.address not in flying and rc.action == "create" and rc.address not in stated
+    ]
+    skipped = {rc.address for rc in cut} | set(unreached)
+    checked = replace(
+        plan,
+        changes=[rc for rc in plan.changes if rc.address not in skipped],
+        outputs=[o for o in plan.outputs if not _unknown(o.declared)],
+    )
+    return AfterCut(checked, cut, unreached)
+
+
+def _unknown(value: Any) -> bool:
+    return value is UNKNOWN

@@ -150,3 +150,41 @@ def test_zero_code_two_run_of_a_stalled_module_lists_a_marked_finding(pytester) 
         "replica",
     )
     assert found["emulator_suspected"] and found["severity"] == "warning"
+
+
+def test_after_a_cut_wait_the_second_plan_still_checks_the_rest(converge) -> None:
+    """The two-run: the stall is a suspected gap (warning); the security group the apply
+    finished is still checked (its repeated CIDR is a permanent diff, an error); the
+    table cut mid-apply and the queue never reached are told on the stalled finding."""
+    stack = converge(MODULES / "stalled_and_rest")
+    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)
+    found = stack.converged_defects()
+    by_kind = {(d.kind, d.address) for d in found if d.kind != "drift"}
+    assert by_kind == {
+        ("stalled", "aws_dynamodb_table.global"),
+        ("permanent-diff", "aws_security_group.ssh"),
+    }, found
+    [stalled] = [d for d in found if d.kind == "stalled"]
+    assert stalled.emulator_suspected and not stalled.is_error
+    assert "aws_dynamodb_table.global (cut mid-apply: part of this finding)" in stalled.message
+    assert "never reached were not checked: aws_sqs_queue.events" in stalled.message
+    [diff] = [d for d in found if d.kind == "permanent-diff"]
+    assert diff.is_error and diff.classification == "dedup", diff
+
+
+def test_a_fault_scenario_whose_rerun_stalls_still_finds_the_duplicate(converge) -> None:
+    """The clean re-run is cut on the same wait: no recovery-failed (the stall says why),
+    and the second plan and the inventory still run: the lost CreateVpc's second VPC
+    is a duplicate, the repeated CIDR a permanent diff."""
+    from pytest_converge import LostResponse
+
+    stack = converge(MODULES / "stalled_and_rest")
+    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)
+    report = stack.recover(LostResponse("CreateVpc", address="aws_vpc.main"), replay=False)
+    assert report.second is not None
+    kinds = {(d.kind, d.address) for d in report.defects}
+    assert ("recovery-failed", "aws_dynamodb_table.global") not in kinds
+    assert not any(d.kind == "recovery-failed" for d in report.defects), report.defects
+    assert ("duplicate", "aws_vpc.main") in kinds, report.defects
+    assert ("permanent-diff", "aws_security_group.ssh") in kinds, report.defects
+    assert any(d.kind == "stalled" and d.emulator_suspected for d in report.defects)

@@ -280,3 +280,34 @@ def test_the_stall_is_told_on_the_resource_whose_catalogued_gap_explains_it():
     assert stall_owner([allow, policy], stall, gaps) == allow
     assert stall_owner([policy], stall, gaps) == policy  # the only one of its service
     assert stall_owner([policy, "aws_sqs_queue.other"], stall, gaps) is None
+
+
+def test_a_plan_after_a_cut_keeps_only_what_the_apply_finished() -> None:
+    from pytest_converge.analysis.plan import UNKNOWN, OutputChange, Plan, ResourceChange
+    from pytest_converge.analysis.stalls import split_after_cut
+
+    def change(address: str, *actions: str) -> ResourceChange:
+        kind, _, name = address.partition(".")
+        return ResourceChange(address, kind, name, "managed", "aws", actions, None, {})
+
+    plan = Plan(
+        [
+            change("aws_dynamodb_table.t", "create"),  # in flight at the cut, not in state
+            change("aws_sqs_queue.q", "create"),  # never reached
+            change("aws_security_group.s", "update"),  # finished: checked
+            change("aws_s3_bucket.b", "create"),  # never reached either
+        ],
+        [OutputChange("queue", ("create",), None, UNKNOWN), OutputChange("n", ("update",), 1, 2)],
+        [],
+    )
+    after = split_after_cut(plan, ["aws_dynamodb_table.t"], ["aws_security_group.s"])
+    assert [rc.address for rc in after.checked.changes] == ["aws_security_group.s"]
+    assert [o.name for o in after.checked.outputs] == ["n"]  # an unknown value waits on the cut
+    assert [rc.address for rc in after.cut] == ["aws_dynamodb_table.t"]
+    assert after.unreached == ["aws_sqs_queue.q", "aws_s3_bucket.b"]
+    assert after.note() == (
+        "After the cut, the second plan creates aws_dynamodb_table.t (cut mid-apply: part of "
+        "this finding); 2 resource(s) the apply never reached were not checked: "
+        "aws_sqs_queue.q, aws_s3_bucket.b; the second plan and the inventory checked "
+        "everything else."
+    )
