@@ -29,6 +29,7 @@ from .errors import (
     FaultPointsError,
     LoopError,
     ModuleError,
+    PlanFileError,
     RevisionError,
     TerraformError,
     TerraformStalled,
@@ -50,6 +51,7 @@ from .faults import (
     parse_fault,
 )
 from .inventory import CloudObject
+from .planfile import explain_plan
 from .stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
 from .upgrade import UpgradeReport
 
@@ -101,6 +103,7 @@ __all__ = [
     "ModuleError",
     "OutputChange",
     "Plan",
+    "PlanFileError",
     "RecoveryReport",
     "ResourceChange",
     "RevisionError",
@@ -115,6 +118,7 @@ __all__ = [
     "UpgradeReport",
     "WriterError",
     "__version__",
+    "explain_plan",
     "fault_points",
     "parse_fault",
 ]

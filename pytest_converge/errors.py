@@ -18,6 +18,7 @@ happens, into one of these::
     ├── LoopError                     a loop given a bad argument (also a ValueError)
     ├── DefectError                   a Defect of an unknown kind/class/severity (also a ValueError)
     ├── RevisionError                 an upgrade's REF cannot be read from the module's repository
+    ├── PlanFileError                 a --converge-plan file is missing or not a plan it can read
     └── ConvergenceError              the module does not converge (also an AssertionError)
 """
 
@@ -180,3 +181,12 @@ class DefectError(ConvergeError, ValueError):
 
 class RevisionError(ConvergeError):
     """REF cannot be read from the module's repository (``--converge-upgrade-from``)."""
+
+
+class PlanFileError(ConvergeError, ValueError):
+    """A plan file given to the no-op plan gate (``--converge-plan``, :func:`explain_plan`)
+    cannot be read as a plan: missing, not ``terraform show -json`` of a plan, a
+    ``format_version`` of an unsupported major, or a binary plan with no terraform to read it.
+
+    The message says what the file is and what to give instead. Also a ``ValueError``.
+    """

@@ -189,6 +189,13 @@ def _loopback_url(value: str) -> str:
     return value
 
 
+def _directory(value: str) -> Path:
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise ValueError("no such directory; name the directory of the plan's configuration")
+    return Path(os.path.abspath(path))
+
+
 def _mirror(value: str) -> Path:
 
     return check_mirror(value)  # its ValueError names the flag and the layout
@@ -252,6 +259,26 @@ OPTIONS: tuple[Option, ...] = (
         ini_help="paths collected as with --converge",
         example="modules",
         outcome=False,  # a reproduce line names its own PATH
+    ),
+    Option(
+        "plan",
+        "explain a plan your pipeline saved after its apply (terraform show -json output, or "
+        "the binary plan file): the test fails unless it is empty (repeatable; no emulator)",
+        metavar="FILE",
+        kind="paths",
+        default=(),
+        ini_help="plan files gated as with --converge-plan",
+        example="plan.json",
+        outcome=False,  # a reproduce line names its own FILE
+    ),
+    Option(
+        "plan_source",
+        "the directory of the --converge-plan plans' configuration: findings name its files "
+        "and lines, a binary plan is shown there (default: each plan file's directory)",
+        metavar="DIR",
+        parse=_directory,
+        example="infra",
+        outcome=False,  # a plan item's reproduce line names it itself
     ),
     Option(
         "backend",
@@ -466,6 +493,10 @@ class Settings:
     paths: tuple[Path, ...] = ()
     #: The paths came from ``--converge`` (not from the ``converge_paths`` ini key).
     paths_from_cli: bool = False
+    plan: tuple[Path, ...] = ()
+    #: The plan files came from ``--converge-plan`` (not from the ``converge_plan`` ini key).
+    plan_from_cli: bool = False
+    plan_source: Path | None = None
     backend: str = "moto"
     endpoint: str | None = None
     terraform: str | None = None
@@ -531,7 +562,7 @@ def read_settings(config: pytest.Config) -> Settings:
     raw: dict[str, Any] = {}
     for option in OPTIONS:
         if option.kind == "paths":
-            values["paths"], values["paths_from_cli"] = _paths(config, option)
+            values[option.name], values[f"{option.name}_from_cli"] = _paths(config, option)
             continue
         given = config.getoption(option.dest, None)
         if option.kind == "switch":  # the flag wins; else the ini key (true/false)
@@ -554,7 +585,8 @@ def read_settings(config: pytest.Config) -> Settings:
 
 
 def _paths(config: pytest.Config, option: Option) -> tuple[tuple[Path, ...], bool]:
-    """``--converge`` paths (from the invocation dir), else the ini key's (from the ini file)."""
+    """``--converge`` paths or ``--converge-plan`` files (from the invocation dir), else the
+    ini key's (from the ini file)."""
     given = config.getoption(option.dest, None) or []
     base = config.invocation_params.dir
     paths = [base / p for p in given] or list(config.getini(option.ini) or [])

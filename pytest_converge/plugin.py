@@ -13,6 +13,7 @@ import pytest
 
 from . import cancel, hookspecs
 from .cliconfig import read_cli_config
+from .collect.plans import gates_plans_only
 from .emulator.localstack import localstack_emulator
 from .emulator.moto import MotoEmulator
 from .errors import ConvergeError, ToolchainError
@@ -54,6 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
         ("pytest_converge.inventory", "converge-inventory"),
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.collect.arguments", "converge-collect"),
+        ("pytest_converge.collect.plans", "converge-collect-plans"),  # after: it adds to args
         ("pytest_converge.collect.upgrade", "converge-collect-upgrade"),
         ("pytest_converge.report.html_plugin", "converge-html"),
     ):
@@ -181,9 +183,11 @@ EMULATOR_FIXTURES = ("converge", "converge_emulator")
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """``--converge`` runs will need the emulator: spawn it now (see launch_emulator)."""
-    if _runs_tests_here(session.config) and settings(session.config).paths:
-        get_session(session.config).launch_emulator()
+    """``--converge`` runs will need the emulator: spawn it now (see launch_emulator).
+    A run that only gates ``--converge-plan`` files needs none."""
+    config = session.config
+    if _runs_tests_here(config) and settings(config).paths and not gates_plans_only(config):
+        get_session(config).launch_emulator()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -95,6 +95,11 @@ def _example(option: Option, base: Path) -> str:
     if option.name == "paths":
         (base / option.example).mkdir()
         (base / option.example / "main.tf").write_text('output "x" {\n  value = 1\n}\n')
+    if option.name == "plan":
+        (base / option.example).write_text('{"format_version": "1.2", "resource_changes": []}')
+    if option.name == "plan_source":
+        (base / option.example).mkdir()
+        return str(base / option.example)
     return option.example
 
 
@@ -153,6 +158,7 @@ def test_a_bad_value_names_the_option_and_the_valid_form(pytester: pytest.Pytest
         ("converge_faults = crash,boom", "*--converge-faults: unknown fault kind 'boom'*"),
         ("converge_drift = wipe", "*--converge-drift: unknown drift kind 'wipe'*"),
         ("converge_stages = dev", "*--converge-stages: 'dev': expected two or more*"),
+        ("converge_plan_source = nowhere", "*--converge-plan-source 'nowhere': no such directory*"),
         ("converge_confirm_with = moto", "*--converge-confirm-with 'moto' is already the backend*"),
     ]:
         pytester.makeini(f"[pytest]\n{ini}\n")

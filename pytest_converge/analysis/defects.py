@@ -20,6 +20,7 @@ KINDS = (
     "escape-hatch",  # a resource replaced/run on every apply (timestamp(), provisioner)
     "output-change",  # only an output value differs on the second plan
     "drift",  # refresh found objects changed outside terraform
+    "reverted-drift",  # changed outside terraform, and the next apply sets it back (plan gate)
     "duplicate",  # an object created twice: one in state, one not
     "orphan",  # an object created, not in state, matching nothing
     "recovery-failed",  # the clean re-run after a fault failed

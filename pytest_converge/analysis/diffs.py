@@ -143,11 +143,16 @@ class _Context:
 
     def locate(self, defect: Defect) -> Defect:
         """Fill in the resource block's file and line when the module is known."""
-        if self.module_dir is not None and defect.address and defect.file is None:
-            location = find_resource(self.module_dir, defect.address)
-            if location is not None:
-                defect.file, defect.line = str(location.file), location.line
-        return defect
+        return locate(defect, self.module_dir)
+
+
+def locate(defect: Defect, module_dir: Path | None) -> Defect:
+    """``defect`` with its resource block's file and line in ``module_dir`` (when known)."""
+    if module_dir is not None and defect.address and defect.file is None:
+        location = find_resource(module_dir, defect.address)
+        if location is not None:
+            defect.file, defect.line = str(location.file), location.line
+    return defect
 
 
 def _second_writer_conflicts(
@@ -303,7 +308,9 @@ def _group_defect(
     return Defect(
         kind="permanent-diff",
         message=message,
-        why=hints.why(classification, first.declared, first.observed),
+        why=hints.why(classification, declared, observed)
+        if sensitive
+        else hints.why(classification, first.declared, first.observed),
         fix=hints.fix(classification, top, declared, observed),
         **common,
     )
@@ -361,8 +368,10 @@ def _attribute_defect(
         message, why, fix = message + _GONE_NEXT, _TRANSIENT_WHY, _TRANSIENT_FIX
     else:
         kind, severity = "permanent-diff", ""  # "": the kind's own severity
-        why = hints.why(classification, attr.declared, attr.observed)
-        fix = hints.fix(classification, attr.path, attr.declared, attr.observed)
+        # A sensitive value is never shown, not even in the fix ("declare it as ...").
+        shown = (declared, observed) if attr.sensitive else (attr.declared, attr.observed)
+        why = hints.why(classification, *shown)
+        fix = hints.fix(classification, attr.path, *shown)
     return Defect(
         kind=kind,
         address=rc.address,

@@ -8,6 +8,8 @@ module does not converge.
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -162,7 +164,8 @@ def parse_plan(data: dict[str, Any]) -> Plan:
     for name, raw in (data.get("output_changes") or {}).items():
         actions = tuple(raw.get("actions") or ())
         if actions and actions != ("no-op",):
-            declared = UNKNOWN if raw.get("after_unknown") is True else raw.get("after")
+            # A map output with one unknown entry is that map, the entry unknown.
+            declared = _merge_unknown(raw.get("after"), raw.get("after_unknown"))
             outputs.append(
                 OutputChange(
                     name,
@@ -203,7 +206,9 @@ def _resource_change(raw: dict[str, Any]) -> ResourceChange:
     after = change.get("after")
     unknown = change.get("after_unknown") or {}
     replace_paths = {_path_text(p) for p in change.get("replace_paths") or []}
-    sensitive = change.get("after_sensitive") or {}
+    # Terraform writes sensitive values in clear and marks them in these masks: a value
+    # sensitive on either side is never shown.
+    masks = (change.get("after_sensitive"), change.get("before_sensitive"))
     rc = ResourceChange(
         address=raw.get("address", ""),
         type=raw.get("type", ""),
@@ -228,7 +233,7 @@ def _resource_change(raw: dict[str, Any]) -> ResourceChange:
                         path == p or path.startswith(p + ".") or path.startswith(p + "[")
                         for p in replace_paths
                     ),
-                    sensitive=_is_sensitive(sensitive, path),
+                    sensitive=any(_is_sensitive(mask, path) for mask in masks),
                 )
             )
     return rc
@@ -312,21 +317,46 @@ def _path_text(parts: list[Any]) -> str:
     return text
 
 
-def _is_sensitive(sensitive: Any, path: str) -> bool:
-    if sensitive is True:
-        return True
-    if not isinstance(sensitive, dict) or not path:
-        return False
-    head = path.split(".")[0].split("[")[0]
-    return sensitive.get(head) is True
+def _is_sensitive(mask: Any, path: str) -> bool:
+    """True when ``mask`` (a plan's ``after_sensitive``/``before_sensitive``) marks the
+    value at ``path``, anything above it, or anything inside it as sensitive."""
+    for part in _path_parts(path):
+        if mask is True:
+            return True
+        if isinstance(mask, dict):
+            mask = mask.get(part) if isinstance(part, str) else None
+        elif isinstance(mask, list):
+            mask = mask[part] if isinstance(part, int) and part < len(mask) else None
+        else:
+            return False
+    return _any_marked(mask)
+
+
+def _any_marked(mask: Any) -> bool:
+    if isinstance(mask, dict):
+        return any(_any_marked(m) for m in mask.values())
+    if isinstance(mask, list):
+        return any(_any_marked(m) for m in mask)
+    return mask is True
+
+
+def _path_parts(path: str) -> list[str | int]:
+    """``ingress[0].cidr_blocks`` -> ``["ingress", 0, "cidr_blocks"]`` (``""`` -> ``[]``)."""
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path):
+        parts.append(int(index) if index else name)
+    return parts
 
 
 def format_value(value: Any, limit: int = 120) -> str:
     """A value as a person reads it in a failure message."""
     if value is UNKNOWN:
         return "(known after apply)"
-    import json
-
     text = value if isinstance(value, str) and value and not value.isspace() else None
-    text = json.dumps(value, sort_keys=False) if text is None else json.dumps(text)
+    text = json.dumps(value, default=_unknown_text) if text is None else json.dumps(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _unknown_text(value: Any) -> str:
+    """What ``json.dumps`` writes for a value inside a structure that only apply knows."""
+    return "(known after apply)" if value is UNKNOWN else str(value)

@@ -79,6 +79,28 @@ def attribute_expression(module_dir: Path, address: str, attribute: str) -> str 
     return _expression_in(block, _split_path(attribute))
 
 
+def ignored_changes(module_dir: Path, address: str) -> frozenset[str] | None:
+    """The top-level attributes ``address``'s ``lifecycle { ignore_changes }`` names.
+
+    ``{"*"}`` for ``ignore_changes = all``; an empty set when the block ignores
+    nothing; None when the block is not found.
+    """
+    block = _find_block(module_dir, address)
+    if block is None:
+        return None
+    names: set[str] = set()
+    for lifecycle in block.children("lifecycle"):
+        attr = lifecycle.attributes.get("ignore_changes")
+        if attr is None:
+            continue
+        text = attr.expression.strip()
+        if text == "all":
+            return frozenset({"*"})
+        # [tags, tags["Name"], ingress[0].cidr_blocks]: the name each entry starts with.
+        names.update(re.findall(r"(?:^|[\[,])\s*([A-Za-z_][\w-]*)", text.strip("[]")))
+    return frozenset(names)
+
+
 def _expression_in(block: Block, parts: list[str | int]) -> str | None:
     name, rest = parts[0], parts[1:]
     if not isinstance(name, str):

@@ -21,13 +21,15 @@ One module per job:
 - :mod:`.arguments`: ``--converge`` paths checked, ``dir::scenario`` arguments rewritten
   (this module's hooks);
 - :mod:`.revision` and :mod:`.upgrade`: ``--converge-upgrade-from`` and
-  ``--converge-stages`` (its own hooks).
+  ``--converge-stages`` (its own hooks);
+- :mod:`.plans`: ``--converge-plan FILE``, a saved plan's gate, ``<file>::plan-gate``
+  (its own hooks; no emulator).
 
 The ``--converge*`` values are parsed once, in :mod:`pytest_converge.options`
 (``settings(config).faults``, ``.drift``, ``.stages``, ...). A module's variables
 (``converge.tfvars``) are read by :mod:`pytest_converge.tfvars`.
-The hooks live in ``arguments`` and ``upgrade``; ``plugin.py`` registers those two
-modules, so nothing here is a hook.
+The hooks live in ``arguments``, ``plans`` and ``upgrade``; ``plugin.py`` registers
+those modules, so nothing here is a hook.
 """
 
 from __future__ import annotations

@@ -50,6 +50,8 @@ KIND_HELP: dict[str, str] = {
     "provisioners)",
     "output-change": "only an output value changes on the second plan",
     "drift": "refresh found the object changed outside terraform between apply and plan",
+    "reverted-drift": "an object was changed outside terraform (a console fix) and the next "
+    "apply sets it back: a plan gate's finding",
     "duplicate": "an object was created twice: one is in state, the other is not",
     "orphan": "an object exists that no state entry accounts for",
     "recovery-failed": "the clean re-run after a fault failed",
