@@ -101,6 +101,11 @@ class Scenario:
         #: The prepared runs' calls (an old revision's apply): coverage counts them.
         self.prepared_calls: list[Call] = []
 
+    @property
+    def faulted(self) -> bool:
+        """The scenario injects a fault (its recovered world is compared with a clean one)."""
+        return self.fault is not None
+
     # -- the sequence ------------------------------------------------------------
     def run(self) -> Observed:
         """One run of the scenario (from an empty emulator and state unless ``fresh=False``)."""
@@ -108,7 +113,7 @@ class Scenario:
         # The world a clean apply makes, to compare the recovered one with (made
         # first: its clean apply empties the emulator after itself). A later stage
         # keeps the emulator's content: there is no clean world to compare with.
-        clean = stack.clean_world() if self.fresh and self.fault is not None else None
+        clean = stack.clean_world() if self.fresh and self.faulted else None
         if self.fresh:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had
@@ -117,9 +122,11 @@ class Scenario:
         stack.warm_inventory()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)
-        # After a wait the stall watch cut (a finding of its own) the rest is still checked.
-        if (second or first).ok or stack.cut_since_start():
-            defects.extend(stack.second_plan_defects(label))
+        # After a wait the stall watch cut (a finding of its own), or a re-run that failed
+        # on some resources (a recovery-failed each), the rest is still checked.
+        failed = errored(second) if second is not None and not second.ok else []
+        if (second or first).ok or stack.cut_since_start() or failed:
+            defects.extend(stack.second_plan_defects(label, cut=failed))
         stack.step(Step.INVENTORY)
         after = stack.inventory()
         created = list(after.minus(baseline))
@@ -188,7 +195,7 @@ class Scenario:
         if clean is None:
             return []
         self.stack.step(Step.WORLD_CHECK)
-        return self.stack.world_defects(clean, self.fault, second, self.label, inventoried)
+        return self.stack.world_defects(clean, self.label, second, self.label, inventoried)
 
     def coverage(
         self,
@@ -229,7 +236,7 @@ def rerun_clean(
     # made, failed on the emulator: the ``stalled`` finding tells it.
     failed_on = address_in(second.error.diagnostics) if second.error is not None else None
     done = second.ok or second.cut or failed_on in stack.cut_since_start()
-    failed = [] if done else [recovery_failed(stack.name, scenario, first, second)]
+    failed = [] if done else recovery_failures(stack.name, scenario, first, second)
     if not second.ok and done and not second.cut and first.stalled:
         first.stalled[0].message += (
             f". The clean re-run then failed on {failed_on}, which the cut left half made: "
@@ -238,11 +245,46 @@ def rerun_clean(
     return second, failed
 
 
-def recovery_failed(module: str, scenario: str, first: ApplyResult, second: ApplyResult) -> Defect:
+def errored(result: ApplyResult) -> list[str]:
+    """The resources whose apply failed in ``result`` (its ``apply_errored`` events)."""
+    found = [
+        (e.get("hook") or {}).get("resource", {}).get("addr")
+        for e in result.events
+        if e.get("type") == "apply_errored"
+    ]
+    return list(dict.fromkeys(a for a in found if a))
+
+
+def recovery_failures(
+    module: str, scenario: str, first: ApplyResult, second: ApplyResult
+) -> list[Defect]:
+    """The ``recovery-failed`` defects of a clean re-run that failed: one per resource its
+    diagnostics name (several faults of one run can break several), else one."""
+    err = second.error
+    diags = err.diagnostics if err is not None else []
+    by_address: dict[str, list[str]] = {}
+    for d in diags:
+        named = address_in([d])
+        if named is not None:
+            by_address.setdefault(named, []).append(d)
+    if len(by_address) < 2:
+        return [recovery_failed(module, scenario, first, second)]
+    return [recovery_failed(module, scenario, first, second, only=named) for named in by_address]
+
+
+def recovery_failed(
+    module: str,
+    scenario: str,
+    first: ApplyResult,
+    second: ApplyResult,
+    only: str | None = None,
+) -> Defect:
     """The ``recovery-failed`` defect of a clean re-run that failed."""
     err = second.error
     diags = err.diagnostics if err is not None else []
-    address = address_in(diags) or (first.pending[0].split(" ")[0] if first.pending else None)
+    if only is not None:  # the diagnostics about one resource (and those naming none)
+        diags = [d for d in diags if address_in([d]) in (only, None)]
+    address = only or address_in(diags) or (first.in_flight[0] if first.in_flight else None)
     text = "; ".join(diags) or str(err)
     why, fix = recovery_failed_hints(text, address)
     return Defect(

@@ -202,18 +202,25 @@ class Stack:
             raise
 
     # -- runs ----------------------------------------------------------
-    def apply(self, faults: Sequence[Fault] | Fault | None = None) -> ApplyResult:
+    def apply(
+        self, faults: Sequence[Fault] | Fault | None = None, *, refresh: bool = True
+    ) -> ApplyResult:
         """``terraform apply`` through ``faults`` (none by default).
 
         Returns the result whether or not terraform succeeded; a failed apply
         is data here (a fault is *meant* to break it). Use
-        ``.raise_for_error()`` when it must succeed.
+        ``.raise_for_error()`` when it must succeed. ``refresh=False`` plans from
+        the state alone (``-refresh=false``).
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
-        return self._apply(armed, self.parallelism or (1 if armed else None))
+        return self._apply(armed, self.parallelism or (1 if armed else None), refresh=refresh)
 
     def _apply(
-        self, armed: list[Fault], parallelism: int | None, targets: Sequence[str] = ()
+        self,
+        armed: list[Fault],
+        parallelism: int | None,
+        targets: Sequence[str] = (),
+        refresh: bool = True,
     ) -> ApplyResult:
         self.check_emulator()
         self._emulator_empty = False
@@ -241,6 +248,7 @@ class Stack:
                 json=IsFlagged,
                 parallelism=parallelism,
                 target=list(targets) or None,
+                refresh=None if refresh else False,
                 on_event=on_event,
                 watch=watch,
             )
@@ -385,30 +393,34 @@ class Stack:
             return self.finish(found)
         return self.finish(self.take_run_findings(scenario) + defects)
 
-    def second_plan_defects(self, scenario: str) -> list[Defect]:
+    def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]:
         """Apply if not yet applied, then plan; a plan with changes is applied and planned
         again (permanence). Its defects, not finished (part of the runner's interface).
 
         After an apply the stall watch cut (:attr:`ApplyResult.cut`) the plan still
         runs: what the apply finished is checked as usual (permanence through an apply
         of those resources only), the resources it cut or never reached are told on
-        the ``stalled`` finding (:func:`.analysis.stalls.split_after_cut`).
+        the ``stalled`` finding (:func:`.analysis.stalls.split_after_cut`). ``cut`` adds
+        resources a failed apply left half made (a re-run's ``recovery-failed`` ones):
+        they and what they block are left out the same way.
         """
-        if not self.applied and not self._cuts:
+        cut = {*cut, *self.cut_since_start()}
+        if not self.applied and not cut:
             self.step(Step.APPLY)
             result = self.apply()
-            if not self._cuts:
+            cut.update(self.cut_since_start())
+            if not cut:
                 result.raise_for_error()
-        cut = {a for run in self._cuts for a in run.in_flight}
         self.step(Step.SECOND_PLAN)
         applied = self.last_apply
         second = self.plan()
         state: list[str] = []
-        if self._cuts:
+        if cut:
             state = self._managed_in_state()
             after = split_after_cut(second, cut, state)
-            for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
-                finding.message = f"{finding.message}. {after.note()}"
+            if self._cuts:
+                for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
+                    finding.message = f"{finding.message}. {after.note()}"
             second = after.checked
         if second.is_empty and not second.drift:
             return []
@@ -659,13 +671,13 @@ class Stack:
     def world_defects(
         self,
         clean: World | None,
-        fault: Fault | None,
+        fault: str | None,
         second: ApplyResult | None,
         scenario: str,
         inventoried: Collection[str] = (),
     ) -> list[Defect]:
-        """After ``fault``'s scenario re-ran clean (``second``) with an empty plan: what
-        the emulator holds that a clean apply does not (``wrong-fixed-point``, see
+        """After the scenario of ``fault`` (its label) re-ran clean (``second``) with an
+        empty plan: what the emulator holds that a clean apply does not (``wrong-fixed-point``, see
         :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
         plan = self.last_plan
         if clean is None or fault is None or second is None or not second.ok:
@@ -679,7 +691,7 @@ class Stack:
         return world_defects(
             clean,
             recovered,
-            fault=fault.label,
+            fault=fault,
             module=self.name,
             scenario=scenario,
             inventoried=inventoried,

@@ -1,0 +1,249 @@
+"""A module's fault matrix in few runs: many faults in one run, a verdict per fault point.
+
+One run per fault point repeats, for every point, an emulator reset, a faulted apply
+of the whole module, a clean re-run, a second plan, an inventory and a world check.
+:func:`decide` runs many points together and shares the findings out:
+
+- **Faults that do not end terraform** (lost responses, errors, throttling) are armed
+  together in one apply: each is pinned to its resource and fires on that resource's
+  call.
+- **Faults that end it** (crash, interrupt) run as a chain of applies in one scenario,
+  one fault a link, in the order a clean apply made their calls: each link continues
+  from the state the last one left (``-refresh=false``), so it is a short apply up to
+  its call; the clean re-run, second plan, inventory and world check run once, after
+  the last link.
+- Each finding goes to the point whose resource it names
+  (:func:`.analysis.attribution.attribute`; an object no state tracks, to the resource
+  it resembles in a clean apply's state). A point whose fault did not fire is run
+  again in a later group (alone, the second time); points a finding cannot tell
+  apart are run again apart; a group with a finding no point accounts for is split
+  in halves, down to single points, which run as :class:`~.scenario.Scenario` does
+  for one fault (adaptive group testing). Every verdict belongs to one point.
+
+    verdicts = decide(stack, [parse_fault(l) for l in labels], clean_state=state)
+    verdicts["crash@CreateVpc#1@aws_vpc.main"].defects
+
+Grouped runs are not replayed: a point's own scenario (``pytest ... "mod::<label>"``,
+its reproduce line) runs it alone, replay included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .analysis.attribution import attribute, origin_of
+from .analysis.defects import Defect
+from .analysis.state import StateResource
+from .errors import ConvergeError
+from .faults import Crash, Fault, Interrupt
+from .results import ApplyResult
+from .scenario import Scenario, errored, fault_hit, recovery_failures
+from .stack_protocol import ScenarioStack, Step
+
+__all__ = ["Verdict", "decide", "ends_terraform"]
+
+#: Fault kinds that end the terraform process they fire in: one per apply.
+_ENDING = (Crash, Interrupt)
+
+
+def ends_terraform(fault: Fault) -> bool:
+    """A crash or an interrupt: the apply stops at its call, so one fires per apply."""
+    return isinstance(fault, _ENDING)
+
+
+@dataclass
+class Verdict:
+    """One fault point's outcome, and the run that decided it."""
+
+    label: str
+    defects: list[Defect] = field(default_factory=list)
+    #: Which run of this :func:`decide` decided it (1-based), its points and seconds.
+    run: int = 0
+    points: tuple[str, ...] = ()
+    seconds: float = 0.0
+    #: The resource the fault hit.
+    hit: str | None = None
+    #: The point could not be run (its fault never fired, even alone; the emulator died).
+    error: ConvergeError | None = None
+
+    @property
+    def failed(self) -> bool:
+        return any(d.is_error for d in self.defects)
+
+    @property
+    def shared(self) -> bool:
+        """Decided by a run of several points."""
+        return len(self.points) > 1
+
+
+class GroupScenario(Scenario):
+    """Several faults in one scenario: one apply for those that leave terraform running,
+    a chain of applies (one each) for those that end it; then every check once."""
+
+    def __init__(self, stack: ScenarioStack, faults: Sequence[Fault], label: str) -> None:
+        super().__init__(stack, faults[0], label=label)
+        self.faults = list(faults)
+        ending = [f for f in self.faults if ends_terraform(f)]
+        rest = [f for f in self.faults if not ends_terraform(f)]
+        self.links: list[list[Fault]] = ([rest] if rest else []) + [[f] for f in ending]
+        self.results: list[ApplyResult] = []
+
+    def faulted_run(self, defects: list[Defect]) -> tuple[ApplyResult, ApplyResult | None]:
+        stack = self.stack
+        self.results = []
+        for i, link in enumerate(self.links):
+            stack.step(Step.FAULTED_APPLY, f"{', '.join(f.label for f in link)} ({self.label})")
+            # A later link goes on from the state the last one left, as a re-run would.
+            self.results.append(stack.apply(link, refresh=i == 0))
+            stack.check_emulator()
+        # The later links' calls count as the coverage's created types (see coverage()).
+        self.prepared_calls = [c for r in self.results[1:] for c in r.calls]
+        first = self.results[0]
+        stack.step(Step.RERUN, f"after {self.label}")
+        second = stack.apply()
+        failed_on = errored(second) if not second.ok else []
+        cut = set(stack.cut_since_start())
+        if not second.ok and not second.cut and not set(failed_on) <= cut:
+            defects.extend(recovery_failures(stack.name, self.label, first, second))
+        return first, second
+
+    def fired(self) -> dict[str, str | None]:
+        """Each fault that fired -> the resource its call was made for."""
+        found: dict[str, str | None] = {}
+        for result in self.results:
+            for fault in result.fired:
+                call = next((c for c in result.calls if c.fault == fault.label), None)
+                found[fault.label] = fault.address or (call.address if call else None)
+        return found
+
+    def unfired(self) -> list[Fault]:
+        fired = set(self.fired())
+        return [f for f in self.faults if f.label not in fired]
+
+
+#: Called with each verdict as it is decided (the items report it; progress shows it).
+OnVerdict = Callable[[Verdict], None]
+
+
+def decide(
+    stack: ScenarioStack,
+    faults: Sequence[Fault],
+    *,
+    clean_state: Sequence[StateResource] | None = None,
+    order: Sequence[str] = (),
+    reproduce: Mapping[str, str] | None = None,
+    on_verdict: OnVerdict | None = None,
+) -> dict[str, Verdict]:
+    """Decide every fault point of ``faults`` (one module, one Stack) in as few runs as
+    the findings allow; see the module docstring.
+
+    ``clean_state`` is the state of a clean apply (to tell whose leftover an object no
+    state tracks is); ``order`` the fault points in the order a clean apply made their
+    calls (a chain of ending faults follows it); ``reproduce`` each label's reproduce
+    line, put on its defects.
+    """
+    rank = {point: i for i, point in enumerate(order)}
+    queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
+    unfired_once: set[str] = set()
+    verdicts: dict[str, Verdict] = {}
+    runs = 0
+
+    def decided(verdict: Verdict) -> None:
+        for d in verdict.defects:
+            d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
+        verdict.defects = stack.finish(verdict.defects)
+        verdicts[verdict.label] = verdict
+        if on_verdict is not None:
+            on_verdict(verdict)
+
+    while queue:
+        group = queue.pop(0)
+        runs += 1
+        started = time.monotonic()
+        if len(group) == 1:
+            decided(_alone(stack, group[0], runs, started))
+            continue
+        label = f"{len(group)} points together"
+        scenario = GroupScenario(stack, group, label)
+        found = scenario.run()
+        seconds = time.monotonic() - started
+        fired = scenario.fired()
+        origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
+        shared = attribute(found.defects, fired, origins)
+        by_label = {f.label: f for f in group}
+        later: list[list[Fault]] = []
+        if shared.unattributed:
+            # A finding no point accounts for: none of this run's verdicts is sure.
+            points = [by_label[p] for p in fired]
+            half = max(1, len(points) // 2)
+            later += [points[:half], points[half:]]
+        else:
+            together = tuple(p for p in fired if p not in shared.ambiguous)
+            for point in together:
+                decided(
+                    Verdict(
+                        point,
+                        [_relabelled(d, point) for d in shared.by_point[point]],
+                        runs,
+                        together,
+                        seconds,
+                        fired[point],
+                    )
+                )
+            # Points a finding could belong to are run again, each in another group.
+            apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
+            later.extend(_spread(apart))
+        missed = scenario.unfired()
+        again = [f for f in missed if f.label not in unfired_once]
+        later.extend([f] for f in missed if f.label in unfired_once)  # the second time: alone
+        unfired_once.update(f.label for f in missed)
+        if again:
+            later.insert(0, again)
+        queue = [g for g in later if g] + queue
+    return verdicts
+
+
+def _first_groups(faults: Sequence[Fault], rank: Mapping[str, int]) -> list[list[Fault]]:
+    """One group of the faults that leave terraform running, one chain of those that
+    end it (in the clean apply's order of their calls)."""
+    key = lambda f: (rank.get(f.point, len(rank)), f.label)  # noqa: E731
+    staying = sorted((f for f in faults if not ends_terraform(f)), key=key)
+    ending = sorted((f for f in faults if ends_terraform(f)), key=key)
+    return [staying, ending]
+
+
+def _spread(faults: list[Fault]) -> list[list[Fault]]:
+    """Groups in which no two faults are on one resource (they were told apart badly)."""
+    groups: list[list[Fault]] = []
+    for fault in faults:
+        home = next((g for g in groups if all(f.address != fault.address for f in g)), None)
+        if home is None:
+            groups.append([fault])
+        else:
+            home.append(fault)
+    return groups
+
+
+def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verdict:
+    """One point's own scenario, as :meth:`Stack.recover` runs it (without the replay)."""
+    try:
+        found = Scenario(stack, fault).run()
+    except ConvergeError as exc:
+        return Verdict(fault.label, [], run, (fault.label,), time.monotonic() - started, error=exc)
+    return Verdict(
+        fault.label,
+        found.defects,
+        run,
+        (fault.label,),
+        time.monotonic() - started,
+        fault_hit(found.first),
+    )
+
+
+def _relabelled(defect: Defect, point: str) -> Defect:
+    """``defect`` as the finding of ``point``'s scenario (a copy: a finding shared by
+    several points is each one's own)."""
+    return dataclasses.replace(defect, scenario=point, objects=list(defect.objects))
