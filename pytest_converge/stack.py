@@ -883,13 +883,13 @@ class Stack:
             replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
             if self.last_plan
             else (),
-            model=self.model_facts(defects),
+            model=self._model_facts(defects),
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects
 
-    def model_facts(self, defects: list[Defect]) -> ModelFacts | None:
+    def _model_facts(self, defects: list[Defect]) -> ModelFacts | None:
         """What the API's model and the emulator's source say of ``defects`` and of the
         calls the last apply made (see :mod:`.model_facts`): the evidence of a gap no
         catalogue entry names yet."""
