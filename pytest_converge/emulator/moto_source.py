@@ -9,7 +9,7 @@ built on first use (~0.05 s for EC2)::
 
     index = SourceIndex()
     index.package_of("application-autoscaling")      # 'applicationautoscaling'
-    index.mentions("dynamodb", "OnDemandThroughput")  # False with moto 5.2.5
+    index.mentions("dynamodb", "OnDemandThroughput")  # False: moto 5.2.5 drops it
     index.mentions_value("ssm", "aws:ec2:image")       # True: moto's ssm knows the value
 
 Extra source roots (by default the plugin's own ``emulator/fidelity/``, Python

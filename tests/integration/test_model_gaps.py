@@ -69,21 +69,19 @@ def test_strict_keeps_a_model_suspected_gap_an_error(converge):
 
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
-def test_on_demand_throughput_on_aws_5_is_a_suspected_gap(converge, provider_line):
-    _uncatalogued("aws_dynamodb_table", "on_demand_throughput")
-    stack = converge(provider_line.pin(MODULES / "on_demand_table"))
+def test_a_dropped_logging_config_on_aws_5_is_suspected(converge, provider_line):
+    _uncatalogued("aws_lambda_function", "logging_config")
+    stack = converge(provider_line.pin(MODULES / "lambda_logging"))
     stack.assert_converged()  # the only finding is a suspected gap: a warning
     [found] = stack.defects
-    assert (found.address, found.attribute) == (
-        "aws_dynamodb_table.events",
-        "on_demand_throughput",
-    )
+    assert (found.address, found.attribute) == ("aws_lambda_function.worker", "logging_config")
     assert found.emulator_suspected and found.severity == "warning"
     assert found.evidence.startswith(
-        "aws_dynamodb_table.on_demand_throughput -> dynamodb CreateTable/UpdateTable "
-        "OnDemandThroughput -> moto 5.2.5's dynamodb backend never reads it"
+        "aws_lambda_function.logging_config -> lambda CreateFunction/"
+        "UpdateFunctionConfiguration LoggingConfig -> moto 5.2.5's lambda backend never "
+        "reads it"
     ), found.evidence
-    assert "CreateTableInput.OnDemandThroughput" in found.evidence
+    assert "CreateFunctionRequest.LoggingConfig" in found.evidence
 
 
 def test_a_value_moto_refuses_and_the_api_lists_is_named_in_the_error(converge):

@@ -269,7 +269,7 @@ def test_the_values_the_api_lists():
 
 
 def test_moto_s_source_index_knows_what_each_backend_reads(tmp_path):
-    index = SourceIndex(cache=tmp_path)
+    index = SourceIndex(extra=[], cache=tmp_path)  # moto's own source: the fidelity layer aside
     assert index.package_of("lambda") == "awslambda"
     assert index.package_of("elbv2", "elasticloadbalancing") == "elbv2"
     assert index.package_of("apigatewayv2", "apigateway") == "apigatewayv2"
@@ -283,7 +283,7 @@ def test_moto_s_source_index_knows_what_each_backend_reads(tmp_path):
     # Built once per moto version, then read from the cache.
     [stored] = tmp_path.glob("*/dynamodb.words")
     stored.write_text("ondemandthroughput")
-    assert SourceIndex(cache=tmp_path).mentions("dynamodb", "OnDemandThroughput")
+    assert SourceIndex(extra=[], cache=tmp_path).mentions("dynamodb", "OnDemandThroughput")
 
 
 def test_an_extra_source_root_counts_for_the_packages_it_extends(tmp_path):
@@ -300,6 +300,13 @@ def test_an_extra_source_root_counts_for_the_packages_it_extends(tmp_path):
 
 
 # -- what the proxy keeps of a refused call, and the facts built from it ----------------------
+
+
+@pytest.fixture
+def moto_only(monkeypatch, tmp_path):
+    """The facts from moto's own source (what the plugin's fidelity layer adds aside)."""
+    index = SourceIndex(extra=[], cache=tmp_path)
+    monkeypatch.setattr(model_facts, "source_index", lambda: index)
 
 
 def test_request_parameters_of_each_protocol():
@@ -339,7 +346,7 @@ def _refused_call(**extra) -> Call:
     return Call(**fields)
 
 
-def test_facts_of_a_refused_call_name_the_value_moto_does_not_know():
+def test_facts_of_a_refused_call_name_the_value_moto_does_not_know(moto_only):
     call = _refused_call()
     assert call.refused
     facts = model_facts.refusal_facts(SimpleNamespace(name="moto", version="5.2.5"), [call])
@@ -350,7 +357,7 @@ def test_facts_of_a_refused_call_name_the_value_moto_does_not_know():
     assert refusal_notes(facts)[0].startswith("suspected emulator gap: moto 5.2.5 answered")
 
 
-def test_no_facts_for_other_emulators_or_answers():
+def test_no_facts_for_other_emulators_or_answers(moto_only):
     moto = SimpleNamespace(name="moto", version="5.2.5")
     assert model_facts.refusal_facts(SimpleNamespace(name="localstack"), [_refused_call()]) is None
     faulted = _refused_call(status=403, upstream_status=200)  # a fault answered, not moto
@@ -359,9 +366,14 @@ def test_no_facts_for_other_emulators_or_answers():
     assert not _refused_call(mutating=False).refused
 
 
-def test_facts_of_a_finding_ask_the_real_model_and_source():
-    facts = model_facts.model_facts([_diff()], SimpleNamespace(name="moto", version="5.2.5"))
+def test_facts_of_a_finding_ask_the_real_model_and_source(moto_only):
+    dropped = _diff(
+        address="aws_lambda_function.worker",
+        attribute="dead_letter_config",
+        declared=[{"target_arn": "arn:aws:sqs:us-east-1:123456789012:failed"}],
+    )
+    facts = model_facts.model_facts([dropped], SimpleNamespace(name="moto", version="5.2.5"))
     assert facts is not None
     [known] = facts.attributes
-    assert known.member.path == ("OnDemandThroughput",) and not known.carried
-    assert known.source == "moto/dynamodb"
+    assert known.member.path == ("DeadLetterConfig",) and not known.carried
+    assert known.source == "moto/awslambda"
