@@ -9,6 +9,7 @@ an error.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -61,11 +62,19 @@ def test_a_member_the_emulator_reads_is_not_excused(converge, monkeypatch, tmp_p
     assert not found.emulator_suspected and found.severity == "error"
 
 
-def test_strict_keeps_a_model_suspected_gap_an_error(converge):
-    stack = converge(MODULES / "lambda_dead_letters")
-    stack.strict = True
-    [dropped] = [d for d in stack.converged_defects() if d.attribute == "dead_letter_config"]
-    assert dropped.emulator_suspected and dropped.severity == "error"
+def test_zero_code_shows_the_evidence_and_strict_keeps_it_an_error(pytester):
+    shutil.copytree(MODULES / "lambda_dead_letters", pytester.path / "mods" / "worker")
+    args = ["--converge", "mods", "--converge-faults=none", "-p", "no:cacheprovider"]
+    strict = pytester.runpytest_subprocess(*args, "--converge-strict")
+    strict.assert_outcomes(failed=1)
+    out = strict.stdout.str()
+    assert "permanent-diff (dropped) [suspected emulator gap]" in out
+    assert "suspected emulator gaps (1; not counted as module defects):" in out
+    assert (
+        "aws_lambda_function.worker . dead_letter_config: aws_lambda_function.dead_letter_config"
+        " -> lambda CreateFunction/UpdateFunctionConfiguration DeadLetterConfig -> moto 5.2.5's"
+        " lambda backend never reads it"
+    ) in out
 
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
