@@ -63,7 +63,8 @@ def test_a_member_the_emulator_reads_is_not_excused(converge, monkeypatch, tmp_p
 
 
 def test_zero_code_shows_the_evidence_and_strict_keeps_it_an_error(pytester):
-    shutil.copytree(MODULES / "lambda_dead_letters", pytester.path / "mods" / "worker")
+    for name in ("lambda_dead_letters", "worker_code"):  # a root and the module it calls
+        shutil.copytree(MODULES / name, pytester.path / "mods" / name)
     args = ["--converge", "mods", "--converge-faults=none", "-p", "no:cacheprovider"]
     strict = pytester.runpytest_subprocess(*args, "--converge-strict")
     strict.assert_outcomes(failed=1)

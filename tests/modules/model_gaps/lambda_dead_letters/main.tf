@@ -5,43 +5,24 @@ provider "aws" {
   region = "us-east-1"
 }
 
+module "code" {
+  source = "../worker_code"
+  name   = "converge-worker"
+}
+
 resource "aws_sqs_queue" "failed" {
   name = "converge-failed-events"
 }
 
-resource "aws_iam_role" "worker" {
-  name = "converge-worker"
-  assume_role_policy = jsonencode({
-    Version = "2012-10-17"
-    Statement = [{
-      Effect    = "Allow"
-      Action    = "sts:AssumeRole"
-      Principal = { Service = "lambda.amazonaws.com" }
-    }]
-  })
-}
-
-resource "aws_s3_bucket" "code" {
-  bucket = "converge-worker-code"
-}
-
-# index.py (def handler(event, context): return event), zipped.
-resource "aws_s3_bucket_object" "code" {
-  bucket         = aws_s3_bucket.code.id
-  key            = "worker.zip"
-  content_base64 = "UEsDBBQAAAAAAAAAIVC0CHBpLgAAAC4AAAAIAAAAaW5kZXgucHlkZWYgaGFuZGxlcihldmVudCwgY29udGV4dCk6CiAgICByZXR1cm4gZXZlbnQKUEsBAhQDFAAAAAAAAAAhULQIcGkuAAAALgAAAAgAAAAAAAAAAAAAAIABAAAAAGluZGV4LnB5UEsFBgAAAAABAAEANgAAAFQAAAAAAA=="
-}
-
 resource "aws_lambda_function" "worker" {
   function_name = "converge-worker"
-  role          = aws_iam_role.worker.arn
+  role          = module.code.role_arn
   handler       = "index.handler"
   runtime       = "python3.8"
-  s3_bucket     = aws_s3_bucket_object.code.bucket
-  s3_key        = aws_s3_bucket_object.code.key
+  s3_bucket     = module.code.bucket
+  s3_key        = module.code.key
 
   dead_letter_config {
     target_arn = aws_sqs_queue.failed.arn
   }
-
 }

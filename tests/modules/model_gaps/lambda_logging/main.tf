@@ -5,36 +5,18 @@ provider "aws" {
   region = "us-east-1"
 }
 
-resource "aws_iam_role" "worker" {
-  name = "converge-json-worker"
-  assume_role_policy = jsonencode({
-    Version = "2012-10-17"
-    Statement = [{
-      Effect    = "Allow"
-      Action    = "sts:AssumeRole"
-      Principal = { Service = "lambda.amazonaws.com" }
-    }]
-  })
-}
-
-resource "aws_s3_bucket" "code" {
-  bucket = "converge-json-worker-code"
-}
-
-# index.py (def handler(event, context): return event), zipped.
-resource "aws_s3_object" "code" {
-  bucket         = aws_s3_bucket.code.id
-  key            = "worker.zip"
-  content_base64 = "UEsDBBQAAAAAAAAAIVC0CHBpLgAAAC4AAAAIAAAAaW5kZXgucHlkZWYgaGFuZGxlcihldmVudCwgY29udGV4dCk6CiAgICByZXR1cm4gZXZlbnQKUEsBAhQDFAAAAAAAAAAhULQIcGkuAAAALgAAAAgAAAAAAAAAAAAAAIABAAAAAGluZGV4LnB5UEsFBgAAAAABAAEANgAAAFQAAAAAAA=="
+module "code" {
+  source = "../worker_code"
+  name   = "converge-json-worker"
 }
 
 resource "aws_lambda_function" "worker" {
   function_name = "converge-json-worker"
-  role          = aws_iam_role.worker.arn
+  role          = module.code.role_arn
   handler       = "index.handler"
   runtime       = "python3.12"
-  s3_bucket     = aws_s3_object.code.bucket
-  s3_key        = aws_s3_object.code.key
+  s3_bucket     = module.code.bucket
+  s3_key        = module.code.key
 
   logging_config {
     log_format            = "JSON"
