@@ -40,6 +40,7 @@ from .analysis.gaps import (
     undecodable_notes,
     unimplemented_notes,
 )
+from .analysis.model_gaps import ModelFacts, refusal_notes
 from .analysis.plan import Plan, parse_plan, top_attribute
 from .analysis.stalls import (
     KNOWN_WAIT_LIMITS,
@@ -64,6 +65,7 @@ from .faults import Call, Fault, Proxy, parse_fault
 from .hcl import declared_regions, provider_regions
 from .inventory import BUILTIN_LISTERS, Inventory, Lister, prepare_clients, take_inventory
 from .loop import Loop
+from .model_facts import model_facts, refusal_facts
 from .provider import ReattachedProvider
 from .report import convergence_error
 from .results import ApplyResult, RecoveryReport, UpgradeReport
@@ -268,7 +270,7 @@ class Stack:
         if self._emulator_lost:
             raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
-            _name_emulator_gaps(error, self.proxy.calls, self.emulator.name)
+            _name_emulator_gaps(error, self.proxy.calls, self.emulator)
         egress = self._egress_of(timeline)
         result = ApplyResult(
             ok=error is None,
@@ -345,7 +347,7 @@ class Stack:
         except TerraformError as exc:
             if self._emulator_lost:
                 raise EmulatorError(self._emulator_died("during plan")) from exc
-            _name_emulator_gaps(exc, self.proxy.calls, self.emulator.name)
+            _name_emulator_gaps(exc, self.proxy.calls, self.emulator)
             self._stalled_of("terraform plan", exc, stalls, timeline, self._egress_of(timeline))
             raise
         else:
@@ -966,10 +968,18 @@ class Stack:
             replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
             if self.last_plan
             else (),
+            model=self._model_facts(defects),
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects
+
+    def _model_facts(self, defects: list[Defect]) -> ModelFacts | None:
+        """What the API's model and the emulator's source say of ``defects`` and of the
+        calls the last apply made (see :mod:`.model_facts`): the evidence of a gap no
+        catalogue entry names yet."""
+        calls = self.last_apply.calls if self.last_apply is not None else []
+        return model_facts(defects, self.emulator, calls)
 
     def close(self, keep: bool = False) -> None:
         """Stop the proxies and the provider, and (unless ``keep``) delete the workspace."""
@@ -1015,13 +1025,16 @@ class Stack:
 _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_errored"})
 
 
-def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: str) -> None:
-    """Put "the moto emulator does not implement `svc:Op`" first in ``error``.
+def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
+    """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
+    the emulator refused on a value it does not know (:func:`.model_facts.refusal_facts`).
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
     """
-    notes = unimplemented_notes(calls, emulator) + undecodable_notes(error.diagnostics, emulator)
+    name = emulator.name
+    notes = unimplemented_notes(calls, name) + undecodable_notes(error.diagnostics, name)
+    notes += refusal_notes(refusal_facts(emulator, calls))
     if notes:
         error.diagnostics[:] = notes + [
             _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics

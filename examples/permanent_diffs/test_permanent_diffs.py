@@ -56,6 +56,8 @@ def test_redrive_policies_never_converge(converge):
     assert (read.classification, read.declared, read.observed) == ("default", 5, 0)
     assert "does not apply in the chosen mode" in read.why
     assert "PROVISIONED" in read.fix and "null" in read.fix
+    # The module's own: no emulator gap explains it.
+    assert read.severity == "error" and not read.emulator_suspected
 
     # The same CIDR twice: kept once.
     ssh = defects["aws_security_group.ssh"]

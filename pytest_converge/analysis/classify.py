@@ -13,6 +13,9 @@ enum, a sorted list, a filled-in default, a number where a string was sent.
     'order'
     >>> classify(["10.0.0.0/8", "10.0.0.0/8"], ["10.0.0.0/8"])
     'dedup'
+    >>> classify([{"id": "tmp", "days": 1}, {"id": "archive", "days": None}],
+    ...          [{"id": "archive", "days": 0}, {"id": "tmp", "days": 1}])
+    'order'
     >>> classify("PAY_PER_REQUEST mode ignores it", None)
     'dropped'
     >>> classify("tcp", "6", "ingress[0].protocol")
@@ -153,6 +156,8 @@ def classify(declared: Any, observed: Any, attribute: str | None = None) -> str:
     for name, rules in _RULES:
         if _equal(left, right, **rules):
             return name
+    if sort_key(declared, observed) is not None:
+        return "order"
     if _is_alias(declared, observed, attribute):
         return "alias"
     if _is_default(declared, observed, attribute):
@@ -435,6 +440,61 @@ def _arn_names(arn: str, name: str) -> bool:
         return False
     resource = found["resource"]
     return name == resource or re.split(r"[/:]", resource)[-1] == name
+
+
+#: Block attributes tried first as the key an API sorts a list of blocks by.
+_SORT_KEYS = ("id", "name", "key", "priority", "order", "rule_number", "sid")
+
+
+def sort_key(declared: Any, observed: Any) -> str | None:
+    """The attribute an API sorted a list of nested blocks by, if that is the difference.
+
+    Both are lists of two or more blocks (maps); one attribute holds a distinct
+    value in each block, the same values on both sides; the observed blocks are
+    in ascending order of it and the declared ones are not. Paired by that
+    attribute, each observed block is the declared one, with the API's values
+    where the declared one is empty (the provider pairs blocks by position, so
+    a field left unset picks up another block's value or the API's default)::
+
+        >>> sort_key([{"id": "tmp", "days": 1}, {"id": "archive", "days": None}],
+        ...          [{"id": "archive", "days": 0}, {"id": "tmp", "days": 1}])
+        'id'
+    """
+    if not (_blocks(declared) and _blocks(observed)) or len(declared) != len(observed):
+        return None
+    shared = set(declared[0]).intersection(*declared, *observed)
+    candidates = [k for k in _SORT_KEYS if k in shared] + sorted(shared - set(_SORT_KEYS))
+    for key in candidates:
+        want, have = [b[key] for b in declared], [b[key] for b in observed]
+        if not _distinct_scalars(want) or not _distinct_scalars(have):
+            continue
+        if sorted(want) != have or want == have:
+            continue
+        by_key = {b[key]: b for b in observed}
+        if all(_filled_in(block, by_key[block[key]]) for block in declared):
+            return key
+    return None
+
+
+def _blocks(value: Any) -> bool:
+    return isinstance(value, list) and len(value) >= 2 and all(isinstance(b, dict) for b in value)
+
+
+def _distinct_scalars(values: list[Any]) -> bool:
+    scalars = [v for v in values if isinstance(v, str | int) and not isinstance(v, bool)]
+    kinds = {type(v) for v in scalars}
+    return len(scalars) == len(values) and len(set(values)) == len(values) and len(kinds) == 1
+
+
+def _filled_in(declared: Any, observed: Any) -> bool:
+    """``observed`` is ``declared`` with values where it is empty, at any depth."""
+    if _strict_equal(declared, observed) or _is_empty(declared):
+        return True
+    if isinstance(declared, dict) and isinstance(observed, dict):
+        return all(_filled_in(declared.get(k), observed.get(k)) for k in {*declared, *observed})
+    if isinstance(declared, list) and isinstance(observed, list):
+        return len(declared) == len(observed) and all(map(_filled_in, declared, observed))
+    return False
 
 
 def _is_dropped(declared: Any, observed: Any) -> bool:

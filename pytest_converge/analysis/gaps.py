@@ -27,8 +27,10 @@ empty or ``*``: any attribute of the type). The file is a JSON list of entries
 with the entry as ``evidence`` and, unless ``strict``, lowers an error to a
 warning. Nothing is dropped: the finding is still listed.
 
-A second source of evidence is the other emulator disagreeing
-(:func:`mark_disagreements`, used by ``--converge-confirm-with``).
+A second source of evidence is the emulator's own model: an attribute sent as
+an API member its source never reads (:mod:`.model_gaps`, no entry needed). A
+third is the other emulator disagreeing (:func:`mark_disagreements`, used by
+``--converge-confirm-with``).
 
 This module also names an emulator's gaps in *calls*
 (:func:`unimplemented_operation`): moto answers an operation it does not
@@ -46,7 +48,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .defects import ERROR, INFO, WARNING, Defect
+from .defects import ERROR, INFO, Defect
+from .model_gaps import ModelFacts, mark_model_gaps, resource_type
+from .model_gaps import plain_path as _plain_path
+from .model_gaps import suspect as _suspect
 
 __all__ = [
     "CATALOGUE",
@@ -205,18 +210,6 @@ def emulator_version(emulator: Any) -> str | None:
         return None
 
 
-def resource_type(address: str | None) -> str | None:
-    """``module.net.aws_subnet.public["a"]`` -> ``aws_subnet`` (None for outputs/none)."""
-    if not address:
-        return None
-    parts = re.sub(r"\[[^\]]*\]", "", address).split(".")
-    while len(parts) >= 2 and parts[0] == "module":
-        parts = parts[2:]
-    if parts and parts[0] == "data":
-        parts = parts[1:]
-    return parts[0] if len(parts) >= 2 and parts[0] != "output" else None
-
-
 def matching_gap(
     defect: Defect, gaps: Sequence[Gap], emulator: str, version: str | None
 ) -> Gap | None:
@@ -260,14 +253,17 @@ def mark_emulator_gaps(
     gaps: Sequence[Gap] | None = None,
     configuration: Mapping[str, Any] | None = None,
     replaced: Collection[str] = (),
+    model: ModelFacts | None = None,
 ) -> list[Defect]:
     """Mark the findings a known gap explains; returns the marked ones.
 
     Each gets ``emulator_suspected`` and the entry as ``evidence``; an error
-    becomes a warning unless ``strict``. A finding that follows from a
-    suspected one is marked too (:func:`mark_followers`; ``configuration`` is
-    the plan's, for the outputs' references, and ``replaced`` the addresses
-    it replaces).
+    becomes a warning unless ``strict``. A finding no entry explains is then
+    asked of the emulator's own ``model`` (:func:`.model_gaps.mark_model_gaps`:
+    an attribute sent as an API member the emulator never reads). A finding
+    that follows from a suspected one is marked too (:func:`mark_followers`;
+    ``configuration`` is the plan's, for the outputs' references, and
+    ``replaced`` the addresses it replaces).
     """
     catalogue = load_catalogue() if gaps is None else gaps
     defects = list(defects)
@@ -280,6 +276,7 @@ def mark_emulator_gaps(
             continue
         _suspect(defect, gap.describe(version), strict)
         marked.append(defect)
+    marked += mark_model_gaps(defects, model, strict=strict)
     return marked + mark_followers(defects, configuration, replaced=replaced, strict=strict)
 
 
@@ -560,20 +557,8 @@ def mark_disagreements(
     return marked
 
 
-def _suspect(defect: Defect, evidence: str, strict: bool) -> None:
-    defect.emulator_suspected = True
-    defect.evidence = evidence
-    if defect.severity == ERROR and not strict:
-        defect.severity = WARNING
-
-
 def _key(d: Defect) -> tuple:
     return (d.kind, d.address, d.attribute)
-
-
-def _plain_path(path: str) -> str:
-    """A plan path without list indices: ``ingress[3].description`` -> ``ingress.description``."""
-    return re.sub(r"\[[^\]]*\]", "", path)
 
 
 # -- gaps in calls ------------------------------------------------------------------------

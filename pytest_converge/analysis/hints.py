@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..inventory.catalogue import CATALOGUE, GLOBAL
-from .classify import first_difference
+from .classify import first_difference, sort_key
 from .plan import UNKNOWN, format_value
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ WHY: dict[str, str] = {
     "indentation) and returns the value without it",
     "case": "the API stores the value case-insensitively and returns it in its own case",
     "order": "the API returns the elements in its own order (sorted or insertion order) and "
-    "the attribute is an ordered list, so another order reads as a change",
+    "the attribute is an ordered list, so another order reads as a change (a list of blocks "
+    "the API sorts by a key attribute too: the provider pairs blocks by position)",
     "dropped": "the API accepts the value and keeps nothing of it: the read after apply "
     "returns null or empty, so every plan sets it again",
     "default": "the API fills in a default when the value is empty or omitted, drops a "
@@ -187,6 +188,12 @@ def _fix_case(attr: str, declared: Any, observed: Any, shown: str) -> str:
 
 
 def _fix_order(attr: str, declared: Any, observed: Any, shown: str) -> str:
+    key = sort_key(declared, observed)
+    if key is not None:
+        keys = ", ".join(format_value(block[key]) for block in observed)
+        return (
+            f"Declare the {attr} blocks in the order the API returns them, sorted by {key}: {keys}."
+        )
     if isinstance(observed, str):
         how = 'declare the items in that order: join(",", sort(...)) if the API sorts them'
     else:

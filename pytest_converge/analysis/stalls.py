@@ -21,6 +21,7 @@ a :class:`Stall` or a ``stalled`` defect out.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -383,6 +384,27 @@ def error_code(status: int, body: bytes) -> str | None:
         if isinstance(code, str) and code:
             return code.rpartition("#")[2]
     return None
+
+
+_XML_MESSAGE = re.compile(rb"<Message>([^<]{0,2000})</Message>")
+
+
+def error_message(status: int, body: bytes) -> str:
+    """The message of a failed answer (``1 validation error detected: ...``), or ``""``."""
+    if status < 400 or not body:
+        return ""
+    head = body[:8192]
+    found = _XML_MESSAGE.search(head)
+    if found:
+        return html.unescape(found.group(1).decode(errors="replace")).strip()
+    try:
+        data = json.loads(head)
+    except ValueError:
+        return ""
+    if isinstance(data, dict):
+        said = data.get("message") or data.get("Message") or ""
+        return said.strip() if isinstance(said, str) else ""
+    return ""
 
 
 # -- after a cut wait: what the second plan can still check --------------------------

@@ -42,15 +42,18 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
 
 from .. import cancel
 from ..errors import EmulatorError
 from ..safety import is_loopback_url, loopback_target
 from ..toolchain import cache_dir
 from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
+from .localstack_world import read_world
 
 #: Environment variables read by ``localstack_emulator()``.
 ENDPOINT_ENV = "LOCALSTACK_ENDPOINT"
@@ -234,6 +237,19 @@ class LocalStackEmulator(Emulator):
         goes through boto3's default session, which reads ``AWS_PROFILE`` and ``~/.aws``.
         """
         return Emulator.session(self).client(service, **self.client_options(region))
+
+    def world(self, regions: Iterable[str] = ()) -> dict[str, Any]:
+        """What LocalStack holds of the objects a scenario's world is compared on, read
+        through its describe and get calls (:mod:`.localstack_world`), in its own region
+        and ``regions``. What no API returns (an RDS master password) is not compared.
+        """
+        try:
+            running = [name for name, state in self.services().items() if state == "running"]
+            return read_world(self.client, [self.region, *regions], running)
+        except (BotoCoreError, ClientError) as exc:
+            raise EmulatorError(
+                f"LocalStack at {self.endpoint} did not return its world: {exc}"
+            ) from exc
 
 
 class ExternalLocalStack(LocalStackEmulator):

@@ -40,6 +40,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -281,11 +282,12 @@ class MotoEmulator(Emulator):
         except (OSError, urllib.error.URLError, ValueError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not return its data: {exc}") from exc
 
-    def world(self) -> dict[str, Any]:
+    def world(self, regions: Iterable[str] = ()) -> dict[str, Any]:
         """What moto's backend model holds of the objects a scenario's world is compared on.
 
         See :mod:`.moto_world`: ``{"covered": [types], "objects": [...]}``, read
-        inside the server process (no describe call returns a master password).
+        inside the server process (no describe call returns a master password),
+        of every region (``regions`` is for backends that read region by region).
         """
 
         try:

@@ -33,7 +33,9 @@ from typing import Any
 WORLD_PATH = "/converge-api/world"
 #: Changes with what a reader reads or how it writes a value: a clean world kept
 #: across sessions (with a module's fault points) of another format is not compared.
-WORLD_FORMAT = "world-1"
+#: world-2: LocalStack has a world too (:mod:`.localstack_world`; a LocalStack run's
+#: fault points kept before it have none).
+WORLD_FORMAT = "world-2"
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ def _grants(acl: Any) -> list[str]:
     return sorted(found)
 
 
-def _policy(raw: bytes | str | None) -> Any:
+def document(raw: bytes | str | None) -> Any:
+    """A stored JSON document (a bucket policy) as data; text that is not JSON as text."""
     if not raw:
         return None
     try:
@@ -120,7 +123,7 @@ def _bucket_attributes(bucket: Any) -> dict[str, Any]:
     return {
         "acl": _grants(bucket.acl),
         "versioning": bucket.versioning_status,
-        "policy": _policy(bucket.policy),
+        "policy": document(bucket.policy),
     }
 
 

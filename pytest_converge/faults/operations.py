@@ -16,6 +16,7 @@ random parts) may appear in it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -225,6 +226,47 @@ _MUTATING_VERBS = frozenset(
         "Update", "Upgrade", "Upload", "Verify",
     }
 )  # fmt: skip
+
+
+#: Bounds of :func:`request_parameters` (it keeps a refused call's parameters).
+_PARAMETERS_KEPT = 200
+_VALUE_KEPT = 200
+
+
+def request_parameters(body: bytes) -> dict[str, str]:
+    """A request's parameters as flat ``name -> value`` pairs, as sent.
+
+    A JSON body (JSON and REST-JSON protocols) is flattened with ``.`` and 1-based
+    list positions (``Tags.1.Key``); a form body (query and EC2 protocols) is
+    taken as it is, without ``Action`` and ``Version``. Anything else (XML,
+    binary) has none here. At most 200 parameters of 200 characters each::
+
+        >>> request_parameters(b'{"Name": "/app", "DataType": "aws:ssm:integration"}')
+        {'Name': '/app', 'DataType': 'aws:ssm:integration'}
+    """
+    text = body[: 1 << 16].decode(errors="replace").strip()
+    found: dict[str, str] = {}
+    if text.startswith("{"):
+        try:
+            _flatten(json.loads(text), "", found)
+        except ValueError:
+            return {}
+    elif "=" in text and not text.startswith("<"):
+        for name, value in parse_qsl(text, keep_blank_values=True):
+            if name not in ("Action", "Version"):
+                found[name] = value
+    return {k: v[:_VALUE_KEPT] for k, v in list(found.items())[:_PARAMETERS_KEPT]}
+
+
+def _flatten(value: object, prefix: str, into: dict[str, str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{prefix}.{key}" if prefix else str(key), into)
+    elif isinstance(value, list):
+        for n, item in enumerate(value, 1):
+            _flatten(item, f"{prefix}.{n}", into)
+    elif prefix and value is not None:
+        into[prefix] = json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 def path_template(path: str) -> str:

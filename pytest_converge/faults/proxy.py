@@ -23,18 +23,18 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..analysis.gaps import unimplemented_operation
-from ..analysis.stalls import answer_digest, error_code, request_digest
+from ..analysis.stalls import answer_digest, error_code, error_message, request_digest
 from ..errors import FaultError
 from ..local_server import serve_in_thread, server_url
 from ..safety import LoopbackTarget, loopback_target
 from .kinds import SIGNALLING, Fault, Request, Signal
-from .operations import Operation, identify, is_mutating
+from .operations import Operation, identify, is_mutating, request_parameters
 from .wire import Response
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,21 @@ class Call:
     #: The emulator could not be reached (refused, reset, no answer): the proxy
     #: answered 502 itself. A dead emulator shows first here.
     unreached: bool = False
+    #: A mutating call the emulator itself refused (4xx, answered as it was): its
+    #: error message and the request's parameters (:func:`.operations.request_parameters`),
+    #: the evidence of a suspected emulator gap (:mod:`..model_facts`). Empty otherwise.
+    error_message: str = ""
+    parameters: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def refused(self) -> bool:
+        """The emulator refused this mutating call with a client error (4xx)."""
+        return (
+            self.mutating
+            and self.forwarded
+            and self.status == self.upstream_status
+            and 400 <= self.status < 500
+        )
 
     @property
     def label(self) -> str:
@@ -627,6 +642,9 @@ class _Handler(BaseHTTPRequestHandler):
             call.status = 0 if response.drop else response.status
             call.answer_digest = answer_digest(call.status, response.body)
             call.error_code = error_code(call.status, response.body)
+            if call.refused:
+                call.error_message = error_message(call.status, response.body)
+                call.parameters = request_parameters(body)
             # Record before answering: a client that has its answer must find its call.
             proxy._finish(pending)
             self._send(response)

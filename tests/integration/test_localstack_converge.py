@@ -8,50 +8,12 @@ import pytest
 
 from pytest_converge import LostResponse
 from pytest_converge.emulator.localstack import VENV_ENV, default_venv_python
-from pytest_converge.errors import EmulatorError
-from pytest_converge.inventory import pytest_converge_inventory
-from pytest_converge.stack import Stack
-from pytest_converge.workspace import Templates
 
 #: Found before any test moves HOME (pytester does).
 LOCALSTACK_VENV = default_venv_python().parent.parent
 
 pytestmark = pytest.mark.localstack
 MODULES = Path(__file__).resolve().parents[1] / "modules"
-
-
-@pytest.fixture(scope="module")
-def localstack():
-    from pytest_converge.emulator.localstack import localstack_emulator
-
-    try:
-        emulator = localstack_emulator()
-        emulator.start()
-    except EmulatorError as exc:
-        pytest.skip(f"no LocalStack: {exc}")
-    yield emulator
-    emulator.stop()
-
-
-@pytest.fixture
-def stack_on(localstack, converge_toolchain, tmp_path):
-    made = []
-
-    def make(module: Path) -> Stack:
-        localstack.reset()
-        stack = Stack(
-            module,
-            emulator=localstack,
-            templates=Templates(converge_toolchain, tmp_path / "templates"),
-            workdir=tmp_path,
-            inventory=pytest_converge_inventory,
-        )
-        made.append(stack)
-        return stack
-
-    yield make
-    for stack in made:
-        stack.close()
 
 
 def test_two_run_passes_on_localstack(stack_on):

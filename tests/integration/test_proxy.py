@@ -141,6 +141,25 @@ def test_error_with_a_custom_status_and_code(proxy: Proxy) -> None:
     assert info.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
 
 
+def test_a_call_the_emulator_refuses_keeps_its_parameters_and_message(proxy: Proxy) -> None:
+    ssm = client(proxy.endpoint, "ssm")
+    with pytest.raises(botocore.exceptions.ClientError):
+        ssm.create_document(
+            Name="freeze", Content="BEGIN:VCALENDAR", DocumentType="ChangeCalendar",
+            DocumentFormat="TEXT",
+        )  # fmt: skip
+    proxy.arm([ApiError("PutParameter", status=400, code="ValidationException")])
+    with pytest.raises(botocore.exceptions.ClientError):
+        ssm.put_parameter(Name="/refused/by/a/fault", Value="v", Type="String")
+    ssm.put_parameter(Name="/kept", Value="v", Type="String")
+    refused, faulted, answered = proxy.calls
+    assert refused.refused and refused.error_code == "ValidationException"
+    assert refused.error_message == "Invalid document format TEXT"
+    assert refused.parameters["DocumentFormat"] == "TEXT"
+    for call in (faulted, answered):  # a fault's answer, a success: nothing kept
+        assert not call.refused and call.parameters == {} and call.error_message == ""
+
+
 def test_lost_response_reaches_the_emulator_but_the_client_sees_500(
     proxy: Proxy, moto: MotoEmulator
 ) -> None:

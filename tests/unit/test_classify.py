@@ -14,6 +14,7 @@ from pytest_converge.analysis.classify import (
     classify_with,
     first_difference,
     pytest_converge_classify_diff,
+    sort_key,
 )
 from pytest_converge.analysis.defects import CLASSIFICATIONS
 from pytest_converge.analysis.plan import UNKNOWN
@@ -190,6 +191,47 @@ def test_alias(declared, observed, attribute):
 )
 def test_alias_near_misses_are_not_alias(declared, observed, attribute):
     assert classify(declared, observed, attribute) != "alias"
+
+
+#: Lifecycle rules as the provider plans them (declared: configuration order, unset
+#: fields null) and as an API answers them sorted by id, its defaults filled in.
+RULE_TMP = {"id": "tmp", "prefix": "tmp/", "expiration": [{"days": 1, "date": None}]}
+RULE_ARCHIVE = {"id": "archive", "prefix": "archive/", "expiration": []}
+SORTED_RULES = [
+    {**RULE_ARCHIVE, "expiration": []},
+    {**RULE_TMP, "expiration": [{"days": 1, "date": ""}]},
+]
+
+
+def test_blocks_the_api_sorts_by_a_key_are_order():
+    assert classify([RULE_TMP, RULE_ARCHIVE], SORTED_RULES, "lifecycle_rule") == "order"
+    assert sort_key([RULE_TMP, RULE_ARCHIVE], SORTED_RULES) == "id"
+    fix = hints.fix("order", "lifecycle_rule", [RULE_TMP, RULE_ARCHIVE], SORTED_RULES)
+    assert 'sorted by id: "archive", "tmp"' in fix
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        # Same order: nothing to sort (the difference is elsewhere).
+        ([RULE_ARCHIVE, RULE_TMP], [RULE_ARCHIVE, {**RULE_TMP, "prefix": "x/"}]),
+        # Sorted by id, but a field the module set differs: not only the order.
+        ([RULE_TMP, RULE_ARCHIVE], [RULE_ARCHIVE, {**RULE_TMP, "prefix": "other/"}]),
+        # Another order that is not sorted by any attribute.
+        (
+            [{"id": "b", "n": None}, {"id": "c", "n": 3}, {"id": "a", "n": 1}],
+            [{"id": "c", "n": 3}, {"id": "a", "n": 1}, {"id": "b", "n": 0}],
+        ),
+        # A key that repeats identifies nothing.
+        ([{"id": "a", "n": 2}, {"id": "a", "n": 1}], [{"id": "a", "n": 1}, {"id": "a", "n": 0}]),
+        # One block: no order to speak of.
+        ([{"id": "a", "n": None}], [{"id": "a", "n": 1}]),
+    ],
+    ids=["same-order", "changed-field", "unsorted", "repeated-key", "one-block"],
+)
+def test_blocks_that_differ_otherwise_are_not_order(declared, observed):
+    assert sort_key(declared, observed) is None
+    assert classify(declared, observed, "rule") != "order"
 
 
 SAMPLES = [

@@ -11,8 +11,10 @@ from pytest_converge.analysis.world import (
     match_world,
     world_defects,
 )
+from pytest_converge.emulator.localstack_world import read_world
 from pytest_converge.emulator.moto_world import body
 from pytest_converge.report import KIND_HELP, format_defects, load_schema
+from pytest_converge.world import state_regions
 
 COVERED = ("aws_db_instance", "aws_s3_object", "aws_s3_bucket_object")
 FAULT = "error@ModifyDBInstance#1:status=403,code=AccessDenied"
@@ -170,3 +172,65 @@ def test_a_world_round_trips_through_json() -> None:
     extra = s3_object(b"x", key="stray.html")
     recorded = world(db("pw"), extra)
     assert World.from_json(recorded.to_json()) == recorded
+
+
+# -- LocalStack's world, read through its API (fake clients, plain data) ---------------------
+
+
+class _Pages:
+    def __init__(self, pages: list[dict]) -> None:
+        self.pages = pages
+
+    def paginate(self, **kwargs: object) -> list[dict]:
+        return self.pages
+
+
+class _FakeApi:
+    """The answers of one service's describe calls, as boto3 returns them."""
+
+    def __init__(self, calls: list[tuple[str, str]], region: str, **answers: list[dict]):
+        self.calls, self.region, self.answers = calls, region, answers
+
+    def get_paginator(self, operation: str) -> _Pages:
+        self.calls.append((operation, self.region))
+        return _Pages(self.answers.get(operation, []))
+
+
+def test_localstack_s_world_reads_running_services_in_each_region_and_no_password() -> None:
+    calls: list[tuple[str, str]] = []
+    instance = {
+        "DBInstanceIdentifier": "orders",
+        "MasterUsername": "app",
+        "DBInstanceClass": "db.t3.micro",
+        "Endpoint": {"Port": 5432},
+        "DBParameterGroups": [{"DBParameterGroupName": "default.postgres16"}],
+    }
+
+    def client(service: str, region: str) -> _FakeApi:
+        answers = {"describe_db_instances": [{"DBInstances": [instance]}]}
+        return _FakeApi(calls, region, **(answers if region == "eu-west-1" else {}))
+
+    data = read_world(client, ["us-east-1", "eu-west-1", "us-east-1"], running=["rds"])
+    assert calls == [("describe_db_instances", "us-east-1"), ("describe_db_instances", "eu-west-1")]
+    [held] = held_objects(data)
+    assert (held.types, held.match, held.region) == (
+        ("aws_db_instance",),
+        {"identifier": "orders"},
+        "eu-west-1",
+    )
+    assert held.attributes["port"] == 5432 and "password" not in held.attributes
+    assert held.attributes["parameter_group_name"] == "default.postgres16"
+    assert data["not_compared"]["aws_db_instance"] == ["password"]
+    assert set(data["covered"]) >= {"aws_db_instance", "aws_s3_object", "aws_lambda_function"}
+    # A service LocalStack does not run (s3, lambda here) is never asked.
+    assert read_world(client, ["us-east-1"], running=[])["objects"] == []
+
+
+def test_the_regions_a_world_is_read_in_are_those_of_the_state_s_arns() -> None:
+    resources = [
+        state("aws_lambda_function.a", arn="arn:aws:lambda:eu-west-1:123456789012:function:a"),
+        state("aws_db_instance.b", arn="arn:aws:rds:us-east-2:123456789012:db:b"),
+        state("aws_s3_bucket.c", arn="arn:aws:s3:::c", bucket="c"),
+        state("aws_iam_role.d", arn="arn:aws:iam::123456789012:role/d"),
+    ]
+    assert state_regions(resources) == ["eu-west-1", "us-east-2"]

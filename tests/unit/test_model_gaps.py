@@ -1,0 +1,379 @@
+"""Gaps suspected from the emulator's own model (plain data), and the lookups behind them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_converge import model_facts
+from pytest_converge.analysis.defects import Defect
+from pytest_converge.analysis.gaps import mark_emulator_gaps
+from pytest_converge.analysis.model_gaps import (
+    ApiMember,
+    AttributeFacts,
+    ModelFacts,
+    Refusal,
+    RefusedParameter,
+    mark_model_gaps,
+    model_questions,
+    refusal_notes,
+)
+from pytest_converge.api_model import allowed_values, api_members, services_of
+from pytest_converge.emulator.moto_source import SourceIndex
+from pytest_converge.faults.operations import request_parameters
+from pytest_converge.faults.proxy import Call
+
+ON_DEMAND = ApiMember(
+    "dynamodb", ("CreateTable", "UpdateTable"), ("OnDemandThroughput",), "CreateTableInput"
+)
+
+
+def _facts(carried: bool, attribute: str = "on_demand_throughput") -> ModelFacts:
+    known = AttributeFacts("aws_dynamodb_table", attribute, ON_DEMAND, carried, "moto/dynamodb")
+    return ModelFacts("moto", "5.2.5", (known,))
+
+
+def _diff(classification: str = "dropped", **extra) -> Defect:
+    fields = {
+        "kind": "permanent-diff",
+        "address": "module.db.aws_dynamodb_table.events[0]",
+        "attribute": "on_demand_throughput",
+        "declared": [{"max_read_request_units": 100}],
+        "observed": [],
+        "classification": classification,
+        **extra,
+    }
+    return Defect(**fields)
+
+
+# -- the rule (analysis, plain data) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("classification", ["dropped", "default"])
+def test_a_finding_on_a_member_the_emulator_never_reads_is_suspected(classification):
+    defect = _diff(classification)
+    assert mark_model_gaps([defect], _facts(carried=False)) == [defect]
+    assert defect.emulator_suspected and defect.severity == "warning"
+    assert defect.evidence.startswith(
+        "aws_dynamodb_table.on_demand_throughput -> dynamodb CreateTable/UpdateTable "
+        "OnDemandThroughput -> moto 5.2.5's dynamodb backend never reads it ("
+        "botocore's shape CreateTableInput.OnDemandThroughput; moto/dynamodb never "
+        "mentions OnDemandThroughput in any form)"
+    ), defect.evidence
+
+
+def test_a_member_the_emulator_reads_is_not_excused():
+    defect = _diff()
+    assert mark_model_gaps([defect], _facts(carried=True)) == []
+    assert not defect.emulator_suspected and defect.severity == "error"
+
+
+@pytest.mark.parametrize(
+    "defect",
+    [
+        _diff("unknown"),  # not a value that went missing
+        _diff("order"),
+        _diff(declared=None, observed="PROVISIONED", classification="default"),  # filled in
+        _diff(kind="needs-second-apply"),
+        _diff(severity="info"),
+    ],
+    ids=["unknown", "order", "declared-empty", "transient", "info"],
+)
+def test_only_values_sent_and_lost_are_asked(defect):
+    assert model_questions([defect]) == []
+    assert mark_model_gaps([defect], _facts(carried=False)) == []
+    assert not defect.emulator_suspected
+
+
+def test_the_question_is_the_plain_path_of_the_resource_type():
+    nested = _diff(attribute="on_demand_throughput[0].max_read_request_units")
+    assert model_questions([_diff(), nested, _diff()]) == [
+        ("aws_dynamodb_table", "on_demand_throughput"),
+        ("aws_dynamodb_table", "on_demand_throughput.max_read_request_units"),
+    ]
+
+
+def test_strict_keeps_it_an_error():
+    defect = _diff()
+    mark_model_gaps([defect], _facts(carried=False), strict=True)
+    assert defect.emulator_suspected and defect.severity == "error"
+
+
+def test_the_catalogue_comes_first_and_followers_follow_a_model_gap():
+    defect = _diff(address="aws_dynamodb_table.events")
+    output = Defect(
+        kind="output-change",
+        address="output.limits",
+        attribute="limits",
+        declared=[{"max_read_request_units": 100}],
+        observed=[],
+    )
+    configuration = {
+        "root_module": {
+            "outputs": {
+                "limits": {
+                    "expression": {
+                        "references": [
+                            "aws_dynamodb_table.events.on_demand_throughput",
+                            "aws_dynamodb_table.events",
+                        ]
+                    }
+                }
+            }
+        }
+    }
+    marked = mark_emulator_gaps(
+        [defect, output],
+        "moto",
+        "5.2.5",
+        gaps=[],
+        configuration=configuration,
+        model=_facts(carried=False),
+    )
+    assert marked == [defect, output]
+    assert output.evidence.startswith(
+        "follows from the suspected emulator gap of aws_dynamodb_table.events on_demand_throughput"
+    )
+
+
+def test_without_facts_nothing_is_marked():
+    defect = _diff()
+    assert mark_model_gaps([defect], None) == []
+    assert mark_emulator_gaps([defect], "localstack", None, gaps=[]) == []
+
+
+# -- refused calls --------------------------------------------------------------------------
+
+TEXT = RefusedParameter(
+    "DocumentFormat", "TEXT", named=True, listed=True, value_known=False, member_known=True
+)
+NAME = RefusedParameter(
+    "Name", "calendar", named=False, listed=False, value_known=False, member_known=True
+)
+
+
+def _refusal(*parameters: RefusedParameter, address: str | None = "aws_ssm_document.c"):
+    return Refusal(
+        "ssm",
+        "CreateDocument",
+        "ValidationException",
+        "Invalid document format TEXT",
+        address,
+        parameters,
+    )
+
+
+def test_a_refused_value_the_api_lists_is_named_first_in_the_error():
+    facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(NAME, TEXT),))
+    [note] = refusal_notes(facts)
+    assert note.startswith(
+        "suspected emulator gap: moto 5.2.5 answered ValidationException to "
+        "ssm:CreateDocument with DocumentFormat=TEXT: botocore's ssm model lists 'TEXT' "
+        "for CreateDocument.DocumentFormat and moto 5.2.5's ssm backend never mentions "
+        "that value (it said: Invalid document format TEXT)"
+    ), note
+
+
+@pytest.mark.parametrize(
+    "parameter",
+    [
+        # The emulator knows the value: it refuses it for a reason of its own.
+        RefusedParameter("DocumentFormat", "TEXT", True, True, True, True),
+        # The API does not list the value: the module may be wrong.
+        RefusedParameter("DocumentFormat", "TXT", True, False, False, True),
+        # The message is about something else.
+        RefusedParameter("DocumentFormat", "TEXT", False, True, False, True),
+    ],
+    ids=["known-value", "unlisted-value", "not-named"],
+)
+def test_a_refusal_that_is_not_suspicious_is_not_named(parameter):
+    facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(parameter),))
+    assert refusal_notes(facts) == []
+
+
+def test_a_member_the_emulator_never_reads_named_in_the_refusal_is_suspicious():
+    unread = RefusedParameter("Mode", "FAST", True, False, value_known=False, member_known=False)
+    facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(unread),))
+    [note] = refusal_notes(facts)
+    assert "with Mode=FAST: moto 5.2.5's ssm backend never reads Mode" in note
+
+
+def test_a_recovery_that_failed_on_a_suspicious_refusal_is_suspected():
+    failed = Defect(
+        kind="recovery-failed",
+        address="aws_ssm_document.c",
+        observed="creating SSM document: ValidationException: Invalid document format TEXT",
+    )
+    other = Defect(kind="recovery-failed", address="aws_sqs_queue.q", observed="timeout")
+    facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(TEXT, address=None),))
+    assert mark_model_gaps([failed, other], facts) == [failed]
+    assert failed.severity == "warning" and "DocumentFormat=TEXT" in failed.evidence
+
+
+# -- the lookups (botocore's models, moto's source) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("resource_type", "attribute", "service", "operations", "path"),
+    [
+        (
+            "aws_dynamodb_table",
+            "on_demand_throughput",
+            "dynamodb",
+            ("CreateTable", "UpdateTable"),
+            ("OnDemandThroughput",),
+        ),
+        (
+            "aws_dynamodb_table",
+            "on_demand_throughput.max_read_request_units",
+            "dynamodb",
+            ("CreateTable", "UpdateTable"),
+            ("OnDemandThroughput", "MaxReadRequestUnits"),
+        ),
+        ("aws_cloudwatch_log_group", "log_group_class", "logs", ("CreateLogGroup",), None),
+        ("aws_sqs_queue", "name", "sqs", ("CreateQueue",), ("QueueName",)),
+        ("aws_vpc_endpoint", "subnet_ids", "ec2", None, ("SubnetIds",)),
+        ("aws_lambda_function", "dead_letter_config", "lambda", None, ("DeadLetterConfig",)),
+    ],
+)
+def test_an_attribute_maps_to_the_member_it_is_sent_as(
+    resource_type, attribute, service, operations, path
+):
+    [member] = api_members(resource_type, attribute)
+    assert member.service == service
+    if operations is not None:
+        assert member.operations == operations
+    if path is not None:
+        assert member.path == path
+    assert member.shape
+
+
+def test_a_renamed_or_unknown_attribute_maps_to_nothing():
+    assert api_members("aws_dynamodb_table", "read_capacity") == []  # ProvisionedThroughput...
+    assert api_members("aws_sqs_queue", "name_prefix") == []
+    assert api_members("aws_nothing_known", "name") == []
+
+
+def test_a_type_finds_its_service():
+    assert services_of("aws_cloudwatch_log_group") == ["logs"]
+    assert services_of("aws_appautoscaling_target")[-1] == "application-autoscaling"
+    assert services_of("aws_subnet") == ["ec2"]
+    assert services_of("aws_lambda_function", ["lambda", "not-a-service"]) == ["lambda"]
+
+
+def test_the_values_the_api_lists():
+    assert "aws:ssm:integration" in allowed_values("ssm", "PutParameter", "DataType")
+    assert "TEXT" in allowed_values("ssm", "CreateDocument", "DocumentFormat")
+    assert allowed_values("ssm", "CreateDocument", "NoSuchMember") == frozenset()
+
+
+def test_moto_s_source_index_knows_what_each_backend_reads(tmp_path):
+    index = SourceIndex(extra=[], cache=tmp_path)  # moto's own source: the fidelity layer aside
+    assert index.package_of("lambda") == "awslambda"
+    assert index.package_of("elbv2", "elasticloadbalancing") == "elbv2"
+    assert index.package_of("apigatewayv2", "apigateway") == "apigatewayv2"
+    assert index.package_of("no-such-service") is None
+    assert not index.mentions("dynamodb", "OnDemandThroughput")
+    assert index.mentions("dynamodb", "ProvisionedThroughput")
+    assert index.mentions("dynamodb", "provisioned_throughput")
+    assert index.mentions("s3", "Cache-Control")  # a header's wire name
+    assert index.mentions_value("ssm", "aws:ec2:image")
+    assert not index.mentions_value("ssm", "aws:ssm:integration")
+    # Built once per moto version, then read from the cache.
+    [stored] = tmp_path.glob("*/dynamodb.words")
+    stored.write_text("ondemandthroughput")
+    assert SourceIndex(extra=[], cache=tmp_path).mentions("dynamodb", "OnDemandThroughput")
+
+
+def test_an_extra_source_root_counts_for_the_packages_it_extends(tmp_path):
+    extra = tmp_path / "fidelity"
+    (extra / "dynamodb").mkdir(parents=True)
+    (extra / "dynamodb" / "throughput.py").write_text("def on_demand_throughput(): ...\n")
+    (extra / "logs.py").write_text("from moto.logs.models import LogGroup  # logGroupClass\n")
+    (extra / "other.py").write_text("from moto.sqs import models  # RedriveAllowPolicy\n")
+    index = SourceIndex(extra=[extra], cache=tmp_path / "cache")
+    assert index.mentions("dynamodb", "OnDemandThroughput")  # by its directory's name
+    assert index.mentions("logs", "logGroupClass")  # by its import
+    assert not index.mentions("logs", "RedriveAllowPolicy")  # another package's file
+    assert not SourceIndex(cache=tmp_path / "cache").mentions("dynamodb", "OnDemandThroughput")
+
+
+# -- what the proxy keeps of a refused call, and the facts built from it ----------------------
+
+
+@pytest.fixture
+def moto_only(monkeypatch, tmp_path):
+    """The facts from moto's own source (what the plugin's fidelity layer adds aside)."""
+    index = SourceIndex(extra=[], cache=tmp_path)
+    monkeypatch.setattr(model_facts, "source_index", lambda: index)
+
+
+def test_request_parameters_of_each_protocol():
+    assert request_parameters(b'{"Name": "c", "Tags": [{"Key": "a"}], "On": true}') == {
+        "Name": "c",
+        "Tags.1.Key": "a",
+        "On": "true",
+    }
+    form = b"Action=CreateSubnet&Version=2016-11-15&VpcId=vpc-1&CidrBlock=10.0.0.0%2F24"
+    assert request_parameters(form) == {"VpcId": "vpc-1", "CidrBlock": "10.0.0.0/24"}
+    assert request_parameters(b"<CreateBucketConfiguration/>") == {}
+    assert request_parameters(b"{not json") == {}
+
+
+def _refused_call(**extra) -> Call:
+    fields = {
+        "seq": 1,
+        "service": "ssm",
+        "operation": "CreateDocument",
+        "occurrence": 1,
+        "method": "POST",
+        "path": "/",
+        "status": 400,
+        "access_key": None,
+        "started": 0.0,
+        "duration": 0.0,
+        "fault": None,
+        "forwarded": True,
+        "mutating": True,
+        "upstream_status": 400,
+        "error_code": "ValidationException",
+        "error_message": "Invalid document format TEXT",
+        "parameters": {"Name": "calendar", "DocumentFormat": "TEXT", "Content": "BEGIN"},
+        "address": "aws_ssm_document.c",
+        **extra,
+    }
+    return Call(**fields)
+
+
+def test_facts_of_a_refused_call_name_the_value_moto_does_not_know(moto_only):
+    call = _refused_call()
+    assert call.refused
+    facts = model_facts.refusal_facts(SimpleNamespace(name="moto", version="5.2.5"), [call])
+    assert facts is not None
+    [refusal] = facts.refusals
+    cause = refusal.cause()
+    assert cause is not None and (cause.name, cause.value) == ("DocumentFormat", "TEXT")
+    assert refusal_notes(facts)[0].startswith("suspected emulator gap: moto 5.2.5 answered")
+
+
+def test_no_facts_for_other_emulators_or_answers(moto_only):
+    moto = SimpleNamespace(name="moto", version="5.2.5")
+    assert model_facts.refusal_facts(SimpleNamespace(name="localstack"), [_refused_call()]) is None
+    faulted = _refused_call(status=403, upstream_status=200)  # a fault answered, not moto
+    assert not faulted.refused
+    assert model_facts.refusal_facts(moto, [faulted]) is None
+    assert not _refused_call(mutating=False).refused
+
+
+def test_facts_of_a_finding_ask_the_real_model_and_source(moto_only):
+    dropped = _diff(
+        address="aws_lambda_function.worker",
+        attribute="dead_letter_config",
+        declared=[{"target_arn": "arn:aws:sqs:us-east-1:123456789012:failed"}],
+    )
+    facts = model_facts.model_facts([dropped], SimpleNamespace(name="moto", version="5.2.5"))
+    assert facts is not None
+    [known] = facts.attributes
+    assert known.member.path == ("DeadLetterConfig",) and not known.carried
+    assert known.source == "moto/awslambda"
