@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis.defects import Defect
 from .analysis.hints import recovery_failed_hints
+from .analysis.left_behind import left_behind
 from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
 from .analysis.state import StateResource, state_resources
 from .analysis.world import World
@@ -123,6 +124,7 @@ class Scenario:
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
         defects.extend(self.leftovers(created, state))
+        defects = left_behind(defects, created, fault_hit(first))
         covered = after.covered | baseline.covered
         defects.extend(self.world_check(clean, second, covered))
         unverified = self.coverage(first, second, state, covered)
