@@ -124,9 +124,9 @@ class Scenario:
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
         defects.extend(self.leftovers(created, state))
-        defects = left_behind(defects, created, fault_hit(first))
         covered = after.covered | baseline.covered
         defects.extend(self.world_check(clean, second, covered))
+        defects = left_behind(defects, created, fault_hit(first))
         unverified = self.coverage(first, second, state, covered)
         if unverified:
             defects.append(unverified_defect(unverified, module=stack.name, scenario=label))

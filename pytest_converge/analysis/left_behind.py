@@ -12,8 +12,9 @@ resource the fault hit, so::
   resource, becomes part of it: its objects, and a fix that adopts the object
   into the resource (``terraform import aws_security_group.app sg-...``) or
   deletes it (the catalogue's command);
-- any other orphan is named by the resource the fault hit (the fault on it
-  left the object), and its fix adopts it there when the types match.
+- any other orphan (the inventory's, or the world check's) is named by the
+  resource the fault hit (the fault on it left the object), and an inventoried
+  one's fix adopts it there when the types match.
 
 Pure: defects and the objects the scenario created in, defects out.
 """
@@ -48,8 +49,10 @@ def left_behind(
     joined: list[tuple[Defect, CloudObject]] = []
     for defect in defects:
         obj = objects.get(defect.objects[0]) if defect.objects else None
-        if defect.kind != "orphan" or defect.address is not None or obj is None:
+        if defect.kind != "orphan" or defect.address is not None:
             found.append(defect)
+        elif obj is None:  # the world check's: an object no inventory lists
+            found.append(replace(defect, address=hit))
         elif failed is not None and obj.type == hit_type:
             joined.append((defect, obj))
         else:

@@ -88,3 +88,15 @@ def test_without_a_known_hit_nothing_changes() -> None:
     assert left_behind(found, [GROUP], None) == found
     # The orphan's own fix names no placeholder address either.
     assert "<address>" not in found[1].fix
+
+
+def test_an_orphan_of_the_world_check_is_named_by_the_resource_the_fault_hit() -> None:
+    held = Defect(
+        kind="orphan",
+        module="mods/net",
+        scenario=SCENARIO,
+        objects=["aws_s3_object bucket=site, key=stray.html"],
+        fix="delete the object by hand",
+    )
+    [orphan] = left_behind([held], [GROUP], "aws_s3_object.page")
+    assert orphan.address == "aws_s3_object.page" and orphan.fix == held.fix
