@@ -10,6 +10,7 @@ from collections.abc import Generator
 from typing import Any
 
 import pytest
+from _pytest import junitxml  # its stash key: the public way to the XML is a fixture
 
 from . import cancel, hookspecs
 from .cliconfig import read_cli_config
@@ -20,7 +21,7 @@ from .errors import ConvergeError, ToolchainError
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
 from .progress import PLUGIN_NAME, Progress
-from .report import json_report, sarif_report, summary_lines
+from .report import json_report, junit_suite_properties, sarif_report, summary_lines
 from .report.html import html_report
 from .session import get_session
 
@@ -203,6 +204,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def _runs_tests_here(config: pytest.Config) -> bool:
     """Not ``--collect-only``, and not an xdist controller (its workers run the tests)."""
     return not config.option.collectonly and not config.pluginmanager.has_plugin("dsession")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
+    """Once every test ran (before ``--junitxml`` is written at session finish): the
+    run's defect count as ``<testsuite>`` properties, the summary's and the JSON's."""
+    try:
+        return (yield)
+    finally:
+        xml = session.config.stash.get(junitxml.xml_key, None)
+        if xml is not None and not hasattr(session.config, "workerinput"):
+            for name, value in junit_suite_properties(get_session(session.config).defects):
+                xml.add_global_property(name, value)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -10,8 +10,12 @@ them:
 - on a terminal, one status line, redrawn every second, e.g.
   ``[gw0] mods/net::crash@CreateVpc#1@aws_vpc.main faulted apply 12s, applying aws_vpc.main 12s``;
 - without one (CI logs), a line per busy worker at most every :data:`LOG_INTERVAL` seconds,
-  on stderr;
-- nothing under ``-q``.
+  on stderr, each on a line of its own: pytest's line of dots is ended first (and
+  pytest starts its next one as after any plugin's line);
+- a Stack made while collecting is the clean apply that records a module's fault
+  points (seconds to minutes): a line says so once per module, also under ``-q``
+  and ``--collect-only`` (:data:`COLLECTING`);
+- nothing else under ``-q``.
 
 It writes to its own duplicate of the terminal's file descriptor, taken while
 pytest's output capture is off, so a line drawn while a test runs reaches the
@@ -42,6 +46,8 @@ LOG_INTERVAL = 30.0
 DRAW_INTERVAL = 1.0
 #: Seconds between two writes of a process's status file (when it changed).
 PUBLISH_INTERVAL = 0.3
+#: The line shown once per module whose collection runs a clean apply.
+COLLECTING = "converge: collecting {module}: one clean apply records its fault points"
 
 _log = logging.getLogger("pytest_converge")
 
@@ -63,7 +69,8 @@ def status_text(status: dict[str, Any], now: float) -> str:
         parts.append(f"applying {address}{more} {_seconds(now - since)}")
     worker = status.get("worker")
     prefix = f"[{worker}] " if worker else ""
-    return f"{prefix}{nodeid} " + ", ".join(parts)
+    collecting = " (collecting)" if status.get("collecting") else ""
+    return f"{prefix}{nodeid}{collecting} " + ", ".join(parts)
 
 
 def _seconds(seconds: float) -> str:
@@ -87,10 +94,15 @@ class Progress:
         self._dir: Path | None = None
         # Where this process draws (serial run or xdist controller): set in sessionstart.
         self._out: int | None = None
+        # Without a terminal: pytest's own stream, where a line of its is ended first.
+        self._terminal: int | None = None
         self._tty = False
         self._shown = ""
         self._hidden = 0
         self._last_line: dict[str, tuple[float, str]] = {}
+        # Between collectstart and collection_finish: a Stack made then records points.
+        self._collecting = False
+        self._noticed: set[tuple[str, str]] = set()
 
     # -- where statuses live ------------------------------------------------
     def _status_dir(self) -> Path:
@@ -129,6 +141,8 @@ class Progress:
 
     def follow(self, stack: Any) -> None:
         """Show ``stack``'s steps and the resources its applies open."""
+        if self._collecting:  # no test runs: this Stack's clean apply is collection's
+            self._change(force=True, nodeid=str(stack.name), collecting=True)
         stack.on_step = self.step
         stack.on_event = self.event
 
@@ -159,11 +173,16 @@ class Progress:
 
     # -- pytest's side --------------------------------------------------------
     def _enabled(self) -> bool:
+        """Status lines while tests run: not under ``-q`` or ``--collect-only``."""
         return self.config.option.verbose >= 0 and not self.config.option.collectonly
+
+    def _notices(self) -> bool:
+        """The collection notice: also under ``-q`` and ``--collect-only``, not ``-qq``."""
+        return self.config.option.verbose >= -1
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        if not self._enabled():
+        if not self._notices():
             return
         runs_tests = not self.config.pluginmanager.has_plugin("dsession")
         if runs_tests:
@@ -179,6 +198,9 @@ class Progress:
             self._tty = bool(reporter.isatty)
             self._out = os.dup(reporter._tw._file.fileno() if self._tty else 2)
             self._reporter = reporter
+            if not self._tty:  # pytester's in-process runs write to a stream with no fd
+                with contextlib.suppress(AttributeError, OSError, ValueError):
+                    self._terminal = os.dup(reporter._tw._file.fileno())
             self._start(self._drawer)
 
     def _start(self, target: Any) -> None:
@@ -189,6 +211,19 @@ class Progress:
     def _publisher(self) -> None:
         while not self._stop.wait(PUBLISH_INTERVAL):
             self._publish()
+
+    def pytest_collectstart(self) -> None:
+        self._collecting = True
+
+    def pytest_collectreport(self) -> None:
+        """A collector is done: a recording it made is over."""
+        with self._lock:
+            recording = bool(self._status.get("collecting"))
+        if recording:
+            self._change(force=True, nodeid=None, step=None, applying={}, collecting=False)
+
+    def pytest_collection_finish(self) -> None:
+        self._collecting = False
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         if self._threads and not self.config.pluginmanager.has_plugin("dsession"):
@@ -229,10 +264,19 @@ class Progress:
 
     def _draw(self) -> None:
         now = time.time()
-        busy = [(s, status_text(s, now)) for s in self._statuses()]
+        statuses = self._statuses()
+        busy = [(s, status_text(s, now)) for s in statuses]
         busy = [(s, text) for s, text in busy if text]
         with self._lock:
             if self._out is None or self._hidden:
+                return
+            for status in statuses:
+                module = str(status.get("nodeid") or "")
+                seen = (str(status.get("worker") or "main"), module)
+                if status.get("collecting") and module and seen not in self._noticed:
+                    self._noticed.add(seen)
+                    self._line(COLLECTING.format(module=module))
+            if not self._enabled():
                 return
             if self._tty:
                 line = " | ".join(text for _, text in busy)
@@ -249,7 +293,7 @@ class Progress:
                 if last is not None and now - last[0] < LOG_INTERVAL:
                     continue
                 self._last_line[worker] = (now, text)
-                self._write(f"converge: {text}\n")
+                self._line(f"converge: {text}")
 
     def _current_line(self) -> str:
         return str(getattr(self._reporter._tw, "_current_line", ""))
@@ -260,6 +304,27 @@ class Progress:
         self._shown = line
         # Over the line pytest is writing (its dots); _restore puts that line back.
         self._write(f"\r{line}\x1b[K" if line else f"\r{self._current_line()}\x1b[K")
+
+    def _line(self, text: str) -> None:
+        """``text`` on a line of its own, wherever pytest's line (its dots) stands.
+
+        On a terminal it goes above pytest's line, which is drawn again below it, and
+        the status line after both. Without one it goes to stderr, which a CI log
+        merges with pytest's stdout: pytest's line (``test_x.py .``) is ended first on
+        pytest's stream, and pytest starts its next line afresh, as after a line of
+        its own. (pytest's writer itself points at the capture while a test runs.)
+        """
+        if self._tty:
+            self._write(f"\r{text}\x1b[K\n{self._current_line()}")
+            self._shown = ""
+            return
+        if self._current_line() and self._terminal is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._reporter._tw.flush()
+                os.write(self._terminal, b"\n")
+            self._reporter._tw._current_line = ""
+            self._reporter.currentfspath = None
+        self._write(f"{text}\n")
 
     def _write(self, text: str) -> None:
         assert self._out is not None
@@ -304,9 +369,10 @@ class Progress:
             if self._out is not None:
                 if self._tty and self._shown:
                     self._show("")
-                with contextlib.suppress(OSError):
-                    os.close(self._out)
-                self._out = None
+                for fd in (self._out, self._terminal):
+                    with contextlib.suppress(OSError, TypeError):
+                        os.close(fd)  # type: ignore[arg-type]
+                self._out = self._terminal = None
 
 
 def get_progress(config: pytest.Config) -> Progress | None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from .analysis.defects import Defect
 from .analysis.hints import recovery_failed_hints
+from .analysis.left_behind import left_behind
 from .analysis.leftovers import find_leftovers, unverified_defect, unverified_types
 from .analysis.state import StateResource, state_resources
 from .analysis.world import World
@@ -135,6 +136,7 @@ class Scenario:
         defects.extend(self.leftovers(created, state))
         covered = after.covered | baseline.covered
         defects.extend(self.world_check(clean, second, covered))
+        defects = left_behind(defects, created, fault_hit(first))
         unverified = self.coverage(first, second, state, covered)
         if unverified:
             defects.append(unverified_defect(unverified, module=stack.name, scenario=label))

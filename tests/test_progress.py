@@ -15,6 +15,7 @@ import select
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,92 @@ def test_a_tests_own_apply_ends_the_init_step_at_its_first_resource(
     progress.step(Step.SECOND_PLAN)
     progress.event({**opened, "hook": {"resource": {"addr": "aws_subnet.a"}}})
     assert progress._status["step"] == "second plan"  # a told step is kept
+
+
+def unique_module(root: Path, name: str) -> None:
+    """A one-queue module of content never seen before: its fault points are recorded at
+    collection (a kept list of an earlier run would skip the clean apply)."""
+    (root / "mods" / name).mkdir(parents=True)
+    text = QUICK_MODULE.replace("quick-queue", f"q-{uuid.uuid4().hex[:12]}")
+    (root / "mods" / name / "main.tf").write_text(text)
+
+
+FIXTURE_TESTS = """
+def test_first():
+    pass
+
+def test_slow(converge):
+    converge("mods/slow").apply().raise_for_error()
+
+def test_last():
+    pass
+"""
+
+
+def run_to_one_file(args: list[str], cwd: Path) -> list[str]:
+    """pytest's stdout and stderr into one file, as a CI log has them (no terminal)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    log = cwd / "ci.log"
+    with log.open("w") as out:
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            timeout=600,
+            check=False,
+        )
+    return log.read_text().splitlines()
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_ci_log_has_each_status_line_on_a_line_of_its_own(tmp_path: Path, workers: str) -> None:
+    """Output to a file: a status line never continues pytest's dots (``.Fconverge: ...``)
+    nor splits a line of pytest's; serially during a fixture test, and under xdist."""
+    if workers != "0":
+        pytest.importorskip("xdist")
+    write_modules(tmp_path, wait=6)
+    unique_module(tmp_path, "fresh")
+    (tmp_path / "conftest.py").write_text(
+        "import pytest_converge.progress as p\np.LOG_INTERVAL = 2.0\n"
+    )
+    (tmp_path / "test_fixture.py").write_text(FIXTURE_TESTS)
+    args = ["test_fixture.py", "-n", workers]
+    if workers != "0":  # zero-code items too, one module's points recorded at collection
+        args += ["--converge", "mods/fresh", "--converge-faults=crash"]
+    lines = run_to_one_file(args, tmp_path)
+    text = "\n".join(lines)
+    assert re.search(r"passed in ", text), text[-3000:]
+    status = [line for line in lines if "converge: " in line]
+    assert any("test_fixture.py::test_slow apply" in line for line in status), text
+    assert [line for line in status if not line.startswith("converge: ")] == [], text
+    # pytest's own lines of results hold results only.
+    results = [line for line in lines if re.match(r"^(test_fixture\.py )?[.FEsx]+", line)]
+    assert results, text
+    for line in results:
+        assert re.fullmatch(r"(test_fixture\.py )?[.FEsx]+ *(\[ *\d+%\])?", line), line
+    if workers != "0":
+        notice = "converge: collecting mods/fresh: one clean apply records its fault points"
+        assert lines.count(notice) == 1, text
+
+
+def test_the_collection_that_records_fault_points_says_so_also_under_q(tmp_path: Path) -> None:
+    unique_module(tmp_path, "fresh")
+    notice = "converge: collecting mods/fresh: one clean apply records its fault points"
+    # On a terminal: a line of its own above the listing.
+    code, screen = run_in_pty(
+        ["--converge", "mods", "--collect-only", "-q", "-p", "no:cacheprovider"], tmp_path
+    )
+    assert code == 0, screen[-3000:]
+    lines = [line.split("\r")[-1].replace("\x1b[K", "") for line in screen.splitlines()]
+    assert notice in lines, screen
+    assert "mods/fresh::two-run" in lines and "mods/fresh::crash@CreateQueue#1@aws_sqs_queue.q" in (
+        lines
+    )
+    # Recorded once: the next collection reads the kept list and says nothing.
+    code, screen = run_in_pty(
+        ["--converge", "mods", "--collect-only", "-q", "-p", "no:cacheprovider"], tmp_path
+    )
+    assert code == 0 and "converge: collecting" not in screen, screen[-3000:]

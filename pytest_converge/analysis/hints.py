@@ -383,6 +383,64 @@ def duplicate_prevention(type_: str, address: str) -> str:
     )
 
 
+#: How a module keeps an interrupted create from leaving an object behind.
+_LEFTOVER_PREVENTION = (
+    "Prevent: give the resource a fixed, unique name or an idempotency token, so an "
+    "interrupted create is found again (or fails loudly) instead of being left behind."
+)
+
+
+def adopt_hint(obj: CloudObject, address: str | None) -> str:
+    """How ``address`` takes the object over (``terraform import`` or an ``import``
+    block); with no address, how the resource that should own it does."""
+    if address is None:
+        return (
+            f"If a resource of the module declares this {obj.type}, adopt it: "
+            f"`terraform import` with that resource's address and the id {obj.id} (or an "
+            f'`import` block, Terraform >= 1.5, with `id = "{obj.id}"`)'
+        )
+    return (
+        f"Adopt it into {address}: `terraform import {address} {obj.id}` (or an `import` "
+        f'block, Terraform >= 1.5, with `to = {address}` and `id = "{obj.id}"`)'
+    )
+
+
+def orphan_fix(obj: CloudObject, address: str | None = None) -> str:
+    """The fix of an orphan: adopt it (into ``address``, the resource that should own
+    it, when known), else remove it with the catalogue's command; and the prevention.
+
+    >>> from pytest_converge.inventory import CloudObject
+    >>> fix = orphan_fix(CloudObject("aws_subnet", "subnet-1"), "aws_subnet.app")
+    >>> "`terraform import aws_subnet.app subnet-1`" in fix
+    True
+    """
+    return (
+        f"{adopt_hint(obj, address)}, then re-run; otherwise remove it: "
+        f"{delete_hint(obj)}. {_LEFTOVER_PREVENTION}"
+    )
+
+
+def left_behind_hints(obj: CloudObject, address: str, error: str) -> tuple[str, str]:
+    """The ``why`` and ``fix`` of a ``recovery-failed`` whose re-run collided with ``obj``,
+    the object the faulted run created for ``address`` and never recorded."""
+    taken = (
+        "its name is taken"
+        if "already exist" in error.lower() or "inuse" in error.lower().replace(" ", "")
+        else "it collides with that object"
+    )
+    why = (
+        f"the faulted run created {obj.describe()} for {address}, then died before "
+        f"recording it in state; the clean re-run creates {address} again and {taken}"
+    )
+    fix = (
+        f"{adopt_hint(obj, address)}, or remove it: {delete_hint(obj)}; then re-run. "
+        "A crash mid-apply leaves the same in a real account: make the create tolerate an "
+        "existing object, give it names that do not collide (name_prefix), or document "
+        "this recovery."
+    )
+    return why, fix
+
+
 def in_region(obj: CloudObject) -> str:
     """`` in <region>`` for a regional object, empty for a global one."""
     return f" in {obj.region}" if obj.region and obj.region != GLOBAL else ""

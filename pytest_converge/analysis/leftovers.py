@@ -32,7 +32,7 @@ from ..inventory.catalogue import (
     rule_ids,
 )
 from .defects import Defect
-from .hints import delete_hint, duplicate_prevention, in_region
+from .hints import delete_hint, duplicate_prevention, in_region, orphan_fix
 from .state import StateResource
 
 if TYPE_CHECKING:
@@ -456,23 +456,13 @@ def _orphan(
         )
         message += f" (state has {obj.type} resources, but they differ: {differs})"
     message += "."
-    target = "<address>"
-    import_id = obj.id
-    fix = (
-        f"If the module declares it, adopt it: `terraform import {target} {import_id}`, or an "
-        f'`import` block (Terraform >= 1.5) with `to = {target}` and `id = "{import_id}"`, '
-        f"where {target} is the resource that declares this {obj.type}; then re-run. "
-        f"Otherwise remove it: {delete_hint(obj)}. "
-        "Prevent: give the resource a fixed, unique name or an idempotency token, so an "
-        "interrupted create is found again (or fails loudly) instead of being left behind."
-    )
     return Defect(
         kind="orphan",
         address=None,
         declared=None,
         observed=obj.id,
         message=message,
-        fix=fix,
+        fix=orphan_fix(obj),
         module=module,
         scenario=scenario,
         objects=[obj.id],

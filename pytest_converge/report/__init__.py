@@ -4,6 +4,8 @@ Everything here is pure: defects in, text or JSON-serialisable dicts out.
 Values only known after apply are written as ``"(known after apply)"``.
 
 - :func:`format_defects`: the pytest failure message, duplicates collapsed.
+- :func:`count_defects` (``report/counts.py``): how many defects, grouped by cause; every
+  output below counts with it.
 - :func:`summary_lines`: the terminal summary section, grouped by module.
 - :func:`json_report`: the ``--converge-report`` document (``schemas/report.schema.json``).
 - :func:`sarif_report`: SARIF 2.1.0 for code-scanning UIs.
@@ -12,7 +14,6 @@ Values only known after apply are written as ``"(known after apply)"``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,7 +34,8 @@ from ..analysis.defects import (
 from ..analysis.hints import show
 from ..analysis.plan import UNKNOWN
 from ..analysis.source import find_resource
-from ..errors import ConvergenceError
+from ..errors import ConvergenceError, DefectError
+from .counts import cause, count_defects, group_defects
 
 REPORT_VERSION = 1
 SCHEMA_PATH = Path(__file__).parent.parent / "schemas" / "report.schema.json"
@@ -53,8 +55,10 @@ KIND_HELP: dict[str, str] = {
     "reverted-drift": "an object was changed outside terraform (a console fix) and the next "
     "apply sets it back: a plan gate's finding",
     "duplicate": "an object was created twice: one is in state, the other is not",
-    "orphan": "an object exists that no state entry accounts for",
-    "recovery-failed": "the clean re-run after a fault failed",
+    "orphan": "an object exists that no state entry accounts for (named by the resource "
+    "the fault hit)",
+    "recovery-failed": "the clean re-run after a fault failed (with the object the fault "
+    "left behind, when the re-run failed on it)",
     "wrong-fixed-point": "after a fault the re-run plans nothing, yet an object differs from "
     "what a clean apply makes (a failed update left the planned value in state)",
     "emulator-difference": "the module converges on one emulator and not on another",
@@ -82,14 +86,6 @@ _KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 # -- failure text ---------------------------------------------------------------------------
 
 
-def group_defects(defects: Iterable[Defect]) -> list[tuple[Defect, list[Defect]]]:
-    """Distinct defects (first seen) with every occurrence, keyed by :meth:`Defect.key`."""
-    groups: dict[tuple, list[Defect]] = {}
-    for defect in defects:
-        groups.setdefault(defect.key(), []).append(defect)
-    return [(found[0], found) for found in groups.values()]
-
-
 def convergence_error(defects: Sequence[Defect], header: str, detail: str = "") -> ConvergenceError:
     """The error for ``defects``: their failure text under ``header``, then ``detail``.
 
@@ -110,9 +106,9 @@ def format_defects(defects: Sequence[Defect], header: str = "") -> str:
     """
     groups = group_defects(d for d in defects if d.severity != INFO)
     lines = [header] if header else []
-    shown = sum(len(found) for _, found in groups)
-    if len(groups) != shown:
-        lines.append(f"{len(groups)} distinct defect(s) ({shown} found in total)")
+    count = count_defects(defects)
+    if count.findings != count.defects:
+        lines.append(count.words())
     for n, (d, occurrences) in enumerate(groups, 1):
         lines.extend(_block(n, d, occurrences))
     lines.extend(_info_lines(defects))
@@ -150,9 +146,12 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         head += f"  (x{len(occurrences)}" + (f": {', '.join(scenarios)})" if scenarios else ")")
     rows: list[tuple[str, str]] = []
     if d.module:
-        rows.append(("module", d.module + (f" ({d.file}:{d.line})" if d.file else "")))
-    if d.attribute or d.declared is not None or d.observed is not None:
+        rows.append(("module", d.module + (f" ({_declared_in(d)})" if d.file else "")))
+    # An attribute's null is a value (nothing declared, the API's default); elsewhere
+    # a null says only that the finding has no such side.
+    if d.attribute or d.declared is not None:
         rows.append(("declared", show(d.declared, 200)))
+    if d.attribute or d.observed is not None:
         rows.append(("observed", show(d.observed, 200)))
     for i, element in enumerate(d.elements[:_ELEMENTS_SHOWN]):
         rows.append(("element" if i == 0 else "", _element(element)))
@@ -169,6 +168,17 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         if value:
             rows.append((label, value))
     return [head] + [f"   {label:<10} {value}" for label, value in rows]
+
+
+def _declared_in(d: Defect) -> str:
+    """``main.tf:5``: the resource's file under the module's own directory where it lies
+    there (so the text is the same on every machine), else the file as recorded."""
+    file, module = Path(str(d.file)), Path(d.module).parts
+    for start in range(len(file.parts) - len(module) - 1, -1, -1):
+        if module and file.parts[start : start + len(module)] == module:
+            inside = Path(*file.parts[start + len(module) :])
+            return f"{inside.as_posix()}:{d.line}"
+    return f"{d.file}:{d.line}"
 
 
 def _element(element: Mapping[str, Any]) -> str:
@@ -192,28 +202,23 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
     if not defects_by_module:
         return []
     kinds = sorted(
-        {d.kind for found in defects_by_module.values() for d in found},
+        {d.kind for found in defects_by_module.values() for d in found if d.severity != INFO},
         key=lambda k: _KIND_ORDER.get(k, len(KINDS)),
     )
     width = max(len("module"), *(len(m) for m in defects_by_module))
     header = f"{'module':<{width}}  {'result':<10}" + "".join(f"  {k:>{len(k)}}" for k in kinds)
     lines = [header, "-" * len(header)]
-    total = errors = warnings = 0
     for module, found in defects_by_module.items():
-        unique = [d for d, _ in group_defects(found)]
-        counts = Counter(d.kind for d in unique)
-        failed = any(d.severity == ERROR for d in unique)
-        warned = any(d.severity == WARNING for d in unique)
-        result = "FAILED" if failed else ("warnings" if warned else "converged")
+        mine = count_defects(found)
+        kinds_found = Counter(d.kind for d, _ in group_defects(found) if d.severity != INFO)
+        result = "FAILED" if mine.errors else ("warnings" if mine.warnings else "converged")
         row = f"{module:<{width}}  {result:<10}"
-        row += "".join(f"  {counts.get(k, 0) or '-':>{len(k)}}" for k in kinds)
+        row += "".join(f"  {kinds_found.get(k, 0) or '-':>{len(k)}}" for k in kinds)
         lines.append(row)
-        total += len(unique)
-        errors += sum(d.severity == ERROR for d in unique)
-        warnings += sum(d.severity == WARNING for d in unique)
+    everything = [d for found in defects_by_module.values() for d in found]
+    modules = len(defects_by_module)
     lines.append(
-        f"{len(defects_by_module)} module(s), {total} distinct defect(s): "
-        f"{errors} error(s), {warnings} warning(s)"
+        f"{modules} module{'' if modules == 1 else 's'}, {count_defects(everything).words()}"
     )
     classes = Counter(
         d.classification
@@ -244,7 +249,9 @@ def _suspected_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[
     ]
     if not found:
         return []
-    lines = [f"suspected emulator gaps ({len(found)}; not counted as module defects):"]
+    lines = [
+        f"suspected emulator gaps ({len(found)} of the defects above, probably not the module's):"
+    ]
     for d in found:
         where = (d.address or "(module)") + (f" . {d.attribute}" if d.attribute else "")
         evidence = d.evidence if len(d.evidence) <= 160 else d.evidence[:157] + "..."
@@ -285,8 +292,9 @@ def jsonable(value: Any) -> Any:
 
 
 def defect_json(defect: Defect) -> dict[str, Any]:
-    """A defect as the JSON report, the user properties and xdist carry it (the one way)."""
-    return jsonable(defect.to_dict())
+    """A defect as the JSON report, the user properties and xdist carry it (the one way):
+    its fields and its ``cause`` (:func:`~.counts.cause`, shared by the findings of one defect)."""
+    return {**jsonable(defect.to_dict()), "cause": cause(defect)}
 
 
 def json_report(
@@ -318,6 +326,7 @@ def json_report(
         "modules": [str(m) for m in modules],
         "toolchains": {str(m): jsonable(dict(tc)) for m, tc in sorted((toolchains or {}).items())},
         "scenarios": entries,
+        "counts": count_defects(defects).to_dict(),
         "defects": [defect_json(d) for d in defects],
         "unverified_types": sorted(unverified),
         "loops": [jsonable(dict(loop)) for loop in loops],
@@ -384,7 +393,7 @@ def sarif_report(
             "ruleIndex": index[d.kind],
             "level": _SARIF_LEVEL.get(d.severity, "warning"),
             "message": {"text": _sarif_message(d)},
-            "partialFingerprints": {"convergeDefect/v1": _fingerprint(d)},
+            "partialFingerprints": {"convergeDefect/v1": cause(d)},
             "properties": jsonable(
                 {
                     "module": d.module,
@@ -490,10 +499,6 @@ def _physical_location(d: Defect, root: Path) -> dict[str, Any] | None:
     return physical
 
 
-def _fingerprint(d: Defect) -> str:
-    return hashlib.sha256(repr(d.key()).encode()).hexdigest()[:32]
-
-
 def _package_version() -> str:
 
     return __version__
@@ -524,7 +529,25 @@ def junit_properties(defect: Defect) -> list[tuple[str, str]]:
         pairs.append(("converge.reproduce", defect.reproduce))
     if defect.file:
         pairs.append(("converge.location", f"{defect.file}:{defect.line or 1}"))
+    if defect.severity != INFO:  # detail is no defect: it has no cause to count
+        pairs.append(("converge.cause", cause(defect)))
     return [(name, value) for name, value in pairs if value]
+
+
+def junit_suite_properties(defects: Iterable[Defect]) -> list[tuple[str, str]]:
+    """The run's ``<testsuite>`` properties: :func:`count_defects` of all its findings.
+
+    The distinct ``converge.cause`` values of the test cases are ``converge.defects``.
+    """
+    count = count_defects(defects)
+    return [
+        ("converge.defects", str(count.defects)),
+        ("converge.errors", str(count.errors)),
+        ("converge.warnings", str(count.warnings)),
+        ("converge.findings", str(count.findings)),
+        ("converge.scenarios", str(count.scenarios)),
+        ("converge.summary", count.words()),
+    ]
 
 
 # -- merging shards -------------------------------------------------------------------------
@@ -566,10 +589,19 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "modules": sorted(modules),
         "toolchains": dict(sorted(toolchains.items())),
         "scenarios": [_scenario(s) for s in scenarios],
+        "counts": _counts(defects),
         "defects": defects,
         "unverified_types": sorted(unverified),
         "loops": loops,
     }
+
+
+def _counts(defects: Sequence[Any]) -> dict[str, Any]:
+    """:func:`count_defects` of report entries (their findings as the JSON has them)."""
+    try:
+        return count_defects(Defect.from_dict(dict(d)) for d in defects).to_dict()
+    except (DefectError, TypeError, ValueError) as exc:
+        raise ReportError(f"a defect is not one a pytest-converge report holds: {exc}") from None
 
 
 def _read_report(path: Path) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..analysis.defects import ERROR, Defect
+from ..analysis.defects import Defect
 from . import ReportError, _read_report, merge_reports, sarif_report
 from .html import html_report
 
@@ -66,11 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.html is not None:
         options.html.parent.mkdir(parents=True, exist_ok=True)
         options.html.write_text(html_report(merged), encoding="utf-8")
-    errors = sum(1 for d in merged["defects"] if d.get("severity", ERROR) == ERROR)
     print(
         f"merged {len(options.reports)} reports: {len(merged['modules'])} modules, "
-        f"{len(merged['scenarios'])} scenarios, {len(merged['defects'])} defects "
-        f"({errors} errors)",
+        f"{len(merged['scenarios'])} scenarios; {merged['counts']['words']}",
         file=sys.stderr,
     )
     return 0

@@ -5,7 +5,14 @@ or ``merge_reports``), so what it shows is what the JSON says. It holds its CSS
 and its one small script inline and fetches nothing: it opens from a CI
 artifact or ``file://``.
 
-Every scenario's element carries ``data-scenario`` (its id, as in the JSON) and
+It fits any window from 1,280 px wide, whatever the matrix's size: a module's
+fault matrix (squares that wrap in their cells) and, beside it, the list of its
+defects (one per cause, :func:`~.counts.group_defects`) with the failing points
+behind each, readable without a click; a click on a square or a point opens that
+scenario's card over the page. The header counts defects with
+:func:`~.counts.count_defects`, as the terminal summary, JUnit and the JSON do.
+
+Every scenario's square carries ``data-scenario`` (its id, as in the JSON) and
 ``data-outcome`` (a cell outcome, :func:`cell_outcome`), so users and tests can
 script against it::
 
@@ -19,9 +26,10 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..analysis.defects import ERROR
+from ..analysis.defects import ERROR, INFO, Defect
 from ..analysis.writers import natural
 from ..faults.kinds import FAULT_KINDS
+from .counts import count_defects, group_defects
 
 #: Cell outcomes, worst first: the colour of a failed scenario is its worst defect kind.
 CELL_OUTCOMES = (
@@ -72,27 +80,44 @@ _CSS = """
 .converge{font:14px/1.4 system-ui,sans-serif;color:#222;background:#fafafa}
 .converge header{background:#263238;color:#fff;padding:12px 20px}
 .converge header h1{font-size:18px;margin:0 0 4px;color:#fff}
+.converge .count{font-weight:600}
 .converge .legend{margin-top:4px;font-size:12px}
-.converge main{display:flex;gap:16px;padding:16px 20px;align-items:flex-start}
-.converge .modules{flex:1;min-width:0}
-.converge #converge-card{position:sticky;top:12px;width:380px;flex:none;background:#fff;
-border:1px solid #ccc;border-radius:6px;padding:10px 14px;max-height:90vh;overflow:auto;
-overflow-wrap:anywhere}
+.converge .legend .swatch{margin:0 2px 0 10px}
+.converge main{padding:16px 20px;overflow-wrap:anywhere}
+.converge #converge-card{display:none;position:fixed;top:12px;right:12px;z-index:10;
+width:min(460px,calc(100vw - 24px));max-height:calc(100vh - 24px);overflow:auto;
+background:#fff;border:1px solid #888;border-radius:6px;padding:10px 14px;
+box-shadow:0 4px 16px rgba(0,0,0,.3);overflow-wrap:anywhere}
+.converge #converge-card.open{display:block}
+.converge #converge-card button{float:right;font-size:16px;cursor:pointer}
 .converge section.module{background:#fff;border:1px solid #ddd;border-radius:6px;
 padding:10px 14px;margin-bottom:16px}
+.converge .columns{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px;
+align-items:start}
+@media (max-width:900px){.converge .columns{grid-template-columns:minmax(0,1fr)}}
 .converge h2{font-size:16px;margin:4px 0}
 .converge h3{font-size:14px;margin:12px 0 4px}
 .converge table{border-collapse:collapse}
+.converge table.matrix{width:100%}
+.converge table.diffs{table-layout:fixed;width:100%}
 .converge td,.converge th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;
-text-align:left}
-.converge th{background:#f0f0f0;font-weight:600}
-.converge table.matrix td.cell{white-space:nowrap}
-.converge .sq{display:inline-block;min-width:22px;height:22px;margin:1px;border-radius:3px;
-cursor:pointer;color:#fff;font:11px/22px monospace;text-align:center;padding:0 3px;
-border:2px solid transparent}
+text-align:left;overflow-wrap:anywhere}
+.converge th{background:#f0f0f0;font-weight:600;font-size:12px;overflow-wrap:normal}
+.converge .sqs{display:flex;flex-wrap:wrap;gap:2px}
+.converge .sqs .sq{margin:0}
+.converge details summary{cursor:pointer;margin:6px 0}
+.converge .sq,.converge .swatch{display:inline-block;min-width:18px;height:18px;margin:1px;
+border-radius:3px;color:#fff;font:11px/18px monospace;text-align:center;padding:0 2px;
+border:2px solid transparent;vertical-align:middle}
+.converge .sq{cursor:pointer}
+.converge .sq.named{height:auto;max-width:100%;white-space:normal;overflow-wrap:anywhere}
 .converge .sq.selected{border-color:#000}
 .converge .badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:12px}
-.converge .legend .badge{margin-right:4px}
+.converge .badge.warning{background:#b9770e}
+.converge ol.findings{margin:0;padding-left:20px;font-size:13px}
+.converge ol.findings li{margin-bottom:8px}
+.converge .pt{cursor:pointer;color:#1a5276;text-decoration:underline;font:12px monospace}
+.converge .findings .text{margin:2px 0;color:#333}
 .converge .suspected{color:#666}
 .converge code,.converge pre{font:12px monospace;background:#f4f4f4}
 .converge pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:4px;margin:2px 0}
@@ -103,28 +128,33 @@ border:2px solid transparent}
 .converge svg text{font:11px sans-serif}
 """
 _CSS += "".join(
-    f'.converge [data-outcome="{name}"].sq,.converge .badge.{name}{{background:{colour}}}'
+    f'.converge [data-outcome="{name}"].sq,.converge [data-outcome="{name}"].swatch,'
+    f".converge .badge.{name}{{background:{colour}}}"
     for name, colour in _COLOURS.items()
 )
-# Shows the card of the clicked (or hovered) scenario in the side panel.
+# Opens the card of the clicked square (or point of the list) over the page.
 _SCRIPT = """
 (function(){
   var panel=document.getElementById('converge-card');
+  var body=document.getElementById('converge-card-body');
   var squares=document.querySelectorAll('.converge .sq');
   function show(el){
-    var card=document.getElementById('converge-card-'+el.getAttribute('data-key'));
-    squares.forEach(function(s){s.classList.remove('selected')});
-    el.classList.add('selected');
-    panel.innerHTML=card?card.innerHTML:'';
+    var key=el.getAttribute('data-key');
+    var card=document.getElementById('converge-card-'+key);
+    squares.forEach(function(s){
+      s.classList.toggle('selected',s.getAttribute('data-key')===key);
+    });
+    body.innerHTML=card?card.innerHTML:'';
     panel.setAttribute('data-scenario',el.getAttribute('data-scenario'));
     panel.setAttribute('data-outcome',el.getAttribute('data-outcome'));
+    panel.classList.add('open');
   }
-  squares.forEach(function(el){
+  function hide(){panel.classList.remove('open')}
+  document.querySelectorAll('.converge .sq,.converge .pt').forEach(function(el){
     el.addEventListener('click',function(){show(el)});
-    el.addEventListener('mouseenter',function(){
-      if(!document.querySelector('.converge .sq.selected'))show(el);
-    });
   });
+  panel.querySelector('button').addEventListener('click',hide);
+  document.addEventListener('keydown',function(e){if(e.key==='Escape')hide()});
 })();
 """
 
@@ -191,16 +221,16 @@ def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge repor
     for _, outcome in cells:
         totals[outcome] = totals.get(outcome, 0) + 1
     keys = {id(s): str(i) for i, (s, _) in enumerate(cells)}
+    found = [Defect.from_dict(dict(d)) for d in report.get("defects", [])]
+    count = count_defects(found)
     body = [
         f"<div class='converge'><style>{_CSS}</style><header>",
         f"<h1>{escape(title)}</h1>",
-        f"<div>{_count(len(modules), 'module')}, "
-        f"{_count(len(report.get('defects', [])), 'defect')}; "
-        f"{_count(len(cells), 'scenario')}: {_badges(totals)}</div>",
-        "<div class='legend'>colours: "
-        + " ".join(f"<span class='badge {o}'>{o}</span>" for o in CELL_OUTCOMES)
-        + "</div>",
-        "</header><main><div class='modules'>",
+        f"<div>{_count(len(modules), 'module')}, {_count(len(cells), 'scenario')}: "
+        f"{_badges(totals)}</div>",
+        f"<div class='count' data-defects='{count.defects}'>{escape(count.words())}</div>",
+        _legend(totals),
+        "</header><main>",
     ]
     for module in modules:
         mine = [(s, o) for s, o in cells if s["module"] == module]
@@ -208,12 +238,13 @@ def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge repor
         loops = [loop for loop in report.get("loops", []) if loop.get("module") == module]
         body.append(_module_section(module, mine, mod_defects, loops, keys))
     body.append(
-        "</div><aside id='converge-card'><p>Click a cell to see its scenario.</p></aside></main>"
+        "</main><aside id='converge-card'><button type='button' title='close (Esc)'>"
+        "&times;</button><div id='converge-card-body'></div></aside>"
     )
     body.append("<div hidden>")
     for s, outcome in cells:
-        found = defects_of.get((s["module"], s["scenario"]), [])
-        body.append(_card(s, outcome, found, keys[id(s)]))
+        mine_found = defects_of.get((s["module"], s["scenario"]), [])
+        body.append(_card(s, outcome, mine_found, keys[id(s)]))
     body.append("</div>")
     return "\n".join(body) + f"<script>{_SCRIPT}</script></div>"
 
@@ -222,12 +253,30 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _badges(counts: Mapping[str, int]) -> str:
-    order = [o for o in CELL_OUTCOMES if o in counts] + sorted(
-        o for o in counts if o not in CELL_OUTCOMES
+def _ordered(outcomes: Mapping[str, int]) -> list[str]:
+    return [o for o in CELL_OUTCOMES if o in outcomes] + sorted(
+        o for o in outcomes if o not in CELL_OUTCOMES
     )
+
+
+def _badges(counts: Mapping[str, int]) -> str:
     return " ".join(
-        f"<span class='badge {escape(o)}'>{escape(o)} {counts[o]}</span>" for o in order
+        f"<span class='badge {escape(o)}'>{escape(o)} {counts[o]}</span>" for o in _ordered(counts)
+    )
+
+
+def _legend(outcomes: Mapping[str, int]) -> str:
+    """What the squares' colours and letters mean: only those the page shows."""
+    if not outcomes:
+        return ""
+    return (
+        "<div class='legend'>squares:"
+        + "".join(
+            f"<span class='swatch' data-outcome='{escape(o, True)}'>"
+            f"{escape(_LETTERS.get(o, ''))}</span>{escape(o)}"
+            for o in _ordered(outcomes)
+        )
+        + "</div>"
     )
 
 
@@ -254,16 +303,17 @@ def _module_section(
     keys: Mapping[int, str],
 ) -> str:
     outcome, words = _module_outcome(cells)
+    found = [Defect.from_dict(dict(d)) for d in defects]
     kinds: dict[str, int] = {}
     suspected: dict[str, int] = {}
-    for d in defects:
-        into = suspected if d.get("emulator_suspected") else kinds
-        into[str(d.get("kind"))] = into.get(str(d.get("kind")), 0) + 1
+    for d, _ in group_defects(d for d in found if d.severity != INFO):
+        into = suspected if d.emulator_suspected else kinds
+        into[d.kind] = into.get(d.kind, 0) + 1
     out = [
         f"<section class='module' data-module='{escape(module, True)}'>",
         f"<h2>{escape(module)} <span class='badge {outcome}'>{outcome}</span></h2>",
-        f"<div class='outcome'>{words}</div>",
-        "<div>defects: "
+        f"<div class='outcome'>{words}; {escape(count_defects(found).words())}</div>",
+        "<div>defects by kind: "
         + (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none")
         + "</div>",
     ]
@@ -273,7 +323,12 @@ def _module_section(
             + ", ".join(f"{k} {n}" for k, n in sorted(suspected.items()))
             + "</div>"
         )
+    out.append(_others(cells, keys))
+    out.append("<div class='columns'><div class='grid'>")
     out.append(_matrix(cells, keys))
+    out.append("</div><div class='list'>")
+    out.append(_findings(module, cells, found, keys))
+    out.append("</div></div>")
     out.append(_diffs(defects))
     out.extend(_loop(loop) for loop in loops)
     out.append(_upgrades(cells, defects))
@@ -281,23 +336,102 @@ def _module_section(
     return "\n".join(x for x in out if x)
 
 
-def _square(s: Mapping[str, Any], outcome: str, key: str, text: str) -> str:
+def _findings(
+    module: str,
+    cells: list[tuple[Mapping[str, Any], str]],
+    found: list[Defect],
+    keys: Mapping[int, str],
+) -> str:
+    """Beside the matrix: each defect (one per cause) with the points that found it,
+    then the failing scenarios that recorded none; errors first."""
+    cell_of = {str(s["scenario"]): (s, o) for s, o in cells}
+
+    def point(scenario: str, address: str | None = None) -> str:
+        # Under its resource's finding a point needs no @address: crash@CreateVpc#1.
+        shown = scenario.removesuffix(f"@{address}") if address else scenario
+        if scenario not in cell_of:
+            return f"<code>{escape(shown)}</code>"
+        s, outcome = cell_of[scenario]
+        return (
+            f"<span class='pt' data-key='{keys[id(s)]}' data-scenario='{escape(scenario, True)}' "
+            f"data-outcome='{outcome}' title='{escape(scenario, True)}'>{escape(shown)}</span>"
+        )
+
+    groups = group_defects(d for d in found if d.severity != INFO)
+    groups.sort(key=lambda group: not any(d.is_error for d in group[1]))
+    items = []
+    for d, findings in groups:
+        error = any(f.is_error for f in findings)
+        scenarios = sorted({f.scenario for f in findings if f.scenario}, key=natural)
+        where = ".".join(x for x in (d.address, d.attribute) if x) or module
+        label = "" if error else " <span class='badge warning'>warning</span>"
+        if d.emulator_suspected:
+            label += " <span class='suspected'>(suspected emulator gap)</span>"
+        items.append(
+            f"<li data-kind='{escape(d.kind, True)}'><b>{escape(d.kind)}</b>{label} "
+            f"<code>{escape(where)}</code>"
+            + (f", {_count(len(findings), 'finding')}" if len(findings) > 1 else "")
+            + (": " + ", ".join(point(x, d.address) for x in scenarios) if scenarios else "")
+            + f"<div class='text'>{escape(_short(d.message))}</div>"
+            + (f"<div class='text'><b>fix</b> {escape(d.fix)}</div>" if d.fix else "")
+            + "</li>"
+        )
+    named = {f.scenario for f in found if f.is_error}
+    for s, outcome in cells:
+        if outcome in _FAILING and str(s["scenario"]) not in named:
+            items.append(
+                f"<li><span class='badge {outcome}'>{outcome}</span> "
+                f"{point(str(s['scenario']))}: no defect recorded (its card has the outcome)</li>"
+            )
+    if not items:
+        return "<h3>defects</h3><p>none</p>"
     return (
-        f"<span class='sq' data-scenario='{escape(str(s['scenario']), True)}' "
+        "<h3>defects and their failing points</h3><ol class='findings'>" + "".join(items) + "</ol>"
+    )
+
+
+def _short(text: str, limit: int = 400) -> str:
+    """The list's text of a finding (its card has it whole)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _square(s: Mapping[str, Any], outcome: str, key: str, text: str, named: bool = False) -> str:
+    return (
+        f"<span class='sq{' named' if named else ''}' "
+        f"data-scenario='{escape(str(s['scenario']), True)}' "
         f"data-module='{escape(str(s['module']), True)}' data-outcome='{outcome}' "
         f"data-key='{key}' title='{escape(str(s['scenario']), True)}: {outcome}'>"
         f"{escape(text)}</span>"
     )
 
 
+def _in_matrix(kind: str, op: str) -> bool:
+    """A fault or drift scenario has a square in the matrix; the others (two-run,
+    upgrades, stages) stand above it, named."""
+    return bool(op) or kind.startswith("drift-")
+
+
+def _others(cells: list[tuple[Mapping[str, Any], str]], keys: Mapping[int, str]) -> str:
+    others = [(s, o) for s, o in cells if not _in_matrix(*parse_scenario(str(s["scenario"]))[:2])]
+    if not others:
+        return ""
+    squares = " ".join(
+        _square(s, o, keys[id(s)], str(s["scenario"]), named=True) for s, o in others
+    )
+    return f"<div>{squares}</div>"
+
+
 def _matrix(cells: list[tuple[Mapping[str, Any], str]], keys: Mapping[int, str]) -> str:
-    """Rows: resources in plan order (terraform lists them by address); columns: fault kinds."""
+    """Rows: resources in plan order (terraform lists them by address); columns: fault kinds.
+
+    A cell's squares (one per fault point of that resource and kind) wrap, so a
+    resource with dozens of points makes a taller row, never a wider page; a
+    square's title names its point.
+    """
     rows: dict[str, dict[str, list[tuple[Mapping[str, Any], str]]]] = {}
-    others: list[tuple[Mapping[str, Any], str]] = []
     for s, outcome in cells:
         kind, op, address = parse_scenario(str(s["scenario"]))
-        if not op and not kind.startswith("drift-"):
-            others.append((s, outcome))  # two-run, upgrades, stages
+        if not _in_matrix(kind, op):
             continue
         row = str(s.get("fault_address") or address or _UNKNOWN_ROW)
         rows.setdefault(row, {}).setdefault(kind, []).append((s, outcome))
@@ -309,38 +443,48 @@ def _matrix(cells: list[tuple[Mapping[str, Any], str]], keys: Mapping[int, str])
         for squares in by_kind.values():
             squares.sort(key=lambda c: natural(parse_scenario(str(c[0]["scenario"]))[1]))
     out = []
-    if others:
-        out.append(
-            "<div>"
-            + " ".join(_square(s, o, keys[id(s)], str(s["scenario"])) for s, o in others)
-            + "</div>"
-        )
     if rows:
-        out.append("<h3>fault matrix</h3><table class='matrix'><tr><th>resource</th>")
-        out.extend(f"<th>{escape(c)}</th>" for c in columns)
+        out.append("<h3>fault matrix</h3>")
+        quiet = {row: by_kind for row, by_kind in rows.items() if not _fails(by_kind)}
+        if len(rows) <= _ROWS_SHOWN or not quiet:
+            quiet = {}
+        loud = {row: by_kind for row, by_kind in rows.items() if row not in quiet}
+        if loud:
+            out.append(_table(loud, columns, keys))
+        if quiet:
+            # Hundreds of resources: the ones where every point passed fold away.
+            out.append(
+                f"<details><summary>{_count(len(quiet), 'more resource')} where every "
+                f"point passed</summary>{_table(quiet, columns, keys)}</details>"
+            )
+    return "\n".join(out)
+
+
+#: Rows a matrix shows open; beyond, the rows whose every point passed fold away.
+_ROWS_SHOWN = 20
+
+
+def _fails(by_kind: Mapping[str, list[tuple[Mapping[str, Any], str]]]) -> bool:
+    return any(o not in ("passed", "skipped") for squares in by_kind.values() for _, o in squares)
+
+
+def _table(
+    rows: Mapping[str, Mapping[str, list[tuple[Mapping[str, Any], str]]]],
+    columns: list[str],
+    keys: Mapping[int, str],
+) -> str:
+    out = ["<table class='matrix'><tr><th>resource</th>"]
+    out.extend(f"<th>{escape(c)}</th>" for c in columns)
+    out.append("</tr>")
+    for row, by_kind in rows.items():
+        out.append(f"<tr><td><code>{escape(row)}</code></td>")
+        for column in columns:
+            squares = "".join(
+                _square(s, o, keys[id(s)], _LETTERS.get(o, "")) for s, o in by_kind.get(column, [])
+            )
+            out.append(f"<td class='cell'><div class='sqs'>{squares}</div></td>")
         out.append("</tr>")
-        for row, by_kind in rows.items():
-            out.append(f"<tr><td><code>{escape(row)}</code></td>")
-            for column in columns:
-                squares = by_kind.get(column, [])
-                several = len(squares) > 1
-                out.append(
-                    "<td class='cell'>"
-                    + "".join(
-                        _square(
-                            s,
-                            o,
-                            keys[id(s)],
-                            parse_scenario(str(s["scenario"]))[1]
-                            if several
-                            else _LETTERS.get(o, ""),
-                        )
-                        for s, o in squares
-                    )
-                    + "</td>"
-                )
-            out.append("</tr>")
-        out.append("</table>")
+    out.append("</table>")
     return "\n".join(out)
 
 
@@ -395,7 +539,12 @@ def _loop(loop: Mapping[str, Any]) -> str:
         fields.append((f"{f['address']}.{f.get('attribute')}", marks))
     width = 34
     height = 22 * (len(fields) + 1) + 8
-    svg = [f"<svg width='{260 + width * len(cycles)}' height='{height}'>"]
+    wide = 260 + width * len(cycles)
+    # Scaled down to the column where a long loop would be wider than the page.
+    svg = [
+        f"<svg viewBox='0 0 {wide} {height}' width='{wide}' height='{height}' "
+        "style='max-width:100%;height:auto'>"
+    ]
     for i, c in enumerate(cycles):
         x = 260 + i * width
         svg.append(f"<text x='{x + 4}' y='14'>#{c['number']}</text>")

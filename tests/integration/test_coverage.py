@@ -44,9 +44,7 @@ def test_zero_code_run_names_the_types_in_summary_warning_and_json(
     assert result.ret == 0, result.stdout.str()
     out = result.stdout.str()
     assert "ConvergeCoverageWarning" in out and "aws_cloudwatch_log_stream" in out
-    result.stdout.fnmatch_lines(
-        ["*convergence defects*", "*unverified*", "*0 error(s), 1 warning(s)*"]
-    )
+    result.stdout.fnmatch_lines(["*convergence defects*", "*unverified*", "*0 errors, 1 warning*"])
     data = json.loads((pytester.path / "report.json").read_text())
     assert data["unverified_types"] == ["aws_cloudwatch_log_stream"]
     [scenario] = [s for s in data["scenarios"] if s["scenario"] != "two-run"]

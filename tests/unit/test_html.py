@@ -190,8 +190,10 @@ def test_rows_are_resources_in_plan_order_and_columns_fault_kinds() -> None:
     # Columns in the fault kinds' own order (error, lost-response, ..., crash).
     heads = re.findall(r"<th>([a-z-]+)</th>", matrix)
     assert heads == ["resource", "error", "lost-response", "crash"]
-    # Two lost-response scenarios of aws_vpc.main: each square names its operation.
-    assert ">CreateVpc#1</span>" in matrix and ">CreateTags#2</span>" in matrix
+    # Two lost-response scenarios of aws_vpc.main: each square's title names its point,
+    # and the squares carry letters only, so a cell of many points wraps.
+    assert "title='lost-response@CreateVpc#1@aws_vpc.main: flaky'>~</span>" in matrix
+    assert "title='lost-response@CreateTags#2@aws_vpc.main: passed'></span>" in matrix
 
 
 def test_each_scenario_has_a_card_with_what_why_fix_reproduce_and_objects() -> None:
@@ -205,10 +207,15 @@ def test_each_scenario_has_a_card_with_what_why_fix_reproduce_and_objects() -> N
 def test_summary_keeps_emulator_suspected_findings_apart_and_diffs_side_by_side() -> None:
     text = html_report(report())
     summary = text.split("<section class='module'", 1)[1].split("<h3>", 1)[0]
-    assert "1 module, 4 defects; 6 scenarios: " in text
+    assert "1 module, 6 scenarios: " in text
+    # One count, worded as the terminal summary words it.
+    assert (
+        "<div class='count' data-defects='4'>4 defects from 4 findings in 3 scenarios: "
+        "3 errors, 1 warning (1 suspected emulator gap)</div>"
+    ) in text
     assert "<span class='badge failed'>failed</span>" in summary
     assert "3 of 6 scenarios failed" in summary  # duplicate, recovery-failed and the error
-    assert "defects: duplicate 1, orphan 1, recovery-failed 1" in summary
+    assert "defects by kind: duplicate 1, orphan 1, recovery-failed 1" in summary
     assert "suspected emulator gaps (not the module's fault): permanent-diff 1" in summary
     diffs = text.split("<table class='diffs'>", 1)[1].split("</table>", 1)[0]
     assert "aws_vpc.main.tags.Name" in diffs

@@ -11,9 +11,11 @@ import pytest
 from pytest_converge.analysis.defects import KINDS, Defect
 from pytest_converge.analysis.plan import UNKNOWN
 from pytest_converge.report import (
+    count_defects,
     format_defects,
     json_report,
     junit_properties,
+    junit_suite_properties,
     load_schema,
     merge_reports,
     sarif_report,
@@ -105,7 +107,7 @@ def test_format_defects_collapses_duplicates_with_a_count():
     text = format_defects([*defects, _escape()])
     assert text.count("permanent-diff (type-coercion)") == 1
     assert "(x3: crash@CreateQueue#1, throttle@X#1, two-run)" in text
-    assert "2 distinct defect(s) (4 found in total)" in text
+    assert "2 defects from 4 scenarios: 2 errors, 0 warnings" in text
     assert "2. escape-hatch: terraform_data.build . triggers_replace" in text
 
 
@@ -129,7 +131,7 @@ def test_summary_groups_by_module_with_counts_legend_and_next_step():
     sqs_row = next(line for line in lines if line.startswith("modules/sqs"))
     assert "FAILED" in sqs_row and sqs_row.split()[2:] == ["1", "-"]
     assert next(line for line in lines if line.startswith("modules/ok")).split()[1] == "converged"
-    assert "3 module(s), 2 distinct defect(s): 2 error(s), 0 warning(s)" in text
+    assert "3 modules, 2 defects from 3 scenarios: 2 errors, 0 warnings" in text
     assert "permanent diffs by classification: type-coercion 1" in text
     assert "legend:" in text and "  escape-hatch: " in text
     assert f"next step: reproduce the first one with: {REPRO}" in text
@@ -329,3 +331,57 @@ def test_failure_text_names_suspected_gaps_elements_and_keeps_info_to_one_line()
     assert "1 resource(s) drifted without changing the plan" in text
     [line] = [ln for ln in text.splitlines() if "aws_security_group.this" in ln]
     assert "also written by aws_security_group_rule.ingress[0]" in line
+
+
+def test_one_count_groups_findings_by_cause_and_adds_up() -> None:
+    drift = Defect(
+        kind="drift",
+        address="aws_sqs_queue.work",
+        module="modules/sqs",
+        scenario="two-run",
+        severity="info",
+        message="aws_sqs_queue.work changed outside terraform",
+    )
+    suspected = _diff(
+        attribute="tags.Name", severity="warning", emulator_suspected=True, scenario="two-run"
+    )
+    findings = [
+        _diff(),
+        _diff(scenario="crash@CreateQueue#1"),
+        _diff(scenario="crash@CreateQueue#1", declared="other"),  # same cause, same scenario
+        suspected,
+        drift,
+    ]
+    count = count_defects(findings)
+    assert (count.defects, count.errors, count.warnings) == (2, 1, 1)
+    assert (count.findings, count.scenarios, count.suspected, count.details) == (4, 2, 1, 1)
+    assert count.words() == (
+        "2 defects from 4 findings in 2 scenarios: 1 error, 1 warning "
+        "(1 suspected emulator gap); 1 drifted without changing the plan (detail, not a defect)"
+    )
+    # The same words in the summary, the failure text, the JSON and JUnit's suite.
+    summary = summary_lines({"modules/sqs": findings})
+    assert f"1 module, {count.words()}" in summary
+    assert count.words() in format_defects(findings)
+    assert json_report(["modules/sqs"], [], findings)["counts"] == count.to_dict()
+    assert ("converge.summary", count.words()) in junit_suite_properties(findings)
+    assert ("converge.defects", "2") in junit_suite_properties(findings)
+    # One cause, one id: what JUnit's and the JSON's findings carry.
+    causes = {dict(junit_properties(d)).get("converge.cause") for d in findings}
+    assert len(causes - {None}) == count.defects
+    assert count_defects([]).words() == "no defects"
+
+
+def test_a_failure_shows_the_resource_file_under_its_module_and_no_empty_side(
+    tmp_path: Path,
+) -> None:
+    here = tmp_path / "modules" / "build"
+    text = format_defects([_escape(here)])
+    assert "   module     modules/build (main.tf:3)" in text
+    assert str(tmp_path) not in text
+    failed = Defect(
+        kind="recovery-failed", address="aws_vpc.main", module="m", observed="boom", message="x"
+    )
+    rows = format_defects([failed]).splitlines()
+    assert '   observed   "boom"' in rows
+    assert not any(row.startswith("   declared") for row in rows)
