@@ -21,6 +21,12 @@ machine, same moment), so the load of the machine cancels out as far as it can:
 (4) peak RSS of each pytest process (controller, workers: each with its
     moto) and the start-up time from process start to the first
     ``terraform apply``.
+(5) ``--matrix``: the default fault matrix, the whole
+    ``pytest --converge MODULE --converge-faults=lost-response,crash -n 2`` process
+    (grouped runs, :mod:`pytest_converge.matrix`) / the whole two-run process of (1),
+    interleaved; with where the matrix's time went (its runs per fault kind, from
+    its JSON report). ``--per-point`` adds one ``--converge-matrix per-point`` run
+    (one scenario per point) beside them. Target <= 5 (issue #29).
 
 Caches are warm for the plugin (a second run of a module reuses its
 initialised copy and its recorded fault points); the bare side uses the same
@@ -30,6 +36,7 @@ provider plugin cache, so its init costs what it costs a user with a cache.
     python bench/bench.py --repeats 5
     python bench/bench.py --smoke         # CI: one pair of (1), no targets checked
     python bench/bench.py --two-run-only --module tests/corpus5/vpc-v5.21.0/examples/simple
+    python bench/bench.py --matrix --per-point --repeats 1   # (5) on examples/network
 
 ``--module`` measures (1) on any module (``--two-run-only``: (2) and (3) use a
 fault point of ``examples/network``); the bare side copies the tree of local
@@ -303,6 +310,16 @@ def main() -> None:
         metavar="N",
         help="fault scenarios in (3) (default 12; fewer on aws 5.x, where one costs ~50 s)",
     )
+    parser.add_argument(
+        "--matrix",
+        action="store_true",
+        help="only (5): the grouped default fault matrix (-n 2) / the two-run, interleaved",
+    )
+    parser.add_argument(
+        "--per-point",
+        action="store_true",
+        help="with --matrix: one --converge-matrix per-point run beside them",
+    )
     options = parser.parse_args()
     module = options.module.resolve()
     rel = os.path.relpath(module, REPO)
@@ -326,6 +343,9 @@ def main() -> None:
 
         # Warm-up, not measured: fills the caches a second CI run would have.
         plugin_two_run()
+        if options.matrix:
+            rows.extend(matrix_figures(bench, base, plugin_two_run, repeats, options.per_point))
+            return _print(bench, rows, rss, load_before, "n/a", rel, repeats)
         providers = bench.providers(module)
         bench.bare(module, 1)
         first_apply.clear()
@@ -391,6 +411,18 @@ def main() -> None:
             )
     finally:
         bench.close()
+    _print(bench, rows, rss, load_before, providers, rel, repeats)
+
+
+def _print(
+    bench: Bench,
+    rows: list[tuple[str, str, str]],
+    rss: list[dict],
+    load_before: float,
+    providers: str,
+    rel: str,
+    repeats: int,
+) -> None:
     peak: dict[str, int] = {}
     for record in rss:
         what = record["process"]
@@ -413,6 +445,66 @@ def main() -> None:
     print("-" * (width + 60))
     for name, value, note in rows:
         print(f"{name.ljust(width)}  {value:>8}  {note}")
+
+
+def matrix_figures(
+    bench: Bench,
+    base: list[str],
+    two_run: Any,
+    repeats: int,
+    per_point: bool,
+) -> list[tuple[str, str, str]]:
+    """Figure (5): the grouped default matrix (-n 2) / the two-run, and where its time goes."""
+    report = bench.scratch / "matrix-report.json"
+    matrix = [*base, "--converge-faults=lost-response,crash", "-n", "2",
+              f"--converge-report={report}"]  # fmt: skip
+    bench.pytest(matrix)  # warm-up: records the fault points once, as a second CI run has them
+    pair = pairs(bench, repeats, lambda: bench.pytest(matrix)[0], two_run)
+    rows = [
+        (
+            "(5) default fault matrix, -n 2, grouped / two-run (whole pytest processes)",
+            f"{pair.ratio():.2f}",
+            pair.medians() + f"; target <= 5 {_met(pair.ratio() <= 5)}",
+        ),
+        ("    CPU seconds, same runs", f"{pair.ratio('cpu'):.2f}", pair.medians("cpu")),
+    ]
+    data = json.loads(report.read_text())
+    points = [s for s in data["scenarios"] if s.get("scenario") not in ("two-run",)]
+    runs: dict[tuple[str, int], tuple[int, float]] = {}
+    for s in points:
+        decided = s.get("decided_by")
+        if decided:
+            kind = s["scenario"].split("@", 1)[0]
+            runs[(kind, decided["run"])] = (decided["points"], decided["seconds"])
+    failed = sum(s["outcome"] in ("failed", "flaky") for s in points)
+    for kind in sorted({k for k, _ in runs}):
+        mine = sorted((n, p, sec) for (k, n), (p, sec) in runs.items() if k == kind)
+        shown = ", ".join(f"{p} points {sec:.0f} s" for _, p, sec in mine)
+        rows.append(
+            (
+                f"    {kind}: {len(mine)} runs decided its points",
+                f"{sum(sec for *_, sec in mine):.0f} s",
+                shown,
+            )
+        )
+    rows.append(
+        (
+            "    points, failing points (last grouped run)",
+            f"{len(points)}",
+            f"{failed} failing; the two-run item ran beside them",
+        )
+    )
+    if per_point:
+        single = [*matrix[:-1], "--converge-matrix=per-point"]
+        seconds = bench.pytest(single)[0]
+        rows.append(
+            (
+                "    the same matrix, --converge-matrix per-point (one run, same sitting)",
+                f"{seconds:.0f} s",
+                f"grouped / per-point {statistics.median(pair.wall[0]) / seconds:.2f}",
+            )
+        )
+    return rows
 
 
 def fault_and_matrix(

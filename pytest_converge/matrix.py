@@ -30,12 +30,14 @@ its reproduce line) runs it alone, replay included.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .analysis.attribution import attribute, origin_of
 from .analysis.defects import Defect
+from .analysis.left_behind import left_behind
 from .analysis.state import StateResource
 from .errors import ConvergeError
 from .faults import Crash, Fault, Interrupt
@@ -44,6 +46,8 @@ from .scenario import Scenario, errored, fault_hit, recovery_failures
 from .stack_protocol import ScenarioStack, Step
 
 __all__ = ["Verdict", "decide", "ends_terraform"]
+
+_log = logging.getLogger("pytest_converge")
 
 #: Fault kinds that end the terraform process they fire in: one per apply.
 _ENDING = (Crash, Interrupt)
@@ -80,26 +84,53 @@ class Verdict:
 
 
 class GroupScenario(Scenario):
-    """Several faults in one scenario: one apply for those that leave terraform running,
-    a chain of applies (one each) for those that end it; then every check once."""
+    """Several faults in one scenario, then every check once.
 
-    def __init__(self, stack: ScenarioStack, faults: Sequence[Fault], label: str) -> None:
+    The faulted applies are armed with every fault not fired yet: faults that leave
+    terraform running all fire in one apply; of those that end it (crash, interrupt)
+    the first the walk reaches fires and stops it, and the next apply goes on from the
+    state it left (``-refresh=false``), as a re-run would. Terraform stops its walk at a resource
+    that fails (a retried create that finds its own first object: "already exists"),
+    so the applies go on past it: the faults not fired yet are armed again, with every
+    resource of ``clean_state`` targeted but the failed ones and what depends on them.
+    """
+
+    def __init__(
+        self,
+        stack: ScenarioStack,
+        faults: Sequence[Fault],
+        label: str,
+        clean_state: Sequence[StateResource] = (),
+    ) -> None:
         super().__init__(stack, faults[0], label=label)
         self.faults = list(faults)
-        ending = [f for f in self.faults if ends_terraform(f)]
-        rest = [f for f in self.faults if not ends_terraform(f)]
-        self.links: list[list[Fault]] = ([rest] if rest else []) + [[f] for f in ending]
+        self.clean_state = list(clean_state)
         self.results: list[ApplyResult] = []
 
     def faulted_run(self, defects: list[Defect]) -> tuple[ApplyResult, ApplyResult | None]:
         stack = self.stack
         self.results = []
-        for i, link in enumerate(self.links):
-            stack.step(Step.FAULTED_APPLY, f"{', '.join(f.label for f in link)} ({self.label})")
-            # A later link goes on from the state the last one left, as a re-run would.
-            self.results.append(stack.apply(link, refresh=i == 0))
+        remaining = list(self.faults)
+        failed: set[str] = set()
+        while remaining:
+            # Every fault not fired yet is armed: the first call the walk reaches fires (an
+            # ending one then stops this apply), whatever order terraform walks in.
+            armed = remaining
+            targets = _targets(self.clean_state, failed) if failed else []
+            if failed and not targets:
+                break  # everything left depends on what failed
+            stack.step(Step.FAULTED_APPLY, f"{len(armed)} faults armed ({self.label})")
+            # A later apply goes on from the state the last one left, as a re-run would.
+            result = stack.apply(armed, refresh=not self.results, targets=targets)
+            self.results.append(result)
             stack.check_emulator()
-        # The later links' calls count as the coverage's created types (see coverage()).
+            fired = {f.label for f in result.fired}
+            remaining = [f for f in remaining if f.label not in fired]
+            broken = set(errored(result)) - failed if result.signalled is None else set()
+            failed |= broken
+            if not fired and not broken:
+                break  # the rest cannot fire here: a later group tries them
+        # The later applies' calls count for the coverage's created types (coverage()).
         self.prepared_calls = [c for r in self.results[1:] for c in r.calls]
         first = self.results[0]
         stack.step(Step.RERUN, f"after {self.label}")
@@ -110,6 +141,11 @@ class GroupScenario(Scenario):
             defects.extend(recovery_failures(stack.name, self.label, first, second))
         return first, second
 
+    def hit_of(self, first: ApplyResult) -> None:
+        """Several faults hit several resources: what each left behind is joined to its
+        cause once the findings are shared out (:func:`decide`)."""
+        return None
+
     def fired(self) -> dict[str, str | None]:
         """Each fault that fired -> the resource its call was made for."""
         found: dict[str, str | None] = {}
@@ -117,6 +153,30 @@ class GroupScenario(Scenario):
             for fault in result.fired:
                 call = next((c for c in result.calls if c.fault == fault.label), None)
                 found[fault.label] = fault.address or (call.address if call else None)
+        return found
+
+    def makers(self, defects: Sequence[Defect]) -> dict[int, str]:
+        """``id(leftover) -> point`` for each leftover whose object a fault made: the first
+        faulted apply whose answers name the object, and in it the fault on the call that
+        made it, or else the one fault on that call's resource (the apply it stopped)."""
+        found: dict[int, str] = {}
+        for defect in defects:
+            if not defect.objects or defect.kind not in ("duplicate", "orphan"):
+                continue
+            made = defect.objects[0]
+            for result in self.results:
+                call = next((c for c in result.calls if made in c.answered), None)
+                if call is None:
+                    continue
+                labels = {f.label for f in result.fired}
+                if call.fault in labels:
+                    found[id(defect)] = str(call.fault)
+                else:
+                    fired = self.fired()
+                    on = [f.label for f in result.fired if fired.get(f.label) == call.address]
+                    if len(on) == 1 and call.address is not None:
+                        found[id(defect)] = on[0]
+                break
         return found
 
     def unfired(self) -> list[Fault]:
@@ -147,7 +207,6 @@ def decide(
     """
     rank = {point: i for i, point in enumerate(order)}
     queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
-    unfired_once: set[str] = set()
     verdicts: dict[str, Verdict] = {}
     runs = 0
 
@@ -167,12 +226,23 @@ def decide(
             decided(_alone(stack, group[0], runs, started))
             continue
         label = f"{len(group)} points together"
-        scenario = GroupScenario(stack, group, label)
+        scenario = GroupScenario(stack, group, label, clean_state or ())
         found = scenario.run()
         seconds = time.monotonic() - started
         fired = scenario.fired()
         origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
-        shared = attribute(found.defects, fired, origins)
+        shared = attribute(found.defects, fired, origins, scenario.makers(found.defects))
+        _log.info(
+            "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
+            stack.name,
+            runs,
+            len(group),
+            seconds,
+            len(fired),
+            len(group) - len(fired),
+            sorted(shared.ambiguous),
+            [(d.kind, d.address, d.message[:120]) for d in shared.unattributed],
+        )
         by_label = {f.label: f for f in group}
         later: list[list[Fault]] = []
         if shared.unattributed:
@@ -183,25 +253,25 @@ def decide(
         else:
             together = tuple(p for p in fired if p not in shared.ambiguous)
             for point in together:
+                hit = fired[point]
+                own = [_relabelled(d, point, label) for d in shared.by_point[point]]
                 decided(
                     Verdict(
-                        point,
-                        [_relabelled(d, point) for d in shared.by_point[point]],
-                        runs,
-                        together,
-                        seconds,
-                        fired[point],
+                        point, left_behind(own, found.created, hit), runs, together, seconds, hit
                     )
                 )
             # Points a finding could belong to are run again, each in another group.
             apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
             later.extend(_spread(apart))
+        # Points whose fault did not fire (what they need failed first) go on in the next
+        # group; a group that fired none of them gives each its own run.
         missed = scenario.unfired()
-        again = [f for f in missed if f.label not in unfired_once]
-        later.extend([f] for f in missed if f.label in unfired_once)  # the second time: alone
-        unfired_once.update(f.label for f in missed)
-        if again:
-            later.insert(0, again)
+        if len(missed) == len(group):
+            later.extend([f] for f in missed)
+        elif missed and later:
+            later[0] = [*missed, *later[0]]
+        elif missed:
+            later.append(missed)
         queue = [g for g in later if g] + queue
     return verdicts
 
@@ -243,7 +313,45 @@ def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verd
     )
 
 
-def _relabelled(defect: Defect, point: str) -> Defect:
+def _targets(clean: Sequence[StateResource], failed: set[str]) -> list[str]:
+    """Every managed instance of ``clean`` a run can still apply: all but the ``failed``
+    ones and those of resources that depend, directly or not, on a failed one's resource
+    (a target brings what it depends on, by resource, so those would fail again)."""
+    deps = {_resource_of(r.address): set(r.dependencies) for r in clean}
+    reached = {_resource_of(a) for a in failed}
+    blocked: set[str] = set()
+    while True:
+        more = {r for r, needs in deps.items() if r not in blocked and needs & (reached | blocked)}
+        if not more:
+            break
+        blocked |= more
+    return [
+        r.address
+        for r in clean
+        if r.is_managed and r.address not in failed and _resource_of(r.address) not in blocked
+    ]
+
+
+def _resource_of(address: str) -> str:
+    """``module.a["x"].aws_subnet.b[0]`` -> ``module.a.aws_subnet.b`` (state's dependency form)."""
+    out: list[str] = []
+    depth = 0
+    for ch in address:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def _relabelled(defect: Defect, point: str, run: str) -> Defect:
     """``defect`` as the finding of ``point``'s scenario (a copy: a finding shared by
-    several points is each one's own)."""
-    return dataclasses.replace(defect, scenario=point, objects=list(defect.objects))
+    several points is each one's own); its text names the point, not the ``run``."""
+    return dataclasses.replace(
+        defect,
+        scenario=point,
+        objects=list(defect.objects),
+        message=defect.message.replace(f"after {run} ", f"after {point} "),
+    )

@@ -52,6 +52,22 @@ _STAGE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 # -- parsers: text in, typed value out, ValueError naming the valid form -----------------------
+#: ``--converge-matrix``: how a module's fault points are run.
+MATRIX_MODES = ("grouped", "per-point")
+
+
+def matrix_mode(value: str | None) -> str:
+    """Parse ``--converge-matrix``: ``grouped`` (many points a run) or ``per-point``.
+
+    >>> matrix_mode("Per-Point")
+    'per-point'
+    """
+    text = (value or "").strip().lower() or MATRIX_MODES[0]
+    if text not in MATRIX_MODES:
+        raise ValueError(f"expected one of {', '.join(MATRIX_MODES)}")
+    return text
+
+
 def fault_kinds(value: str | None) -> tuple[str, ...]:
     """Parse ``--converge-faults``: a comma list of kinds, ``none`` or ``all``.
 
@@ -437,6 +453,18 @@ OPTIONS: tuple[Option, ...] = (
         example="true",
     ),
     Option(
+        "matrix",
+        "how a module's fault points run: grouped (many faults in one run, a verdict per "
+        "point, default) or per-point (one run each, the replay of a failing one included)",
+        metavar="MODE",
+        parse=matrix_mode,
+        default="grouped",
+        outcome=False,  # the same verdicts either way; a reproduce line runs one point
+        ini_help="grouped or per-point",
+        example="per-point",
+        usage="{flag} {value!r}: {reason}",
+    ),
+    Option(
         "reattach",
         "let terraform start its own aws provider for every command "
         "(default: one provider process per Stack, reattached)",
@@ -517,6 +545,7 @@ class Settings:
     allow_replace: tuple[str, ...] = ()
     keep: bool = False
     strict: bool = False
+    matrix: str = "grouped"
     reattach: bool = True
     raw: Mapping[str, Any] = field(default_factory=dict)
 

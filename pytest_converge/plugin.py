@@ -14,6 +14,7 @@ from _pytest import junitxml  # its stash key: the public way to the XML is a fi
 
 from . import cancel, hookspecs
 from .cliconfig import read_cli_config
+from .collect.batches import XdistBatches
 from .collect.plans import gates_plans_only
 from .emulator.localstack import localstack_emulator
 from .emulator.moto import MotoEmulator
@@ -67,6 +68,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(Progress(config), PLUGIN_NAME)
+    if config.pluginmanager.has_plugin("xdist") and not config.pluginmanager.has_plugin(
+        "converge-batches"
+    ):  # its hook exists only with xdist: a grouped matrix's batch stays on one worker
+        config.pluginmanager.register(XdistBatches(), "converge-batches")
 
     # SIGTERM/SIGHUP (CI cancelling a job) and SIGINT (Ctrl-C) stop cleanly; see cancel.py.
     config.add_cleanup(cancel.install(lambda signum: _signal_workers(config, signum)))

@@ -102,6 +102,10 @@ class Scenario:
         #: The prepared runs' calls (an old revision's apply): coverage counts them.
         self.prepared_calls: list[Call] = []
 
+    def hit_of(self, first: ApplyResult) -> str | None:
+        """The resource the scenario's fault hit (its left-behind objects are that fault's)."""
+        return fault_hit(first)
+
     @property
     def faulted(self) -> bool:
         """The scenario injects a fault (its recovered world is compared with a clean one)."""
@@ -136,7 +140,7 @@ class Scenario:
         defects.extend(self.leftovers(created, state))
         covered = after.covered | baseline.covered
         defects.extend(self.world_check(clean, second, covered))
-        defects = left_behind(defects, created, fault_hit(first))
+        defects = left_behind(defects, created, self.hit_of(first))
         unverified = self.coverage(first, second, state, covered)
         if unverified:
             defects.append(unverified_defect(unverified, module=stack.name, scenario=label))

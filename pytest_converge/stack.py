@@ -169,6 +169,7 @@ class Stack:
         #: The world a clean apply made, by variable values (see clean_world), and
         #: the types the emulator's world() covers (None: not asked yet).
         self._clean_worlds: dict[str, World | None] = {}
+        self._clean_states: dict[str, dict[str, Any]] = {}
         self._world_covered: frozenset[str] | None = None
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
@@ -205,17 +206,23 @@ class Stack:
 
     # -- runs ----------------------------------------------------------
     def apply(
-        self, faults: Sequence[Fault] | Fault | None = None, *, refresh: bool = True
+        self,
+        faults: Sequence[Fault] | Fault | None = None,
+        *,
+        refresh: bool = True,
+        targets: Sequence[str] = (),
     ) -> ApplyResult:
         """``terraform apply`` through ``faults`` (none by default).
 
         Returns the result whether or not terraform succeeded; a failed apply
         is data here (a fault is *meant* to break it). Use
         ``.raise_for_error()`` when it must succeed. ``refresh=False`` plans from
-        the state alone (``-refresh=false``).
+        the state alone (``-refresh=false``); ``targets`` applies only those addresses
+        (``-target``, and what they depend on).
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
-        return self._apply(armed, self.parallelism or (1 if armed else None), refresh=refresh)
+        parallelism = self.parallelism or (1 if armed else None)
+        return self._apply(armed, parallelism, targets, refresh=refresh)
 
     def _apply(
         self,
@@ -569,6 +576,9 @@ class Stack:
         """
         self.fresh_start()
         result = self.apply_for_points()
+        if result.ok:
+            # Which resource a grouped run's leftover stands for, and what depends on what.
+            self._clean_states[self._world_key()] = read_json(self.workdir / "terraform.tfstate")
         if result.ok and self._world_types():  # the world to check recoveries against
             self._clean_worlds[self._world_key()] = self._world_now()
         self.fresh_start()
@@ -642,6 +652,10 @@ class Stack:
         """The clean world :meth:`fault_points` (or a first scenario) recorded, if any
         (part of the runner's interface)."""
         return self._clean_worlds.get(self._world_key())
+
+    def recorded_state(self) -> dict[str, Any] | None:
+        """The state file :meth:`fault_points`' clean apply left, if it recorded one."""
+        return self._clean_states.get(self._world_key())
 
     def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
         """Keep clean worlds in ``worlds``, shared with the other Stacks of this module

@@ -116,7 +116,11 @@ class ScenarioStack(Protocol):
 
     # -- runs ---------------------------------------------------------------------
     def apply(
-        self, faults: Sequence[Fault] | Fault | None = None, *, refresh: bool = True
+        self,
+        faults: Sequence[Fault] | Fault | None = None,
+        *,
+        refresh: bool = True,
+        targets: Sequence[str] = (),
     ) -> ApplyResult: ...
     def apply_for_points(self) -> ApplyResult: ...
     def plan(self) -> Plan: ...

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .defects import Defect
-from .leftovers import find_leftovers
+from .leftovers import stands_for
 from .state import StateResource
+
+if TYPE_CHECKING:
+    from ..inventory import CloudObject
 
 __all__ = ["Attribution", "attribute", "origin_of"]
 
@@ -52,14 +56,19 @@ def attribute(
     defects: Iterable[Defect],
     fired: Mapping[str, str | None],
     origins: Mapping[int, str] | None = None,
+    makers: Mapping[int, str] | None = None,
 ) -> Attribution:
     """Share ``defects`` out among the ``fired`` points (label -> the resource it hit).
 
     ``origins`` maps ``id(defect)`` to the address a leftover with no address
     resembles in a clean apply's state (:func:`origin_of`): an orphan subnet whose
-    CIDR is ``aws_subnet.a``'s belongs to the point on ``aws_subnet.a``.
+    CIDR is ``aws_subnet.a``'s belongs to the point on ``aws_subnet.a``. ``makers`` maps
+    ``id(defect)`` of a leftover to the point whose fault made its object (the fault's
+    own call made it, or the apply that fault stopped): it decides first, so two points
+    on one resource are told apart by the objects they left.
     """
     origins = origins or {}
+    makers = makers or {}
     by_address: dict[str, list[str]] = {}
     for label, address in fired.items():
         if address is not None:
@@ -67,6 +76,10 @@ def attribute(
     found = Attribution(by_point={label: [] for label in fired})
     shared: list[Defect] = []
     for defect in defects:
+        maker = makers.get(id(defect))
+        if maker in found.by_point:
+            found.by_point[maker].append(defect)
+            continue
         address = defect.address or origins.get(id(defect))
         owners = by_address.get(address, []) if address else []
         if len(owners) == 1:
@@ -83,22 +96,19 @@ def attribute(
 
 
 def origin_of(
-    defects: Sequence[Defect], objects: Iterable[object], clean: Sequence[StateResource]
+    defects: Sequence[Defect], objects: Iterable[CloudObject], clean: Sequence[StateResource]
 ) -> dict[int, str]:
-    """For each leftover of ``defects`` without an address, the address its object
-    resembles in ``clean`` (the state of a clean apply of the same configuration):
-    ``{id(defect): address}``. ``objects`` are the run's created cloud objects."""
-    by_id = {getattr(o, "id", None): o for o in objects}
+    """For each leftover of ``defects`` without an address, the address its object stands
+    for in ``clean``, the state of a clean apply of the same configuration
+    (:func:`.leftovers.stands_for`): ``{id(defect): address}``. ``objects`` are the
+    run's created cloud objects."""
+    by_id = {o.id: o for o in objects}
     found: dict[int, str] = {}
     for defect in defects:
-        if defect.address is not None or defect.kind not in ("orphan", "duplicate"):
+        if defect.address is not None or not defect.objects:
             continue
-        created = [by_id[i] for i in defect.objects if i in by_id]
-        if not created:
-            continue
-        # Against the clean state the object is a duplicate of the resource it stands for.
-        matches = find_leftovers(created, clean)  # type: ignore[arg-type]
-        named = {d.address for d in matches if d.kind == "duplicate" and d.address}
-        if len(named) == 1:
-            found[id(defect)] = named.pop()
+        created = by_id.get(defect.objects[0])
+        address = stands_for(created, clean) if created is not None else None
+        if address is not None:
+            found[id(defect)] = address
     return found

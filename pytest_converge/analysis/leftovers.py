@@ -38,7 +38,7 @@ from .state import StateResource
 if TYPE_CHECKING:
     from ..inventory import CloudObject
 
-__all__ = ["NAME_IS_IDENTITY", "find_leftovers", "is_setting", "state_region"]
+__all__ = ["NAME_IS_IDENTITY", "find_leftovers", "is_setting", "stands_for", "state_region"]
 
 #: Ids of objects that Terraform does not give an id the API knows (a rule is a hash,
 #: an attachment a random string): the lister names them with the same function of
@@ -257,6 +257,23 @@ def find_leftovers(
         defect.objects.extend(parts.get(obj.id, []))
         defects.append(defect)
     return defects
+
+
+def stands_for(obj: CloudObject, state: Iterable[StateResource]) -> str | None:
+    """The address in ``state`` that ``obj`` is (its id, ARN or unique name), or else the
+    one it resembles (see :func:`find_leftovers`): which resource a leftover object of a
+    run stands for in the state of a clean apply of the same configuration."""
+    candidates = sorted(
+        (r for r in state if r.mode == "managed" and r.type == obj.type), key=lambda r: r.address
+    )
+    mine = _object_keys(obj)
+    tracked = [r.address for r in candidates if mine & _state_keys(r)]
+    if tracked:
+        return tracked[0] if len(tracked) == 1 else None
+    best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
+    if best is None or not (best.strong or len(candidates) == 1):
+        return None  # nothing tells it from its siblings
+    return best.resource.address
 
 
 #: Attributes of a listed sub-object that name the object it belongs to.

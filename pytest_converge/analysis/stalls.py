@@ -445,7 +445,8 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
 
     ``in_flight`` are the addresses whose apply was open at the cut, ``in_state`` the
     managed addresses the state holds now. An output whose value is not known yet
-    waits on a resource the cut left unmade, so it is not checked either.
+    (or one of its elements') waits on a resource the cut left unmade, so it is not
+    checked either.
     """
     flying, stated = set(in_flight), set(in_state)
     cut = [rc for rc in plan.changes if rc.address in flying]
@@ -464,4 +465,11 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
 
 
 def _unknown(value: Any) -> bool:
-    return value is UNKNOWN
+    """``value`` is, or holds anywhere, a value known only after apply."""
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, dict):
+        return any(_unknown(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_unknown(v) for v in value)
+    return False

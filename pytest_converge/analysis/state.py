@@ -39,6 +39,8 @@ class StateResource:
     #: The provider configuration that manages it, as a raw state file names it
     #: (``provider["registry.terraform.io/hashicorp/aws"].west``); None when unknown.
     provider: str | None = field(default=None, compare=False, hash=False, repr=False)
+    #: The resources (``module.net.aws_vpc.main``, no instance keys) it depends on.
+    dependencies: tuple[str, ...] = field(default=(), compare=False, hash=False, repr=False)
 
     @property
     def is_managed(self) -> bool:
@@ -89,6 +91,7 @@ def _resource(address: str, r: dict[str, Any]) -> StateResource:
         id=str(rid) if rid not in (None, "") else None,
         values=values,
         provider=r.get("provider"),
+        dependencies=tuple(r.get("depends_on") or ()),
     )
 
 
@@ -108,6 +111,7 @@ def _raw_state(state: dict[str, Any]) -> list[StateResource]:
                         "mode": r.get("mode", "managed"),
                         "values": inst.get("attributes") or {},
                         "provider": r.get("provider"),
+                        "depends_on": inst.get("dependencies") or (),
                     },
                 )
             )

@@ -28,8 +28,10 @@ import pytest
 from ..errors import ConvergeError, ConvergenceError, FaultPointsError
 from ..faults import parse_fault
 from ..loop import drift_scenario
+from ..matrix import Verdict
 from ..report import convergence_error, defect_json, jsonable, junit_properties
 from ..session import get_session, module_id, record_toolchain
+from .batches import point_kind, verdict_for
 from .points import remember_world
 from .stacks import make_stack
 
@@ -62,6 +64,8 @@ class ConvergeItem(pytest.Item):
             )
 
         session = get_session(self.config)
+        if point_kind(self.scenario) is not None and self._run_decided():
+            return
         if self.scenario == "two-run":
             session.emptied_emulator()  # before any Stack: may skip the reset
         # A fault scenario empties the emulator itself (unless it is fresh).
@@ -95,6 +99,35 @@ class ConvergeItem(pytest.Item):
                 run.hit = report.hit
                 report.raise_for_defects()
 
+    def _run_decided(self) -> bool:
+        """Report this point's verdict from its batch's grouped runs (:mod:`.batches`);
+        False when it runs on its own."""
+        with self._recording() as run:
+            verdict = verdict_for(self)
+            if verdict is None:
+                run.alone = True  # not recorded: the caller runs it
+                return False
+            run.defects = list(verdict.defects)
+            run.hit = verdict.hit
+            run.decided = verdict
+            if verdict.error is not None:
+                raise verdict.error
+            if verdict.failed:
+                where = f" (it hit {verdict.hit})" if verdict.hit else ""
+                together = (
+                    f"Decided by run {verdict.run} of this module's {len(verdict.points)} "
+                    f"points together ({verdict.seconds:.0f} s); this point alone: "
+                    f"{self.reproduce_command()}"
+                    if verdict.shared
+                    else ""
+                )
+                raise convergence_error(
+                    verdict.defects,
+                    f"{self.module_id} does not recover from {self.scenario}{where}:",
+                    together,
+                )
+        return True
+
     @contextlib.contextmanager
     def _recording(self) -> Iterator[_Run]:
         """The scenario's outcome and defects, recorded as user properties however it ends."""
@@ -112,7 +145,9 @@ class ConvergeItem(pytest.Item):
             run.outcome = "interrupted"
             raise
         finally:
-            self._record(run.defects, run.outcome, time.monotonic() - started, run.hit)
+            if not run.alone:
+                seconds = time.monotonic() - started
+                self._record(run.defects, run.outcome, seconds, run.hit, run.decided)
 
     @contextlib.contextmanager
     def _stack(self, name: str | None = None) -> Iterator[Any]:
@@ -146,7 +181,12 @@ class ConvergeItem(pytest.Item):
         return list(report.defects)
 
     def _record(
-        self, defects: Sequence[Any], outcome: str, seconds: float, hit: str | None = None
+        self,
+        defects: Sequence[Any],
+        outcome: str,
+        seconds: float,
+        hit: str | None = None,
+        decided: Verdict | None = None,
     ) -> None:
         # The same properties the fixture writes: plugin.py gathers them from
         # reports, so they reach the controller under xdist too.
@@ -164,6 +204,20 @@ class ConvergeItem(pytest.Item):
         }
         if hit:
             entry["fault_address"] = hit
+        if decided is not None:
+            # The run that decided it: with other points (grouped), or this point alone.
+            entry["decided_by"] = {
+                "run": decided.run,
+                "points": len(decided.points),
+                "seconds": round(decided.seconds, 3),
+            }
+            self.user_properties.append(
+                (
+                    "converge.decided_by",
+                    f"run {decided.run} of its batch, {len(decided.points)} point(s) "
+                    f"together, {decided.seconds:.1f} s",
+                )
+            )
         unverified = sorted({t for d in defects if d.kind == "unverified" for t in d.observed})
         if unverified:
             entry["unverified_types"] = unverified
@@ -228,6 +282,10 @@ class _Run:
     flaky: bool = False
     #: The resource the fault hit (fault scenarios).
     hit: str | None = None
+    #: The grouped run that decided it (zero-code matrix), if one did.
+    decided: Verdict | None = None
+    #: It runs on its own after all: nothing to record here.
+    alone: bool = False
 
 
 def _shell_word(text: str) -> str:

@@ -46,12 +46,17 @@ class FaultPoints:
     #: The world the clean apply left (:meth:`World.to_json`), to check recoveries
     #: against; None when the emulator cannot tell or the module has no type it reads.
     world: dict[str, Any] | None = None
+    #: The points in the order the clean apply made their calls (a chain of crashes
+    #: follows it), and the state file it left (what a grouped run's leftover stands for,
+    #: what depends on what): see :mod:`pytest_converge.matrix`.
+    walk: tuple[str, ...] = ()
+    state: dict[str, Any] | None = None
 
 
 _points_key = pytest.StashKey[dict[str, FaultPoints]]()
 
 #: Part of a kept list's key: lists of another form (``Op#n`` before pinning) are not read.
-_POINTS_FORMAT = "pinned-1"
+_POINTS_FORMAT = "pinned-2"
 
 
 def module_digest(module: Path) -> str:
@@ -100,6 +105,8 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
                 "error": found.error,
                 "seconds": found.seconds,
                 "world": found.world,
+                "walk": list(found.walk),
+                "state": found.state,
             }
             if found.error is None:
                 _remember_points(config, key, data)
@@ -107,9 +114,19 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
 
     data = once_per_run(config, f"points-{key}", compute)
     cache[key] = FaultPoints(
-        tuple(data["points"]), data["error"], data["seconds"], data.get("world")
+        tuple(data["points"]),
+        data["error"],
+        data["seconds"],
+        data.get("world"),
+        tuple(data.get("walk") or ()),
+        data.get("state"),
     )
     return cache[key]
+
+
+def recorded(config: pytest.Config, module: Path) -> FaultPoints | None:
+    """What this run recorded of ``module``'s clean apply (None before it did)."""
+    return config.stash.get(_points_key, {}).get(module_digest(module))
 
 
 def recorded_world(config: pytest.Config, module: Path) -> dict[str, Any] | None:
@@ -162,7 +179,14 @@ def _remembered_points(config: pytest.Config, key: str) -> dict[str, Any] | None
         return None
     if not isinstance(data, dict) or not isinstance(data.get("points"), list):
         return None
-    return {"points": data["points"], "error": None, "seconds": 0.0, "world": data.get("world")}
+    return {
+        "points": data["points"],
+        "error": None,
+        "seconds": 0.0,
+        "world": data.get("world"),
+        "walk": data.get("walk") or [],
+        "state": data.get("state"),
+    }
 
 
 def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> None:
@@ -170,7 +194,8 @@ def _remember_points(config: pytest.Config, key: str, data: dict[str, Any]) -> N
         path = _points_file(config, key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}")
-        tmp.write_text(json.dumps({"points": data["points"], "world": data.get("world")}))
+        kept = {k: data.get(k) for k in ("points", "world", "walk", "state")}
+        tmp.write_text(json.dumps(kept))
         os.replace(tmp, path)
 
 
@@ -183,6 +208,7 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
     try:
         points = stack.fault_points()
         world = stack.recorded_world()
+        state = stack.recorded_state()
     except ConvergeError as exc:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     finally:
@@ -192,6 +218,8 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
         None,
         time.monotonic() - started,
         world.to_json() if world is not None else None,
+        tuple(points),
+        state,
     )
 
 

@@ -150,9 +150,14 @@ class UpgradeItem(ConvergeItem):
         return report.defects
 
     def _record(
-        self, defects: Sequence[Any], outcome: str, seconds: float, hit: str | None = None
+        self,
+        defects: Sequence[Any],
+        outcome: str,
+        seconds: float,
+        hit: str | None = None,
+        decided: Any = None,
     ) -> None:
-        super()._record(defects, outcome, seconds, hit)
+        super()._record(defects, outcome, seconds, hit, decided)
         name, value = self.user_properties[-1]
         self.user_properties[-1] = (name, json.dumps({**json.loads(str(value)), **self.extra}))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import http.client
 import logging
+import re
 import select
 import socket
 import socketserver
@@ -91,6 +92,9 @@ class Call:
     #: The emulator could not be reached (refused, reset, no answer): the proxy
     #: answered 502 itself. A dead emulator shows first here.
     unreached: bool = False
+    #: What a successful mutating call's answer names (ids, ARNs, URLs, names): the
+    #: objects it made, to trace a leftover object to the call, and fault, behind it.
+    answered: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
     #: the evidence of a suspected emulator gap (:mod:`..model_facts`). Empty otherwise.
@@ -119,6 +123,15 @@ class Call:
         if self.address is None:
             return self.label
         return f"{self.operation}#{self.address_occurrence}@{self.address}"
+
+
+#: An id, ARN, URL or name in an answer's body (XML or JSON text).
+_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9:/._-]{3,}")
+
+
+def answer_tokens(body: bytes) -> frozenset[str]:
+    """The words of an answer that can name an object (``vpc-0a1b2c3d``, an ARN, a URL)."""
+    return frozenset(t.decode() for t in _TOKEN.findall(body[:200_000]))
 
 
 @dataclass
@@ -319,7 +332,10 @@ class Proxy:
                     return f.hits(op.name, occurrence)
                 return f.address == address and f.hits(op.name, at)
 
-            fault = next((f for f in self._armed if hit(f)), None)
+            # Once a fault that stops terraform fired, no other fires in this run: the
+            # calls still arriving belong to its graceful stop (or die with the process).
+            stopping = any(isinstance(f, SIGNALLING) for f in self._fired)
+            fault = None if stopping else next((f for f in self._armed if hit(f)), None)
             if fault is not None and id(fault) not in self._fired_ids:
                 self._fired_ids.add(id(fault))
                 self._fired.append(fault)
@@ -635,6 +651,8 @@ class _Handler(BaseHTTPRequestHandler):
                     call.unimplemented = unimplemented_operation(
                         response.status, response.headers, response.body
                     )
+                    if call.mutating and 200 <= response.status < 300:
+                        call.answered = answer_tokens(response.body)
                     if fault is not None:
                         response = fault.after(request, response, pending.signal) or response
                 finally:

@@ -350,6 +350,13 @@ def _scenario(item: Any) -> dict[str, Any]:
     hit = get("fault_address", None)
     if hit:
         entry["fault_address"] = str(hit)
+    decided = get("decided_by", None)
+    if isinstance(decided, Mapping):
+        entry["decided_by"] = {
+            "run": int(decided.get("run", 0)),
+            "points": int(decided.get("points", 1)),
+            "seconds": round(float(decided.get("seconds", 0.0)), 3),
+        }
     # Upgrade items: the revision and the upgrade plan's action per address.
     old = get("upgrade_from", None)
     if old:

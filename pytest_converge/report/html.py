@@ -405,6 +405,15 @@ def _square(s: Mapping[str, Any], outcome: str, key: str, text: str, named: bool
     )
 
 
+def _decided(decided: Any) -> str:
+    """How a grouped matrix decided the scenario (``decided_by`` of its JSON entry)."""
+    if not isinstance(decided, dict):
+        return ""
+    points = int(decided.get("points", 1))
+    shared = f"with {points - 1} other point(s) in one run" if points > 1 else "in a run of its own"
+    return f"; decided {shared} ({float(decided.get('seconds', 0)):.0f} s)"
+
+
 def _in_matrix(kind: str, op: str) -> bool:
     """A fault or drift scenario has a square in the matrix; the others (two-run,
     upgrades, stages) stand above it, named."""
@@ -625,6 +634,7 @@ def _card(s: Mapping[str, Any], outcome: str, defects: list[Mapping[str, Any]], 
             if s.get("fault_address")
             else ""
         )
+        + _decided(s.get("decided_by"))
         + "</p>",
     ]
     if not defects:

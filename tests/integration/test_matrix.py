@@ -1,0 +1,90 @@
+"""The grouped fault matrix gives every point the verdict its own run gives (terraform + moto).
+
+``pytest --converge MODS --converge-faults lost-response,crash`` runs once with
+``--converge-matrix per-point`` (one scenario per fault point, the replay of a failing
+one included) and once grouped (the default); the JSON reports must hold the same
+points with the same outcomes and the same error defects on the same addresses.
+The examples run in every CI run; the modules under tests/modules (many more points)
+with ``CONVERGE_TEST_MATRIX_ALL=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_converge.toolchain import cache_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Modules made to show something other than recovery (a stall, egress, an upgrade's
+#: revisions, a public copy, a plan): their matrices say nothing more.
+NOT_MATRICES = {
+    "keybase_login_profile", "module_calls_only", "plan_gate", "public", "stalled_and_rest",
+    "stalled_egress", "stalled_redrive_aws5", "stalled_replica", "unimplemented_api",
+    "upgrade",
+}  # fmt: skip
+
+
+def _roots(where: Path) -> list[Path]:
+    return sorted(
+        d for d in where.iterdir() if (d / "main.tf").is_file() and d.name not in NOT_MATRICES
+    )
+
+
+def _verdicts(tmp: Path, modules: list[Path], mode: str) -> dict[tuple[str, str], object]:
+    """Each point's outcome and error defects (kind, address), as the JSON report has them."""
+    run = tmp / mode
+    for module in modules:
+        copy = run / "mods" / module.name
+        copy.mkdir(parents=True)
+        for path in module.iterdir():
+            if path.is_file() and path.suffix in (".tf", ".tfvars", ".json", ".txt", ".zip"):
+                shutil.copy(path, copy)
+    report = run / "report.json"
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+            "--converge", "mods", "--converge-faults", "lost-response,crash",
+            "--converge-matrix", mode, "-n", "0", f"--converge-report={report}", "-q"]  # fmt: skip
+    env = {**os.environ, "CONVERGE_CACHE_DIR": str(cache_dir())}
+    done = subprocess.run(argv, cwd=run, env=env, capture_output=True, text=True, timeout=3000)
+    assert report.exists(), done.stdout[-4000:] + done.stderr[-2000:]
+    data = json.loads(report.read_text())
+    found: dict[tuple[str, str], object] = {}
+    for s in data["scenarios"]:
+        if s["scenario"] in ("two-run", "fault-points"):
+            continue
+        errors = {
+            (d["kind"], d.get("address"))
+            for d in data["defects"]
+            if d["module"] == s["module"] and d["scenario"] == s["scenario"]
+            and d["severity"] == "error"
+        }  # fmt: skip
+        outcome = "failed" if s["outcome"] == "flaky" else s["outcome"]
+        found[(s["module"], s["scenario"])] = (outcome, sorted(errors, key=str))
+    return found
+
+
+SETS = [
+    pytest.param("examples", id="examples"),
+    pytest.param("tests/modules", id="tests-modules", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("where", SETS)
+def test_grouped_runs_give_every_point_the_verdict_of_its_own_run(tmp_path, where) -> None:
+    if where != "examples" and not os.environ.get("CONVERGE_TEST_MATRIX_ALL"):
+        pytest.skip("set CONVERGE_TEST_MATRIX_ALL=1 to compare tests/modules' matrices too")
+    modules = _roots(ROOT / where)
+    per_point = _verdicts(tmp_path, modules, "per-point")
+    grouped = _verdicts(tmp_path, modules, "grouped")
+    assert per_point, "no fault point ran"
+    differ = {k: (per_point.get(k), grouped.get(k)) for k in {*per_point, *grouped}
+              if per_point.get(k) != grouped.get(k)}  # fmt: skip
+    assert differ == {}, json.dumps({str(k): v for k, v in differ.items()}, indent=1)
+    # Something failed both ways (the comparison is not one of empty verdicts).
+    assert any(outcome == "failed" for outcome, _ in per_point.values())  # type: ignore[misc]

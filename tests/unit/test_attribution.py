@@ -1,0 +1,99 @@
+"""Sharing a grouped run's findings out by fault point (pure logic, plain data)."""
+
+from __future__ import annotations
+
+from pytest_converge.analysis.attribution import attribute, origin_of
+from pytest_converge.analysis.defects import Defect
+from pytest_converge.analysis.state import StateResource
+from pytest_converge.collect.batches import batch_key, point_kind
+from pytest_converge.faults.proxy import answer_tokens
+from pytest_converge.inventory import CloudObject
+from pytest_converge.matrix import _resource_of, _targets
+
+VPC = "crash@CreateVpc#1@aws_vpc.a"
+MODIFY = "crash@ModifyVpcAttribute#1@aws_vpc.a"
+SUBNET = "crash@CreateSubnet#1@aws_subnet.b[0]"
+
+
+def test_a_finding_goes_to_the_point_on_the_resource_it_names() -> None:
+    dup = Defect("duplicate", address="aws_vpc.a")
+    failed = Defect("recovery-failed", address="aws_subnet.b[0]")
+    found = attribute([dup, failed], {VPC: "aws_vpc.a", SUBNET: "aws_subnet.b[0]"})
+    assert found.by_point == {VPC: [dup], SUBNET: [failed]}
+    assert found.decided
+
+
+def test_two_points_on_the_named_resource_are_ambiguous_unless_a_maker_tells() -> None:
+    dup = Defect("duplicate", address="aws_vpc.a", objects=["vpc-2"])
+    fired = {VPC: "aws_vpc.a", MODIFY: "aws_vpc.a"}
+    found = attribute([dup], fired)
+    assert found.ambiguous == {VPC, MODIFY} and not found.decided
+    # The object was made by the apply the ModifyVpcAttribute crash stopped.
+    told = attribute([dup], fired, makers={id(dup): MODIFY})
+    assert told.by_point == {VPC: [], MODIFY: [dup]} and told.decided
+
+
+def test_an_error_no_point_accounts_for_is_unattributed_a_warning_is_everyones() -> None:
+    stray = Defect("permanent-diff", address="aws_s3_bucket.c", attribute="acl")
+    note = Defect("unverified", observed=["aws_thing"])
+    found = attribute([stray, note], {VPC: "aws_vpc.a", SUBNET: "aws_subnet.b[0]"})
+    assert found.unattributed == [stray]
+    assert found.by_point == {VPC: [note], SUBNET: [note]}
+
+
+def test_an_orphan_goes_to_the_resource_it_stands_for_in_a_clean_state() -> None:
+    clean = [
+        StateResource("aws_subnet.b[0]", "aws_subnet", "managed", "subnet-1",
+                      {"id": "subnet-1", "cidr_block": "10.0.0.0/24"}),
+        StateResource("aws_subnet.b[1]", "aws_subnet", "managed", "subnet-2",
+                      {"id": "subnet-2", "cidr_block": "10.0.1.0/24"}),
+        StateResource("aws_iam_role.r", "aws_iam_role", "managed", "worker",
+                      {"id": "worker", "name": "worker", "arn": "arn:aws:iam::1:role/worker"}),
+    ]  # fmt: skip
+    subnet = CloudObject("aws_subnet", "subnet-9", attributes={"cidr_block": "10.0.1.0/24"})
+    role = CloudObject("aws_iam_role", "worker", name="worker", region="global")
+    orphans = [Defect("orphan", objects=["subnet-9"]), Defect("orphan", objects=["worker"])]
+    origins = origin_of(orphans, [subnet, role], clean)
+    assert origins == {id(orphans[0]): "aws_subnet.b[1]", id(orphans[1]): "aws_iam_role.r"}
+    unlike = CloudObject("aws_subnet", "subnet-8", attributes={"cidr_block": "10.9.0.0/24"})
+    assert origin_of([Defect("orphan", objects=["subnet-8"])], [unlike], clean) == {}
+
+
+def test_a_run_can_still_apply_all_but_the_failed_and_what_depends_on_them() -> None:
+    def res(address: str, *deps: str) -> StateResource:
+        kind = address.rsplit(".", 2)[-2]
+        return StateResource(address, kind, "managed", None, dependencies=deps)
+
+    clean = [
+        res("module.n.aws_vpc.a"),
+        res("module.n.aws_subnet.b[0]", "module.n.aws_vpc.a"),
+        res("module.n.aws_subnet.b[1]", "module.n.aws_vpc.a"),
+        res("module.n.aws_route_table_association.c[0]", "module.n.aws_subnet.b"),
+        res("module.n.aws_nat_gateway.d", "module.n.aws_route_table_association.c"),
+        res('aws_s3_bucket.e["x"]'),
+    ]
+    assert _resource_of('module.m["k.1"].aws_subnet.b[0]') == "module.m.aws_subnet.b"
+    assert _targets(clean, {"module.n.aws_subnet.b[0]"}) == [
+        "module.n.aws_vpc.a",
+        "module.n.aws_subnet.b[1]",  # the failed one's sibling: it depends on nothing failed
+        'aws_s3_bucket.e["x"]',
+    ]
+
+
+def test_a_batch_is_a_module_and_a_kind_shared_out_when_workers_outnumber_kinds() -> None:
+    kinds = ("lost-response", "crash")
+    assert point_kind("crash@CreateVpc#1@aws_vpc.a") == "crash"
+    assert point_kind("two-run") is None and point_kind("upgrade-crash@X#1") is None
+    assert point_kind("drift-delete@aws_vpc.a") is None
+    one = batch_key("mods/net::crash@CreateVpc#1@aws_vpc.a", kinds, 2)
+    assert one == "mods/net::crash#0"
+    assert batch_key("mods/net::two-run", kinds, 2) is None
+    shares = {batch_key(f"m::crash@Op#1@aws_x.r{i}", kinds, 4) for i in range(40)}
+    assert shares == {"m::crash#0", "m::crash#1"}
+
+
+def test_an_answer_names_the_objects_it_made() -> None:
+    body = b"<CreateVpcResponse><vpc><vpcId>vpc-0a1b2c3d4e</vpcId></vpc></CreateVpcResponse>"
+    assert "vpc-0a1b2c3d4e" in answer_tokens(body)
+    queue = b'{"QueueUrl":"http://127.0.0.1:4566/123456789012/jobs"}'
+    assert "http://127.0.0.1:4566/123456789012/jobs" in answer_tokens(queue)
