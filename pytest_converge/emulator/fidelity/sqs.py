@@ -1,0 +1,44 @@
+"""SQS: a queue's redrive allow policy.
+
+``SetQueueAttributes`` (and ``CreateQueue``) keep ``RedriveAllowPolicy`` and
+``GetQueueAttributes`` returns it, by name or with ``All``; setting it to an
+empty string removes it (SQS API reference, SetQueueAttributes:
+https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html).
+moto 5.2 keeps the value but never returns it, and refuses the name in
+``GetQueueAttributes``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Behaviour, behaviour
+
+BEHAVIOURS: list[Behaviour] = []
+
+
+@behaviour(
+    BEHAVIOURS,
+    "sqs.redrive-allow-policy",
+    does="GetQueueAttributes returns the RedriveAllowPolicy that SetQueueAttributes or "
+    "CreateQueue set (an empty one removes it)",
+    reference="https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/"
+    "API_SetQueueAttributes.html",
+    test="tests/integration/test_fidelity_services.py::test_sqs_reads_a_redrive_allow_policy_back",
+    replaces={"moto.sqs.models:Queue._set_attributes": "4b7aaf3f46363f13"},
+)
+def _redrive_allow_policy() -> None:
+    from moto.sqs.models import Queue
+
+    if "RedriveAllowPolicy" in Queue.BASE_ATTRIBUTES:
+        raise RuntimeError("moto's Queue already returns RedriveAllowPolicy: re-check")
+    Queue.BASE_ATTRIBUTES.append("RedriveAllowPolicy")
+    Queue.redrive_allow_policy = None
+    set_attributes = Queue._set_attributes
+
+    def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None) -> None:
+        set_attributes(self, attributes, now)
+        if attributes.get("RedriveAllowPolicy") == "":
+            self.redrive_allow_policy = None
+
+    Queue._set_attributes = _set_attributes

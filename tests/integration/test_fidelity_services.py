@@ -1,0 +1,279 @@
+"""The fidelity layer's behaviours beyond EC2, asked through boto3 of the embedded server.
+
+As in ``test_fidelity_ec2.py``: the session's moto must answer as the API
+reference the behaviour's module names says, and a moto with the layer off
+(``raw_moto``) still answers as moto 5.2 does; when it no longer does, retire
+the behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from botocore.parsers import ResponseParserError
+
+from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
+from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
+
+
+def retire(name: str) -> str:
+    return f"moto {version('moto')} answers so itself: retire the fidelity behaviour {name}"
+
+
+def _error(call: Any, **kwargs: Any) -> str:
+    with pytest.raises(ClientError) as caught:
+        call(**kwargs)
+    return str(caught.value.response["Error"]["Code"])
+
+
+def _on_demand(emulator: Any) -> tuple[Any, Any]:
+    dynamodb = emulator.client("dynamodb")
+    dynamodb.create_table(
+        TableName="t",
+        AttributeDefinitions=[
+            {"AttributeName": "id", "AttributeType": "S"},
+            {"AttributeName": "kind", "AttributeType": "S"},
+        ],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        OnDemandThroughput={"MaxReadRequestUnits": 100, "MaxWriteRequestUnits": 50},
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "by-kind",
+                "KeySchema": [{"AttributeName": "kind", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "OnDemandThroughput": {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 5},
+            }
+        ],
+    )
+    dynamodb.update_table(
+        TableName="t", OnDemandThroughput={"MaxReadRequestUnits": 200, "MaxWriteRequestUnits": 50}
+    )
+    table = dynamodb.describe_table(TableName="t")["Table"]
+    [index] = table["GlobalSecondaryIndexes"]
+    return table.get("OnDemandThroughput"), index.get("OnDemandThroughput")
+
+
+def test_dynamodb_keeps_on_demand_throughput(emulator, raw_moto) -> None:
+    assert _on_demand(emulator) == (
+        {"MaxReadRequestUnits": 200, "MaxWriteRequestUnits": 50},
+        {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 5},
+    )
+    assert _on_demand(raw_moto) == (None, None), retire("dynamodb.on-demand-throughput")
+
+
+INTEGRATION = json.dumps({"description": "on-call", "url": "https://example.com/hook"})
+
+
+def _integration(emulator: Any, name: str = WEBHOOKS + "oncall", **extra: Any) -> Any:
+    ssm = emulator.client("ssm")
+    arguments = {"Type": "SecureString", "Value": INTEGRATION, **extra}
+    ssm.put_parameter(Name=name, DataType="aws:ssm:integration", **arguments)
+    return ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+
+
+def test_ssm_accepts_an_integration_parameter(emulator, raw_moto) -> None:
+    read = _integration(emulator)
+    assert (read["DataType"], read["Value"]) == ("aws:ssm:integration", INTEGRATION)
+    ssm = emulator.client("ssm")
+    # What the user guide requires of one: its namespace, a SecureString, a JSON object.
+    for name, kind, value in [
+        ("/elsewhere/oncall", "SecureString", INTEGRATION),
+        (WEBHOOKS + "plain", "String", INTEGRATION),
+        (WEBHOOKS + "text", "SecureString", "not json"),
+    ]:
+        assert (
+            _error(
+                ssm.put_parameter, Name=name, Type=kind, Value=value, DataType="aws:ssm:integration"
+            )
+            == "ValidationException"
+        )
+    # ... and no parameter changes to or from the data type.
+    assert _error(
+        ssm.put_parameter, Name=read["Name"], Type="SecureString", Value="x", Overwrite=True,
+        DataType="text",
+    ) == "ValidationException"  # fmt: skip
+    with pytest.raises(ClientError, match="data type is not supported"):
+        _integration(raw_moto)
+
+
+def _redrive_allow_policy(emulator: Any) -> Any:
+    sqs = emulator.client("sqs")
+    url = sqs.create_queue(QueueName="dlq")["QueueUrl"]
+    policy = json.dumps({"redrivePermission": "allowAll"})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": policy})
+    every = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    return every.get("RedriveAllowPolicy")
+
+
+def test_sqs_reads_a_redrive_allow_policy_back(emulator, raw_moto) -> None:
+    policy = json.dumps({"redrivePermission": "allowAll"})
+    assert _redrive_allow_policy(emulator) == policy
+    sqs = emulator.client("sqs")
+    url = sqs.get_queue_url(QueueName="dlq")["QueueUrl"]
+    named = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedriveAllowPolicy"])
+    assert named["Attributes"] == {"RedriveAllowPolicy": policy}
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": ""})
+    removed = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert "RedriveAllowPolicy" not in removed
+    assert _redrive_allow_policy(raw_moto) is None, retire("sqs.redrive-allow-policy")
+
+
+def _log_group_classes(emulator: Any) -> list[Any]:
+    logs = emulator.client("logs")
+    logs.create_log_group(logGroupName="infrequent", logGroupClass="INFREQUENT_ACCESS")
+    logs.create_log_group(logGroupName="standard")
+    groups = logs.describe_log_groups()["logGroups"]
+    return [g.get("logGroupClass") for g in groups]
+
+
+def test_logs_keeps_a_log_group_class(emulator, raw_moto) -> None:
+    assert _log_group_classes(emulator) == ["INFREQUENT_ACCESS", "STANDARD"]
+    assert _log_group_classes(raw_moto) == [None, None], retire("logs.log-group-class")
+
+
+POLICY = json.dumps(
+    {
+        "Name": "data-protection",
+        "Version": "2021-06-01",
+        "Statement": [
+            {
+                "Sid": "audit",
+                "DataIdentifier": ["arn:aws:dataprotection::aws:data-identifier/EmailAddress"],
+                "Operation": {"Audit": {"FindingsDestination": {}}},
+            }
+        ],
+    }
+)
+
+
+def test_logs_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
+    logs = emulator.client("logs")
+    logs.create_log_group(logGroupName="protected")
+    logs.put_data_protection_policy(logGroupIdentifier="protected", policyDocument=POLICY)
+    read = logs.get_data_protection_policy(logGroupIdentifier="protected")
+    assert read["policyDocument"] == POLICY
+    [group] = logs.describe_log_groups(logGroupNamePrefix="protected")["logGroups"]
+    assert group["dataProtectionStatus"] == "ACTIVATED"
+    logs.delete_data_protection_policy(logGroupIdentifier="protected")
+    assert "policyDocument" not in logs.get_data_protection_policy(logGroupIdentifier="protected")
+    raw = raw_moto.client("logs")
+    raw.create_log_group(logGroupName="protected")
+    with pytest.raises(ClientError, match="500|not been implemented"):
+        raw.put_data_protection_policy(logGroupIdentifier="protected", policyDocument=POLICY)
+
+
+def test_logs_keeps_a_query_definition(emulator, raw_moto) -> None:
+    logs = emulator.client("logs")
+    saved = logs.put_query_definition(
+        name="errors", queryString="fields @message | filter @message like /ERROR/",
+        logGroupNames=["app"],
+    )["queryDefinitionId"]  # fmt: skip
+    [read] = logs.describe_query_definitions(queryDefinitionNamePrefix="err")["queryDefinitions"]
+    assert (read["queryDefinitionId"], read["logGroupNames"]) == (saved, ["app"])
+    logs.put_query_definition(queryDefinitionId=saved, name="errors", queryString="fields @x")
+    [read] = logs.describe_query_definitions()["queryDefinitions"]
+    assert read["queryString"] == "fields @x"
+    assert logs.delete_query_definition(queryDefinitionId=saved)["success"]
+    assert logs.describe_query_definitions()["queryDefinitions"] == []
+    with pytest.raises(ClientError, match="500|not been implemented"):
+        raw_moto.client("logs").put_query_definition(name="q", queryString="fields @x")
+
+
+def test_sns_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
+    sns = emulator.client("sns")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    sns.put_data_protection_policy(ResourceArn=topic, DataProtectionPolicy=POLICY)
+    assert sns.get_data_protection_policy(ResourceArn=topic)["DataProtectionPolicy"] == POLICY
+    raw = raw_moto.client("sns")
+    raw_topic = raw.create_topic(Name="orders")["TopicArn"]
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        raw.put_data_protection_policy(ResourceArn=raw_topic, DataProtectionPolicy=POLICY)
+
+
+def _target_tags(emulator: Any) -> dict[str, str]:
+    scaling = emulator.client("application-autoscaling")
+    emulator.client("dynamodb").create_table(
+        TableName="t",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+    )
+    arn = scaling.register_scalable_target(
+        ServiceNamespace="dynamodb",
+        ResourceId="table/t",
+        ScalableDimension="dynamodb:table:ReadCapacityUnits",
+        MinCapacity=5,
+        MaxCapacity=10,
+        Tags={"team": "data"},
+    )["ScalableTargetARN"]
+    scaling.tag_resource(ResourceARN=arn, Tags={"env": "test"})
+    scaling.untag_resource(ResourceARN=arn, TagKeys=["team"])
+    return scaling.list_tags_for_resource(ResourceARN=arn)["Tags"]  # type: ignore[no-any-return]
+
+
+def test_application_autoscaling_keeps_a_targets_tags(emulator, raw_moto) -> None:
+    assert _target_tags(emulator) == {"env": "test"}
+    with pytest.raises(ClientError):
+        _target_tags(raw_moto)
+
+
+def test_sso_admin_keeps_a_permission_sets_tags(emulator, raw_moto) -> None:
+    sso = emulator.client("sso-admin")
+    [instance] = sso.list_instances()["Instances"]
+    arn = instance["InstanceArn"]
+    created = sso.create_permission_set(
+        Name="ReadOnly", InstanceArn=arn, Tags=[{"Key": "team", "Value": "ops"}]
+    )["PermissionSet"]["PermissionSetArn"]
+    sso.tag_resource(InstanceArn=arn, ResourceArn=created, Tags=[{"Key": "env", "Value": "t"}])
+    sso.untag_resource(InstanceArn=arn, ResourceArn=created, TagKeys=["team"])
+    read = sso.list_tags_for_resource(InstanceArn=arn, ResourceArn=created)["Tags"]
+    assert read == [{"Key": "env", "Value": "t"}]
+    # AWS checks an instance ARN against the API's pattern: a placeholder is refused.
+    assert _error(
+        sso.create_permission_set, Name="x", InstanceArn="arn:aws:sso:::instance/example"
+    ) == "ValidationException"  # fmt: skip
+    raw = raw_moto.client("sso-admin")
+    raw.create_permission_set(Name="x", InstanceArn="arn:aws:sso:::instance/example")
+    with pytest.raises(ClientError):
+        raw.list_tags_for_resource(InstanceArn=arn, ResourceArn=created)
+
+
+def test_the_account_is_a_member_of_an_organization(emulator, raw_moto) -> None:
+    organizations = emulator.client("organizations")
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    organization = organizations.describe_organization()["Organization"]
+    assert organization["MasterAccountId"] == MANAGEMENT_ACCOUNT != account
+    assert organization["FeatureSet"] == "ALL"
+    # A member may describe its organization; the management account's operations are refused.
+    assert _error(organizations.list_accounts) == "AccessDeniedException"
+    assert _error(organizations.list_roots) == "AccessDeniedException"
+    assert _error(organizations.create_organization) == "AlreadyInOrganizationException"
+    # The management account sees every member, under the root.
+    management = _account_client(emulator, "organizations", MANAGEMENT_ACCOUNT)
+    members = {a["Id"]: a for a in management.list_accounts()["Accounts"]}
+    assert members[account]["JoinedMethod"] == "INVITED"
+    [root] = management.list_roots()["Roots"]
+    assert root["Arn"].startswith(f"arn:aws:organizations::{MANAGEMENT_ACCOUNT}:root/")
+    # A reset leaves the account a member again.
+    emulator.reset()
+    again = emulator.client("organizations").describe_organization()["Organization"]
+    assert again["MasterAccountId"] == MANAGEMENT_ACCOUNT
+    assert _error(raw_moto.client("organizations").describe_organization) == (
+        "AWSOrganizationsNotInUseException"
+    ), retire("organizations.member-account")
+
+
+def _account_client(emulator: Any, service: str, account: str) -> Any:
+    """A client whose requests moto serves as ``account`` (``x-moto-account-id``)."""
+    client = emulator.client(service)
+
+    def add_header(request: Any, **_: Any) -> None:
+        request.headers["x-moto-account-id"] = account
+
+    client.meta.events.register("before-sign", add_header)
+    return client
