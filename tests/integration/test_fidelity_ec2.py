@@ -257,3 +257,32 @@ def test_vpc_block_public_access_options_and_exclusions(emulator, raw_moto) -> N
     }
     with pytest.raises((ResponseParserError, ClientError), match="500|NotImplemented"):
         raw_moto.client("ec2").describe_vpc_block_public_access_options()
+
+
+def _outpost_subnet(emulator: Any) -> tuple[Any, str]:
+    outposts = emulator.client("outposts", region="eu-west-1")
+    site = outposts.create_site(Name="SEA19")["Site"]["SiteId"]
+    outpost = outposts.create_outpost(Name="SEA19.07", SiteId=site, AvailabilityZone="eu-west-1a")
+    arn = outpost["Outpost"]["OutpostArn"]
+    ec2 = emulator.client("ec2", region="eu-west-1")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(
+        VpcId=vpc, CidrBlock="10.0.50.0/24", AvailabilityZone="eu-west-1a", OutpostArn=arn
+    )["Subnet"]["SubnetId"]
+    filters = [{"Name": "outpost-arn", "Values": [arn]}]
+    [found] = ec2.describe_subnets(Filters=filters)["Subnets"]
+    assert found["SubnetId"] == subnet
+    return found.get("OutpostArn"), arn
+
+
+def test_a_subnet_on_an_outpost_keeps_its_outpost(emulator, raw_moto) -> None:
+    kept, arn = _outpost_subnet(emulator)
+    assert kept == arn
+    ec2 = emulator.client("ec2", region="eu-west-1")
+    vpc = ec2.create_vpc(CidrBlock="10.1.0.0/16")["Vpc"]["VpcId"]
+    with pytest.raises(ClientError, match="InvalidParameterValue"):
+        ec2.create_subnet(VpcId=vpc, CidrBlock="10.1.0.0/24", OutpostArn=arn + "0")
+    raw = raw_moto.client("ec2", region="eu-west-1")
+    vpc = raw.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = raw.create_subnet(VpcId=vpc, CidrBlock="10.0.50.0/24", OutpostArn=arn)["Subnet"]
+    assert "OutpostArn" not in subnet, retire("ec2.subnet-outpost")

@@ -277,3 +277,48 @@ def _account_client(emulator: Any, service: str, account: str) -> Any:
 
     client.meta.events.register("before-sign", add_header)
     return client
+
+
+def _outpost(emulator: Any) -> dict[str, Any]:
+    outposts = emulator.client("outposts", region="eu-west-1")
+    site = outposts.create_site(Name="SEA19")["Site"]
+    created = outposts.create_outpost(
+        Name="SEA19.07", SiteId=site["SiteId"], AvailabilityZone="eu-west-1a", Tags={"k": "v"}
+    )["Outpost"]
+    [listed] = outposts.list_outposts()["Outposts"]
+    assert outposts.list_outposts(AvailabilityZoneFilter=["eu-west-1b"])["Outposts"] == []
+    assert outposts.get_outpost(OutpostId=created["OutpostId"])["Outpost"] == listed
+    return listed  # type: ignore[no-any-return]
+
+
+def test_outposts_lists_an_accounts_outposts(emulator, raw_moto) -> None:
+    outpost = _outpost(emulator)
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    assert outpost["OutpostArn"] == (
+        f"arn:aws:outposts:eu-west-1:{account}:outpost/{outpost['OutpostId']}"
+    )
+    assert (outpost["Name"], outpost["AvailabilityZone"], outpost["OwnerId"]) == (
+        "SEA19.07",
+        "eu-west-1a",
+        account,
+    )
+    assert (outpost["LifeCycleStatus"], outpost["Tags"]) == ("ACTIVE", {"k": "v"})
+    with pytest.raises(ClientError):
+        raw_moto.client("outposts").list_outposts()
+
+
+def _redrive_policy(emulator: Any) -> str:
+    sqs = emulator.client("sqs")
+    dlq = sqs.create_queue(QueueName="dlq")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]
+    policy = json.dumps({"deadLetterTargetArn": arn["QueueArn"], "maxReceiveCount": 10})
+    url = sqs.create_queue(QueueName="work", Attributes={"RedrivePolicy": policy})["QueueUrl"]
+    read = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy"])
+    return read["Attributes"]["RedrivePolicy"]  # type: ignore[no-any-return]
+
+
+def test_sqs_writes_a_redrive_policy_compactly(emulator, raw_moto) -> None:
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    arn = f"arn:aws:sqs:us-east-1:{account}:dlq"
+    assert _redrive_policy(emulator) == f'{{"deadLetterTargetArn":"{arn}","maxReceiveCount":10}}'
+    assert ", " in _redrive_policy(raw_moto), retire("sqs.redrive-policy-json")

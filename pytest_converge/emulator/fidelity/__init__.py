@@ -52,6 +52,7 @@ SERVICES = (
     "applicationautoscaling",
     "ssoadmin",
     "organizations",
+    "outposts",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

@@ -14,6 +14,9 @@ Each behaviour follows the EC2 API reference
 - ``DescribeSubnets`` filters ``ipv6-cidr-block-association.*``,
   ``ipv6-native``, ``enable-dns64``, ``map-public-ip-on-launch``, ``owner-id``,
   ``subnet-arn``.
+- ``CreateSubnet`` / ``Subnet.OutpostArn``: a subnet on an outpost keeps the
+  outpost's ARN (the outpost must exist in the account, in the subnet's
+  Availability Zone) and ``DescribeSubnets`` returns it and filters by it.
 - ``CreateCustomerGateway`` / ``CustomerGateway``: ``DeviceName`` and
   ``CertificateArn`` are kept and returned.
 - ``CreateDhcpOptions``: ``TagSpecifications`` of type ``dhcp-options`` tag the
@@ -182,9 +185,48 @@ def _subnet_filters() -> None:
             return self.owner_id
         if filter_name == "subnet-arn":
             return self.arn
+        if filter_name == "outpost-arn":
+            return getattr(self, "outpost_arn", None) or ""
         return original(self, filter_name, method_name)
 
     Subnet.get_filter_value = get_filter_value
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.subnet-outpost",
+    does="CreateSubnet keeps the OutpostArn of a subnet on an outpost of the account (in the "
+    "outpost's Availability Zone), and DescribeSubnets returns it",
+    reference=_API + "API_CreateSubnet.html",
+    test=_TESTS + "test_a_subnet_on_an_outpost_keeps_its_outpost",
+    replaces={"moto.ec2.responses.subnets:Subnets.create_subnet": "717b7ac13f423797"},
+)
+def _subnet_outpost() -> None:
+    from moto.ec2.exceptions import InvalidParameterValueError
+    from moto.ec2.responses.subnets import Subnets
+
+    original = Subnets.create_subnet
+
+    def create_subnet(self: Any) -> Any:
+        outpost_arn = self._get_param("OutpostArn")
+        zone = None
+        if outpost_arn:
+            try:
+                from moto.outposts import outposts_backends  # the outposts.service behaviour
+
+                outposts = outposts_backends[self.current_account][self.region]
+                zone = outposts.get_outpost(outpost_arn).availability_zone
+            except ImportError:
+                pass  # no outposts model to check against
+            except Exception:
+                raise InvalidParameterValueError(outpost_arn) from None
+            if zone and self._get_param("AvailabilityZone") not in (None, zone):
+                raise InvalidParameterValueError(outpost_arn)
+        result = original(self)
+        result.result["Subnet"].outpost_arn = outpost_arn
+        return result
+
+    Subnets.create_subnet = create_subnet
 
 
 @behaviour(

@@ -1,15 +1,21 @@
-"""SQS: a queue's redrive allow policy.
+"""SQS: a queue's redrive allow policy, and its redrive policy as AWS writes it.
 
-``SetQueueAttributes`` (and ``CreateQueue``) keep ``RedriveAllowPolicy`` and
-``GetQueueAttributes`` returns it, by name or with ``All``; setting it to an
-empty string removes it (SQS API reference, SetQueueAttributes:
-https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html).
-moto 5.2 keeps the value but never returns it, and refuses the name in
-``GetQueueAttributes``.
+Following the SQS API reference
+(https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/):
+
+- ``SetQueueAttributes`` (and ``CreateQueue``) keep ``RedriveAllowPolicy`` and
+  ``GetQueueAttributes`` returns it, by name or with ``All``; setting it to an
+  empty string removes it. moto 5.2 keeps the value but never returns it, and
+  refuses the name in ``GetQueueAttributes``.
+- ``GetQueueAttributes`` returns ``RedrivePolicy`` as compact JSON
+  (``{"deadLetterTargetArn":"arn:...","maxReceiveCount":10}``, the
+  GetQueueAttributes examples); moto 5.2 writes it with spaces after each
+  separator, which a provider that compares the text reads as a change.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from . import Behaviour, behaviour
@@ -42,3 +48,26 @@ def _redrive_allow_policy() -> None:
             self.redrive_allow_policy = None
 
     Queue._set_attributes = _set_attributes
+
+
+@behaviour(
+    BEHAVIOURS,
+    "sqs.redrive-policy-json",
+    does="GetQueueAttributes returns RedrivePolicy as compact JSON, as AWS writes it",
+    reference="https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/"
+    "API_GetQueueAttributes.html",
+    test="tests/integration/test_fidelity_services.py::test_sqs_writes_a_redrive_policy_compactly",
+    replaces={"moto.sqs.models:Queue.attributes": "40cb990b121628d5"},
+)
+def _redrive_policy_json() -> None:
+    from moto.sqs.models import Queue
+
+    attributes = Queue.attributes.fget
+
+    def compact_attributes(self: Any) -> dict[str, Any]:
+        result: dict[str, Any] = attributes(self)
+        if self.redrive_policy:
+            result["RedrivePolicy"] = json.dumps(self.redrive_policy, separators=(",", ":"))
+        return result
+
+    Queue.attributes = property(compact_attributes)
