@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_converge.emulator import MotoEmulator
+from pytest_converge.emulator.fidelity import OFF_VARIABLE
+
+#: The catalogue entries the fidelity layer retired: moto as released meets them.
+RETIRED_GAPS = Path(__file__).resolve().parents[1] / "data" / "moto_as_released_gaps.json"
+#: A conftest that catalogues them beside the shipped entries, for a run on moto as released.
+_AS_RELEASED_CONFTEST = f"""
+import json
+from pathlib import Path
+
+from pytest_converge.analysis import gaps
+
+_both = json.loads(Path(gaps.CATALOGUE).read_text())
+_both += json.loads(Path({str(RETIRED_GAPS)!r}).read_text())
+gaps.CATALOGUE = Path(__file__).with_name("moto_as_released_catalogue.json")
+gaps.CATALOGUE.write_text(json.dumps(_both))
+"""
 
 
 @pytest.fixture
@@ -38,3 +55,13 @@ def raw_moto(raw_moto_server: MotoEmulator) -> MotoEmulator:
     """
     raw_moto_server.reset()
     return raw_moto_server
+
+
+@pytest.fixture
+def moto_as_released(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """``pytester`` whose runs use moto as released: the fidelity layer off, and the gaps it
+    retired in the catalogue. For the tests of what the plugin does with a known gap
+    (marking, followers, stalls): the gaps they need are ones moto 5.2 has."""
+    monkeypatch.setenv(OFF_VARIABLE, "all")
+    pytester.makeconftest(_AS_RELEASED_CONFTEST)
+    return pytester

@@ -255,7 +255,7 @@ def test_vpc_block_public_access_options_and_exclusions(emulator, raw_moto) -> N
         "arn": True,
         "deleted": "delete-complete",
     }
-    with pytest.raises((ResponseParserError, ClientError), match="500|NotImplemented"):
+    with pytest.raises((ResponseParserError, ClientError), match=r"500|NotImplemented"):
         raw_moto.client("ec2").describe_vpc_block_public_access_options()
 
 

@@ -163,7 +163,7 @@ def test_logs_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
     assert "policyDocument" not in logs.get_data_protection_policy(logGroupIdentifier="protected")
     raw = raw_moto.client("logs")
     raw.create_log_group(logGroupName="protected")
-    with pytest.raises(ClientError, match="500|not been implemented"):
+    with pytest.raises(ClientError, match=r"500|not been implemented"):
         raw.put_data_protection_policy(logGroupIdentifier="protected", policyDocument=POLICY)
 
 
@@ -180,7 +180,7 @@ def test_logs_keeps_a_query_definition(emulator, raw_moto) -> None:
     assert read["queryString"] == "fields @x"
     assert logs.delete_query_definition(queryDefinitionId=saved)["success"]
     assert logs.describe_query_definitions()["queryDefinitions"] == []
-    with pytest.raises(ClientError, match="500|not been implemented"):
+    with pytest.raises(ClientError, match=r"500|not been implemented"):
         raw_moto.client("logs").put_query_definition(name="q", queryString="fields @x")
 
 

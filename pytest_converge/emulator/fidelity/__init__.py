@@ -95,9 +95,7 @@ def behaviour(
     """Register the decorated function as the install of a :class:`Behaviour` in ``registry``."""
 
     def register(install: Callable[[], None]) -> Callable[[], None]:
-        registry.append(
-            Behaviour(name, does, reference, test, install, dict(replaces or {}))
-        )
+        registry.append(Behaviour(name, does, reference, test, install, dict(replaces or {})))
         return install
 
     return register
@@ -132,6 +130,21 @@ def source_digest(dotted: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
+def original(owner: Any, name: str) -> Any:
+    """``owner``'s ``name`` as moto defines it: the function (a property's getter)."""
+    value = inspect.getattr_static(owner, name)
+    if isinstance(value, property):
+        return value.fget
+    if isinstance(value, (staticmethod, classmethod)):
+        return getattr(owner, name)
+    return value
+
+
+def patch(owner: Any, name: str, value: Any) -> None:
+    """Put ``value`` (a wrapper of :func:`original`, or a model's new default) on ``owner``."""
+    setattr(owner, name, value)
+
+
 def graft(mixin: type, onto: type) -> None:
     """Add ``mixin``'s own methods and properties to ``onto``, as if it were one of its bases.
 
@@ -141,7 +154,7 @@ def graft(mixin: type, onto: type) -> None:
     operation) raises, so the behaviour is re-checked rather than shadowing moto.
     """
     for name, value in vars(mixin).items():
-        if name.startswith("__") or not callable(value) and not isinstance(value, property):
+        if name.startswith("__") or (not callable(value) and not isinstance(value, property)):
             continue
         if hasattr(onto, name):
             raise RuntimeError(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import Behaviour, behaviour, graft
+from . import Behaviour, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -76,7 +76,7 @@ def _tags_behaviour() -> None:
     from moto.applicationautoscaling.responses import ApplicationAutoScalingResponse
 
     graft(TagsResponse, onto=ApplicationAutoScalingResponse)
-    register = ApplicationAutoScalingResponse.register_scalable_target
+    register = original(ApplicationAutoScalingResponse, "register_scalable_target")
 
     def register_scalable_target(self: Any) -> str:
         answer = register(self)
@@ -85,6 +85,6 @@ def _tags_behaviour() -> None:
         tags = _tags(self.applicationautoscaling_backend)
         if arn not in tags:  # a new target: tagged as registered (an update keeps its tags)
             tags[arn] = dict(given)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
-    ApplicationAutoScalingResponse.register_scalable_target = register_scalable_target
+    patch(ApplicationAutoScalingResponse, "register_scalable_target", register_scalable_target)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour
+from . import Behaviour, behaviour, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -44,13 +44,11 @@ def _on_demand_throughput() -> None:
 
     if hasattr(Table, "on_demand_throughput"):
         raise RuntimeError("moto's Table already has on_demand_throughput: re-check")
-    Table.on_demand_throughput = None
-    Table.converge_index_throughput = None
-    create, update, describe = (
-        DynamoHandler.create_table,
-        DynamoHandler.update_table,
-        Table.describe,
-    )
+    patch(Table, "on_demand_throughput", None)
+    patch(Table, "converge_index_throughput", None)
+    create = original(DynamoHandler, "create_table")
+    update = original(DynamoHandler, "update_table")
+    describe = original(Table, "describe")
 
     def create_table(self: Any) -> Any:
         result = create(self)
@@ -84,6 +82,6 @@ def _on_demand_throughput() -> None:
                 index["OnDemandThroughput"] = throughput
         return described
 
-    DynamoHandler.create_table = create_table
-    DynamoHandler.update_table = update_table
-    Table.describe = describe_table
+    patch(DynamoHandler, "create_table", create_table)
+    patch(DynamoHandler, "update_table", update_table)
+    patch(Table, "describe", describe_table)

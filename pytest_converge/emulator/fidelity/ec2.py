@@ -37,7 +37,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, behaviour, graft
+from . import Behaviour, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
@@ -68,7 +68,7 @@ def _subnet_association_state() -> None:
             if association["ipv6CidrBlockState"]["State"] == "associated"
         ]
 
-    Subnet.ipv6_cidr_block_association_set = property(ipv6_cidr_block_association_set)
+    patch(Subnet, "ipv6_cidr_block_association_set", property(ipv6_cidr_block_association_set))
 
 
 #: ModifySubnetAttribute parameters moto ignores -> how the Subnet model keeps them.
@@ -96,11 +96,11 @@ def _subnet_attributes() -> None:
 
     if hasattr(Subnet, "enable_dns64"):
         raise RuntimeError("moto's Subnet already has enable_dns64: re-check this behaviour")
-    Subnet.enable_dns64 = False  # AWS: false until turned on
-    original = Subnets.modify_subnet_attribute
+    patch(Subnet, "enable_dns64", False)  # AWS: false until turned on
+    before = original(Subnets, "modify_subnet_attribute")
 
     def modify_subnet_attribute(self: Any) -> Any:
-        result = original(self)
+        result = before(self)
         subnet = self.ec2_backend.get_subnet(self._get_param("SubnetId"))
         for parameter, (attribute, option) in _SUBNET_ATTRIBUTES.items():
             value = self._get_param(f"{parameter}.Value")
@@ -116,7 +116,7 @@ def _subnet_attributes() -> None:
                 subnet.private_dns_name_options_on_launch[option] = value
         return result
 
-    Subnets.modify_subnet_attribute = modify_subnet_attribute
+    patch(Subnets, "modify_subnet_attribute", modify_subnet_attribute)
 
 
 @behaviour(
@@ -133,15 +133,15 @@ def _subnet_attributes() -> None:
 def _ipv6_only_subnet() -> None:
     from moto.ec2.models.subnets import Subnet, SubnetBackend
 
-    counted = Subnet.available_ip_address_count.fget
+    counted = original(Subnet, "available_ip_address_count")
 
     def available_ip_address_count(self: Any) -> int:
         if not self.cidr_block:  # IPv6-only: no IPv4 address to give
             return 0
         return counted(self)
 
-    Subnet.available_ip_address_count = property(available_ip_address_count)
-    create = SubnetBackend.create_subnet
+    patch(Subnet, "available_ip_address_count", property(available_ip_address_count))
+    create = original(SubnetBackend, "create_subnet")
 
     def create_subnet(self: Any, *args: Any, **kwargs: Any) -> Any:
         subnet = create(self, *args, **kwargs)
@@ -150,7 +150,7 @@ def _ipv6_only_subnet() -> None:
             subnet.private_dns_name_options_on_launch["HostnameType"] = "resource-name"
         return subnet
 
-    SubnetBackend.create_subnet = create_subnet
+    patch(SubnetBackend, "create_subnet", create_subnet)
 
 
 @behaviour(
@@ -165,7 +165,7 @@ def _ipv6_only_subnet() -> None:
 def _subnet_filters() -> None:
     from moto.ec2.models.subnets import Subnet
 
-    original = Subnet.get_filter_value
+    before = original(Subnet, "get_filter_value")
 
     def get_filter_value(self: Any, filter_name: str, method_name: str | None = None) -> Any:
         associations = list(self.ipv6_cidr_block_associations.values())
@@ -187,9 +187,9 @@ def _subnet_filters() -> None:
             return self.arn
         if filter_name == "outpost-arn":
             return getattr(self, "outpost_arn", None) or ""
-        return original(self, filter_name, method_name)
+        return before(self, filter_name, method_name)
 
-    Subnet.get_filter_value = get_filter_value
+    patch(Subnet, "get_filter_value", get_filter_value)
 
 
 @behaviour(
@@ -205,7 +205,7 @@ def _subnet_outpost() -> None:
     from moto.ec2.exceptions import InvalidParameterValueError
     from moto.ec2.responses.subnets import Subnets
 
-    original = Subnets.create_subnet
+    before = original(Subnets, "create_subnet")
 
     def create_subnet(self: Any) -> Any:
         outpost_arn = self._get_param("OutpostArn")
@@ -222,11 +222,11 @@ def _subnet_outpost() -> None:
                 raise InvalidParameterValueError(outpost_arn) from None
             if zone and self._get_param("AvailabilityZone") not in (None, zone):
                 raise InvalidParameterValueError(outpost_arn)
-        result = original(self)
+        result = before(self)
         result.result["Subnet"].outpost_arn = outpost_arn
         return result
 
-    Subnets.create_subnet = create_subnet
+    patch(Subnets, "create_subnet", create_subnet)
 
 
 @behaviour(
@@ -245,16 +245,16 @@ def _subnet_outpost() -> None:
 def _customer_gateway_device_name() -> None:
     from moto.ec2.responses.customer_gateways import CustomerGateways
 
-    original = CustomerGateways.create_customer_gateway
+    before = original(CustomerGateways, "create_customer_gateway")
 
     def create_customer_gateway(self: Any) -> Any:
-        result = original(self)
+        result = before(self)
         gateway = result.result["CustomerGateway"]
         gateway.device_name = self._get_param("DeviceName")
         gateway.certificate_arn = self._get_param("CertificateArn")
         return result
 
-    CustomerGateways.create_customer_gateway = create_customer_gateway
+    patch(CustomerGateways, "create_customer_gateway", create_customer_gateway)
 
 
 @behaviour(
@@ -270,23 +270,21 @@ def _customer_gateway_device_name() -> None:
 def _dhcp_options_tags() -> None:
     from moto.ec2.responses.dhcp_options import DHCPOptions
 
-    original = DHCPOptions.create_dhcp_options
+    before = original(DHCPOptions, "create_dhcp_options")
 
     def create_dhcp_options(self: Any) -> Any:
         tags = self._parse_tag_specification("dhcp-options").get("dhcp-options", {})
-        result = original(self)
+        result = before(self)
         options = result.result["DhcpOptions"]
         self.ec2_backend.create_tags([options.id], tags)
         return result
 
-    DHCPOptions.create_dhcp_options = create_dhcp_options
+    patch(DHCPOptions, "create_dhcp_options", create_dhcp_options)
 
 
 def _dns_options(endpoint: Any, given: dict[str, Any] | None) -> dict[str, Any]:
     kept = dict(getattr(endpoint, "dns_options", None) or {})
-    default_type = {"dualstack": "dualstack", "ipv6": "ipv6"}.get(
-        endpoint.ip_address_type, "ipv4"
-    )
+    default_type = {"dualstack": "dualstack", "ipv6": "ipv6"}.get(endpoint.ip_address_type, "ipv4")
     kept.setdefault("DnsRecordIpType", default_type)
     kept.setdefault("PrivateDnsOnlyForInboundResolverEndpoint", False)
     for key, value in (given or {}).items():
@@ -311,8 +309,8 @@ def _dns_options(endpoint: Any, given: dict[str, Any] | None) -> dict[str, Any]:
 def _vpc_endpoint_dns_options() -> None:
     from moto.ec2.responses.vpcs import VPCs
 
-    create = VPCs.create_vpc_endpoint
-    modify = VPCs.modify_vpc_endpoint
+    create = original(VPCs, "create_vpc_endpoint")
+    modify = original(VPCs, "modify_vpc_endpoint")
 
     def create_vpc_endpoint(self: Any) -> Any:
         result = create(self)
@@ -333,8 +331,8 @@ def _vpc_endpoint_dns_options() -> None:
             endpoint.dns_options = _dns_options(endpoint, self._get_param("DnsOptions"))
         return result
 
-    VPCs.create_vpc_endpoint = create_vpc_endpoint
-    VPCs.modify_vpc_endpoint = modify_vpc_endpoint
+    patch(VPCs, "create_vpc_endpoint", create_vpc_endpoint)
+    patch(VPCs, "modify_vpc_endpoint", modify_vpc_endpoint)
 
 
 def _place_interfaces(response: Any, endpoint: Any) -> None:
@@ -371,14 +369,14 @@ def _place_interfaces(response: Any, endpoint: Any) -> None:
 def _vpc_endpoint_subnet_configuration() -> None:
     from moto.ec2.responses.vpcs import VPCs
 
-    create = VPCs.create_vpc_endpoint  # perhaps ec2.vpc-endpoint-dns-options's wrapper
+    create = original(VPCs, "create_vpc_endpoint")  # perhaps ec2.vpc-endpoint-dns-options's wrapper
 
     def create_vpc_endpoint(self: Any) -> Any:
         result = create(self)
         _place_interfaces(self, result.result["VpcEndpoint"])
         return result
 
-    VPCs.create_vpc_endpoint = create_vpc_endpoint
+    patch(VPCs, "create_vpc_endpoint", create_vpc_endpoint)
 
 
 def _now() -> datetime:
@@ -448,7 +446,7 @@ class VpcBlockPublicAccessBackend:
         found = self.vpc_block_public_access["exclusions"].get(exclusion_id)
         if found is None:
             raise InvalidParameterValueError(exclusion_id)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def describe_vpc_block_public_access_exclusions(
         self, exclusion_ids: list[str], filters: dict[str, list[str]]
@@ -557,4 +555,3 @@ def _vpc_block_public_access() -> None:
 
     graft(VpcBlockPublicAccessBackend, onto=EC2Backend)
     graft(VpcBlockPublicAccessResponse, onto=EC2Response)
-

@@ -20,7 +20,7 @@ import time
 import uuid
 from typing import Any
 
-from . import Behaviour, behaviour, graft
+from . import Behaviour, behaviour, graft, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/"
@@ -45,24 +45,24 @@ def _log_group_class() -> None:
 
     if hasattr(LogGroup, "log_group_class"):
         raise RuntimeError("moto's LogGroup already has log_group_class: re-check")
-    LogGroup.log_group_class = "STANDARD"
+    patch(LogGroup, "log_group_class", "STANDARD")
     create, describe = LogsResponse.create_log_group, LogGroup.to_describe_dict
 
     def create_log_group(self: Any) -> str:
         answer = create(self)
         group = self.logs_backend.groups[self._get_param("logGroupName")]
         group.log_group_class = self._get_param("logGroupClass") or "STANDARD"
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def to_describe_dict(self: Any) -> dict[str, Any]:
         described = describe(self)
         described["logGroupClass"] = self.log_group_class
         if getattr(self, "data_protection_policy", None):
             described["dataProtectionStatus"] = "ACTIVATED"
-        return described  # type: ignore[no-any-return]
+        return described
 
-    LogsResponse.create_log_group = create_log_group
-    LogGroup.to_describe_dict = to_describe_dict
+    patch(LogsResponse, "create_log_group", create_log_group)
+    patch(LogGroup, "to_describe_dict", to_describe_dict)
 
 
 def _group(backend: Any, identifier: str) -> Any:

@@ -26,7 +26,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from . import Behaviour, behaviour
+from . import Behaviour, behaviour, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -52,7 +52,7 @@ def _join(backend: Any) -> None:
         return
     # An invited account: no OrganizationAccountAccessRole is made in it (moto's
     # FakeAccount makes one, as for an account the organization created).
-    member = FakeAccount.__new__(FakeAccount)
+    member: Any = FakeAccount.__new__(FakeAccount)
     member.type = "ACCOUNT"
     member.region = management.org.region
     member.organization_id = management.org.id
@@ -107,11 +107,11 @@ def _member_account() -> None:
 
     for name, method in list(vars(OrganizationsBackend).items()):
         if callable(method) and not name.startswith("_") and name not in MEMBER_OPERATIONS:
-            setattr(OrganizationsBackend, name, _management_only(name, method))
-    init = OrganizationsBackend.__init__
+            patch(OrganizationsBackend, name, _management_only(name, method))
+    init = original(OrganizationsBackend, "__init__")
 
     def __init__(self: Any, region_name: str, account_id: str) -> None:
         init(self, region_name, account_id)
         _join(self)
 
-    OrganizationsBackend.__init__ = __init__
+    patch(OrganizationsBackend, "__init__", __init__)

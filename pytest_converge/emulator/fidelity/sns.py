@@ -38,7 +38,9 @@ class DataProtectionResponse:
         from moto.core.responses import ActionResult
 
         topic = self.backend.get_topic(self._get_param("ResourceArn"))  # type: ignore[attr-defined]
-        return ActionResult({"DataProtectionPolicy": getattr(topic, "data_protection_policy", None)})
+        return ActionResult(
+            {"DataProtectionPolicy": getattr(topic, "data_protection_policy", None)}
+        )
 
 
 @behaviour(

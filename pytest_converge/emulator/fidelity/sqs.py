@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import Behaviour, behaviour
+from . import Behaviour, behaviour, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -39,15 +39,15 @@ def _redrive_allow_policy() -> None:
     if "RedriveAllowPolicy" in Queue.BASE_ATTRIBUTES:
         raise RuntimeError("moto's Queue already returns RedriveAllowPolicy: re-check")
     Queue.BASE_ATTRIBUTES.append("RedriveAllowPolicy")
-    Queue.redrive_allow_policy = None
-    set_attributes = Queue._set_attributes
+    patch(Queue, "redrive_allow_policy", None)
+    set_attributes = original(Queue, "_set_attributes")
 
     def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None) -> None:
         set_attributes(self, attributes, now)
         if attributes.get("RedriveAllowPolicy") == "":
             self.redrive_allow_policy = None
 
-    Queue._set_attributes = _set_attributes
+    patch(Queue, "_set_attributes", _set_attributes)
 
 
 @behaviour(
@@ -62,7 +62,7 @@ def _redrive_allow_policy() -> None:
 def _redrive_policy_json() -> None:
     from moto.sqs.models import Queue
 
-    attributes = Queue.attributes.fget
+    attributes = original(Queue, "attributes")
 
     def compact_attributes(self: Any) -> dict[str, Any]:
         result: dict[str, Any] = attributes(self)
@@ -70,4 +70,4 @@ def _redrive_policy_json() -> None:
             result["RedrivePolicy"] = json.dumps(self.redrive_policy, separators=(",", ":"))
         return result
 
-    Queue.attributes = property(compact_attributes)
+    patch(Queue, "attributes", property(compact_attributes))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import Behaviour, behaviour
+from . import Behaviour, behaviour, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -69,8 +69,8 @@ def _check_integration(backend: Any, name: str, kind: str, value: str, data_type
 def _integration_data_type() -> None:
     from moto.ssm import models
 
-    valid = models._valid_parameter_data_type
-    put = models.SimpleSystemManagerBackend.put_parameter
+    valid = original(models, "_valid_parameter_data_type")
+    put = original(models.SimpleSystemManagerBackend, "put_parameter")
 
     def _valid_parameter_data_type(data_type: str) -> bool:
         return data_type == INTEGRATION or valid(data_type)
@@ -93,5 +93,5 @@ def _integration_data_type() -> None:
         return put(self, name, description, value, parameter_type, allowed_pattern, keyid,
                    overwrite, tags, data_type, tier=tier, policies=policies)  # fmt: skip
 
-    models._valid_parameter_data_type = _valid_parameter_data_type
-    models.SimpleSystemManagerBackend.put_parameter = put_parameter
+    patch(models, "_valid_parameter_data_type", _valid_parameter_data_type)
+    patch(models.SimpleSystemManagerBackend, "put_parameter", put_parameter)

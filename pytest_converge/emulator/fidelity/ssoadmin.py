@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from . import Behaviour, behaviour, graft
+from . import Behaviour, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -85,10 +85,10 @@ def _permission_set_tags() -> None:
     from moto.ssoadmin.responses import SSOAdminResponse
 
     graft(TagsResponse, onto=SSOAdminResponse)
-    create = SSOAdminResponse.create_permission_set
+    create = original(SSOAdminResponse, "create_permission_set")
 
     def create_permission_set(self: Any) -> str:
         _check_instance_arn(self._get_param("InstanceArn"))
-        return create(self)  # type: ignore[no-any-return]
+        return create(self)
 
-    SSOAdminResponse.create_permission_set = create_permission_set
+    patch(SSOAdminResponse, "create_permission_set", create_permission_set)

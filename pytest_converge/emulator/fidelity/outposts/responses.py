@@ -18,7 +18,9 @@ class OutpostsResponse(BaseResponse):
         return outposts_backends[self.current_account][self.region]
 
     def create_site(self) -> ActionResult:
-        given = {k: self._get_param(k) for k in ("Description", "Notes", "Tags", "OperatingAddress")}
+        given = {
+            k: self._get_param(k) for k in ("Description", "Notes", "Tags", "OperatingAddress")
+        }
         site = self.outposts_backend.create_site(self._get_param("Name"), **given)
         return ActionResult({"Site": site})
 
