@@ -97,3 +97,11 @@ def test_graft_adds_a_mixin_and_never_overwrites() -> None:
 def test_behaviours_are_turned_off_by_name_service_or_all(monkeypatch) -> None:
     assert fidelity._parse_off("ec2.subnet-attributes, logs,") == {"ec2.subnet-attributes", "logs"}
     assert fidelity._parse_off(["all"]) == {"all"}
+
+
+def test_the_docs_list_every_behaviour_with_its_test() -> None:
+    page = (REPO / "docs" / "emulator-gaps.md").read_text()
+    for item in BEHAVIOURS:
+        row = next((line for line in page.splitlines() if f"| `{item.name}` |" in line), "")
+        assert row, f"docs/emulator-gaps.md lists no row for {item.name}"
+        assert f"`{item.test.split('::')[1]}`" in row, (item.name, row)
