@@ -322,3 +322,23 @@ def test_sqs_writes_a_redrive_policy_compactly(emulator, raw_moto) -> None:
     arn = f"arn:aws:sqs:us-east-1:{account}:dlq"
     assert _redrive_policy(emulator) == f'{{"deadLetterTargetArn":"{arn}","maxReceiveCount":10}}'
     assert ", " in _redrive_policy(raw_moto), retire("sqs.redrive-policy-json")
+
+
+def _policy_after_another_attribute(emulator: Any) -> Any:
+    sqs = emulator.client("sqs")
+    url = sqs.create_queue(QueueName="guarded")["QueueUrl"]
+    policy = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+        "Principal": "*", "Action": "sqs:SendMessage", "Resource": "*"}]})  # fmt: skip
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"VisibilityTimeout": "40"})
+    every = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    return every.get("Policy"), every["VisibilityTimeout"]
+
+
+def test_sqs_keeps_a_queue_policy_other_calls_leave_out(emulator, raw_moto) -> None:
+    policy, timeout = _policy_after_another_attribute(emulator)
+    assert json.loads(policy)["Statement"][0]["Action"] == "sqs:SendMessage"
+    assert timeout == "40"
+    assert _policy_after_another_attribute(raw_moto)[0] is None, retire(
+        "sqs.set-queue-attributes-keeps-policy"
+    )

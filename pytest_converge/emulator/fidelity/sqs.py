@@ -7,6 +7,10 @@ Following the SQS API reference
   ``GetQueueAttributes`` returns it, by name or with ``All``; setting it to an
   empty string removes it. moto 5.2 keeps the value but never returns it, and
   refuses the name in ``GetQueueAttributes``.
+- ``SetQueueAttributes`` changes the attributes it names and no other; moto
+  5.2 removes the queue's ``Policy`` whenever a call does not name it (a
+  redrive allow policy set after the queue policy leaves the queue without
+  one, and aws 5.x's wait for the policy never ends).
 - ``GetQueueAttributes`` returns ``RedrivePolicy`` as compact JSON
   (``{"deadLetterTargetArn":"arn:...","maxReceiveCount":10}``, the
   GetQueueAttributes examples); moto 5.2 writes it with spaces after each
@@ -71,3 +75,27 @@ def _redrive_policy_json() -> None:
         return result
 
     patch(Queue, "attributes", property(compact_attributes))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "sqs.set-queue-attributes-keeps-policy",
+    does="SetQueueAttributes changes only the attributes it names: a queue's Policy stays when "
+    "another attribute is set",
+    reference="https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/"
+    "API_SetQueueAttributes.html",
+    test="tests/integration/test_fidelity_services.py::test_sqs_keeps_a_queue_policy_other_calls_leave_out",
+    replaces={"moto.sqs.models:Queue._set_attributes": "4b7aaf3f46363f13"},
+)
+def _set_attributes_keeps_policy() -> None:
+    from moto.sqs.models import Queue
+
+    set_attributes = original(Queue, "_set_attributes")
+
+    def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None) -> None:
+        kept = getattr(self, "policy", None)
+        set_attributes(self, attributes, now)
+        if "Policy" not in attributes:
+            self.policy = kept
+
+    patch(Queue, "_set_attributes", _set_attributes)
