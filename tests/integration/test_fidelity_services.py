@@ -17,6 +17,7 @@ from botocore.exceptions import ClientError
 from botocore.parsers import ResponseParserError
 
 from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
+from pytest_converge.emulator.fidelity.sns import TOPIC_ATTRIBUTES
 from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
 
 
@@ -342,3 +343,30 @@ def test_sqs_keeps_a_queue_policy_other_calls_leave_out(emulator, raw_moto) -> N
     assert _policy_after_another_attribute(raw_moto)[0] is None, retire(
         "sqs.set-queue-attributes-keeps-policy"
     )
+
+
+def _topic_attributes(emulator: Any) -> dict[str, str]:
+    sns = emulator.client("sns")
+    role = "arn:aws:iam::123456789012:role/feedback"
+    topic = sns.create_topic(Name="events", Attributes={"SignatureVersion": "2"})["TopicArn"]
+    for name, value in [
+        ("TracingConfig", "Active"),
+        ("HTTPSuccessFeedbackRoleArn", role),
+        ("HTTPSuccessFeedbackSampleRate", "100"),
+        ("SQSFailureFeedbackRoleArn", role),
+    ]:
+        sns.set_topic_attributes(TopicArn=topic, AttributeName=name, AttributeValue=value)
+    attributes = sns.get_topic_attributes(TopicArn=topic)["Attributes"]
+    return {k: v for k, v in attributes.items() if k in TOPIC_ATTRIBUTES}
+
+
+def test_sns_returns_the_attributes_a_topic_was_given(emulator, raw_moto) -> None:
+    role = "arn:aws:iam::123456789012:role/feedback"
+    assert _topic_attributes(emulator) == {
+        "SignatureVersion": "2",
+        "TracingConfig": "Active",
+        "HTTPSuccessFeedbackRoleArn": role,
+        "HTTPSuccessFeedbackSampleRate": "100",
+        "SQSFailureFeedbackRoleArn": role,
+    }
+    assert _topic_attributes(raw_moto) == {}, retire("sns.topic-attributes")
