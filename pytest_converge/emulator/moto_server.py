@@ -6,10 +6,12 @@ package's imports, which the server does not use)
 
 Serves moto's app (werkzeug, one thread per request) on loopback (on the
 listening socket ``--fd`` the parent bound and handed over, if given), prints one
-line ``READY <port>`` on stdout once it listens, then warms up the backends
-the plugin uses most. It exits when its stdin closes: the parent holds the
-other end, so the server never outlives the pytest process that started it,
-whatever killed that process (even SIGKILL).
+line ``READY <port>`` on stdout once it listens, then installs the fidelity
+layer (:mod:`.fidelity`, loaded by path like :mod:`.moto_world`; requests
+wait for it) and warms up the backends the plugin uses most. It exits when
+its stdin closes: the parent holds the other end, so the server never
+outlives the pytest process that started it, whatever killed that process
+(even SIGKILL).
 
 It only ever sees the environment ``MotoEmulator`` builds for it (fake
 credentials, no profile, no config files, no proxies): moto reads botocore's

@@ -16,9 +16,18 @@ import pytest
 from botocore.exceptions import ClientError
 from botocore.parsers import ResponseParserError
 
+from pytest_converge.emulator import fidelity
 from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
 from pytest_converge.emulator.fidelity.sns import TOPIC_ATTRIBUTES
 from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
+
+
+def test_every_behaviour_is_installed_and_none_with_the_layer_off(emulator, raw_moto) -> None:
+    states = emulator.fidelity()
+    assert states["moto"] == version("moto")
+    names = {b.name for b in fidelity.behaviours()}
+    assert states["behaviours"] == dict.fromkeys(names, "installed")
+    assert raw_moto.fidelity()["behaviours"] == dict.fromkeys(names, "off")
 
 
 def retire(name: str) -> str:
