@@ -13,7 +13,7 @@ Each behaviour follows the EC2 API reference
   addresses, so 0 (moto: 0 - 5 wrapped to 2**64 - 5).
 - ``DescribeSubnets`` filters ``ipv6-cidr-block-association.*``,
   ``ipv6-native``, ``enable-dns64``, ``map-public-ip-on-launch``, ``owner-id``,
-  ``subnet-arn``.
+  ``subnet-arn``, ``outpost-arn``.
 - ``CreateSubnet`` / ``Subnet.OutpostArn``: a subnet on an outpost keeps the
   outpost's ARN (the outpost must exist in the account, in the subnet's
   Availability Zone) and ``DescribeSubnets`` returns it and filters by it.
@@ -157,7 +157,7 @@ def _ipv6_only_subnet() -> None:
     BEHAVIOURS,
     "ec2.subnet-filters",
     does="DescribeSubnets filters by IPv6 CIDR association (id, block, state), ipv6-native, "
-    "enable-dns64, map-public-ip-on-launch, owner-id and subnet-arn",
+    "enable-dns64, map-public-ip-on-launch, owner-id, subnet-arn and outpost-arn",
     reference=_API + "API_DescribeSubnets.html",
     test=_TESTS + "test_subnets_are_found_by_their_ipv6_association",
     replaces={"moto.ec2.models.subnets:Subnet.get_filter_value": "2441b304b3369db2"},
