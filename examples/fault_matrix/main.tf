@@ -15,11 +15,6 @@ resource "aws_sqs_queue" "invoices" {
     deadLetterTargetArn = aws_sqs_queue.dead_letters.arn
     maxReceiveCount     = 5
   })
-  lifecycle {
-    # moto answers the policy with other spacing (see examples/permanent_diffs);
-    # this example is about recovery, not that diff.
-    ignore_changes = [redrive_policy]
-  }
 }
 
 resource "aws_sns_topic" "invoice_events" {

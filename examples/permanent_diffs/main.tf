@@ -1,6 +1,6 @@
-# Two queues whose redrive policy never converges on this stack: the API
-# (moto here) answers the document in another form than the one declared,
-# so every plan shows a change. pytest-converge says which form, and why.
+# Values that never converge on this stack: the API (moto here, answering as
+# AWS does) keeps or answers them in another form than the one declared, so
+# every plan shows a change. pytest-converge says which form, and why.
 provider "aws" {
   region = "us-east-1"
 }
@@ -15,16 +15,6 @@ resource "aws_sqs_queue" "orders" {
   redrive_policy = jsonencode({
     deadLetterTargetArn = aws_sqs_queue.dead_letters.arn
     maxReceiveCount     = "3"
-  })
-}
-
-# Declared right, but the API answers the same JSON with other spacing:
-# equivalent documents that never compare equal as strings.
-resource "aws_sqs_queue" "payments" {
-  name = "payments"
-  redrive_policy = jsonencode({
-    deadLetterTargetArn = aws_sqs_queue.dead_letters.arn
-    maxReceiveCount     = 5
   })
 }
 
@@ -68,12 +58,29 @@ resource "aws_security_group" "ssh" {
   }
 }
 
-# AWS keeps a customer gateway's device name; moto 5.2 keeps nothing of it.
-# Classified `dropped`, and marked a suspected emulator gap from the catalogue
-# shipped with the plugin: a warning, still listed, not a module defect.
-resource "aws_customer_gateway" "office" {
-  bgp_asn     = 65000
-  ip_address  = "172.0.0.1"
-  type        = "ipsec.1"
-  device_name = "edge-router-1"
+resource "aws_security_group" "web" {
+  name   = "web"
+  vpc_id = aws_vpc.main.id
+}
+
+resource "aws_ec2_managed_prefix_list" "office" {
+  name           = "office"
+  address_family = "IPv4"
+  max_entries    = 2
+  entry {
+    cidr = "192.168.0.0/24"
+  }
+}
+
+# AWS keeps a prefix-list rule's description; the embedded moto keeps nothing
+# of it. Classified `dropped`, and marked a suspected emulator gap from the
+# catalogue shipped with the plugin: a warning, still listed, not a module defect.
+resource "aws_security_group_rule" "office" {
+  type              = "ingress"
+  security_group_id = aws_security_group.web.id
+  protocol          = "tcp"
+  from_port         = 443
+  to_port           = 443
+  prefix_list_ids   = [aws_ec2_managed_prefix_list.office.id]
+  description       = "from the office"
 }

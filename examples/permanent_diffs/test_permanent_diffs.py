@@ -1,10 +1,12 @@
 """Permanent normalisation diffs: found, confirmed by a third plan, classified, explained.
 
-Five classes reproduce for real on this stack (provider 3.39 + moto):
-type-coercion, json-equivalent, default (an empty tag value; an on-demand
-table's capacities), dedup and dropped. Case and whitespace reproduce in
-tests/integration/test_two_run.py; every class has unit tests in
-tests/unit/test_classify.py and a recorded plan in tests/data/plans. A value the emulator drops
+Four classes reproduce for real on this stack (provider 3.39 + moto, answering
+as AWS does where moto 5.2 does not): type-coercion, default (an empty tag
+value; an on-demand table's capacities), dedup and dropped. Case and
+whitespace reproduce in tests/integration/test_two_run.py; every class has
+unit tests in tests/unit/test_classify.py and a recorded plan in
+tests/data/plans (json-equivalent: moto 5.2 as released re-spaced an SQS
+redrive policy, which AWS writes compact). A value the emulator drops
 although AWS keeps it is marked a suspected emulator gap, with its evidence.
 """
 
@@ -29,12 +31,6 @@ def test_redrive_policies_never_converge(converge):
     assert orders.classification == "type-coercion"
     assert '"maxReceiveCount":"3"' in orders.declared.replace(" ", "")
     assert '"maxReceiveCount":3' in orders.observed.replace(" ", "")
-
-    # Same document, other spacing: equivalent JSON that never compares equal.
-    payments = defects["aws_sqs_queue.payments"]
-    assert payments.kind == "permanent-diff"
-    assert payments.classification == "json-equivalent"
-    assert "ignore_changes" in payments.fix and "last resort" in payments.fix.lower()
 
     # An empty tag value the API drops: declared "", observed nothing.
     archive = defects["aws_s3_bucket.archive"]
@@ -65,9 +61,9 @@ def test_redrive_policies_never_converge(converge):
     assert ssh.attribute == "ingress[0].cidr_blocks"
     assert "distinct(" in ssh.fix
 
-    # A value AWS keeps and moto drops: listed, marked, a warning.
-    gateway = defects["aws_customer_gateway.office"]
-    assert gateway.attribute == "device_name" and gateway.classification == "dropped"
-    assert gateway.emulator_suspected and gateway.severity == "warning"
-    assert "DescribeCustomerGateways" in gateway.evidence
+    # A value AWS keeps and the embedded moto drops: listed, marked, a warning.
+    rule = defects["aws_security_group_rule.office"]
+    assert rule.attribute == "description" and rule.classification == "dropped"
+    assert rule.emulator_suspected and rule.severity == "warning"
+    assert "PrefixListId.Description" in rule.evidence
     assert "suspected emulator gap" in str(failure.value)

@@ -8,7 +8,9 @@ Design (kept small on purpose; other parts rely on it):
   environment of :func:`pytest_converge.safety.emulator_env` (an allow-list:
   no ``AWS_PROFILE``, config files, credentials or proxies of the user's shell)
   plus ``MOTO_IAM_LOAD_MANAGED_POLICIES=true`` so AWS-managed IAM policies
-  exist as they do in AWS. The user's own ``MOTO_*`` settings pass through.
+  exist as they do in AWS. The user's own ``MOTO_*`` settings pass through,
+  and ``CONVERGE_MOTO_FIDELITY_OFF`` (behaviours of the fidelity layer,
+  :mod:`.fidelity`, to leave out: ``all`` for raw moto).
 - ``launch()`` binds the listening socket here (port 0: the kernel picks one,
   no race) and hands it to the child, so the endpoint is known at once and
   calls made before moto serves wait in the socket's backlog. The child prints
@@ -48,6 +50,7 @@ from .. import cancel
 from ..errors import EmulatorError
 from ..safety import emulator_env
 from .base import Emulator
+from .fidelity import OFF_VARIABLE, STATUS_PATH
 from .moto_world import WORLD_PATH
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
@@ -64,12 +67,21 @@ class MotoEmulator(Emulator):
     """moto's server app in a child process (see the module docstring).
 
     ``port=0`` (the default) takes an ephemeral port; a fixed port that is
-    taken makes ``start()`` raise ``EmulatorError`` at once.
+    taken makes ``start()`` raise ``EmulatorError`` at once. ``fidelity_off``
+    names behaviours of the fidelity layer to leave out (``"all"``: moto as
+    released); by default the ``CONVERGE_MOTO_FIDELITY_OFF`` of the environment.
     """
 
     name = "moto"
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, start_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        start_timeout: float = 60.0,
+        fidelity_off: str | None = None,
+    ) -> None:
+        self._fidelity_off = fidelity_off
         self._host = host
         self._port = port
         self._bound = 0
@@ -99,6 +111,9 @@ class MotoEmulator(Emulator):
         env = emulator_env(home)
         env.update(MOTO_SETTINGS)
         env.update({k: v for k, v in os.environ.items() if k.startswith("MOTO_")})
+        off = os.environ.get(OFF_VARIABLE) if self._fidelity_off is None else self._fidelity_off
+        if off:
+            env[OFF_VARIABLE] = off
         return env
 
     def launch(self) -> None:
@@ -281,6 +296,13 @@ class MotoEmulator(Emulator):
             return json.loads(self._request("GET", "/moto-api/data.json", timeout=30.0))
         except (OSError, urllib.error.URLError, ValueError) as exc:
             raise EmulatorError(f"moto at {self.endpoint} did not return its data: {exc}") from exc
+
+    def fidelity(self) -> dict[str, Any]:
+        """What the server's fidelity layer installed (:func:`.fidelity.status`)."""
+        try:
+            return json.loads(self._request("GET", STATUS_PATH, timeout=30.0))
+        except (OSError, urllib.error.URLError, ValueError) as exc:
+            raise EmulatorError(f"moto at {self.endpoint} did not say its fidelity: {exc}") from exc
 
     def world(self, regions: Iterable[str] = ()) -> dict[str, Any]:
         """What moto's backend model holds of the objects a scenario's world is compared on.

@@ -6,10 +6,12 @@ package's imports, which the server does not use)
 
 Serves moto's app (werkzeug, one thread per request) on loopback (on the
 listening socket ``--fd`` the parent bound and handed over, if given), prints one
-line ``READY <port>`` on stdout once it listens, then warms up the backends
-the plugin uses most. It exits when its stdin closes: the parent holds the
-other end, so the server never outlives the pytest process that started it,
-whatever killed that process (even SIGKILL).
+line ``READY <port>`` on stdout once it listens, then installs the fidelity
+layer (:mod:`.fidelity`, loaded by path like :mod:`.moto_world`; requests
+wait for it) and warms up the backends the plugin uses most. It exits when
+its stdin closes: the parent holds the other end, so the server never
+outlives the pytest process that started it, whatever killed that process
+(even SIGKILL).
 
 It only ever sees the environment ``MotoEmulator`` builds for it (fake
 credentials, no profile, no config files, no proxies): moto reads botocore's
@@ -28,18 +30,27 @@ import threading
 from typing import Any
 
 if __package__:
+    from . import fidelity
     from .moto_world import WORLD_PATH, read_world
 else:  # run as a file: this directory is sys.path[0], and its moto.py would hide moto
     del sys.path[0]
     _here = os.path.dirname(os.path.abspath(__file__))
-    _spec = importlib.util.spec_from_file_location(
-        "converge_moto_world", os.path.join(_here, "moto_world.py")
-    )
-    assert _spec is not None and _spec.loader is not None
-    _world_module = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = _world_module  # dataclasses look their module up by name
-    _spec.loader.exec_module(_world_module)
+
+    def _load(name: str, path: str, package: bool = False) -> Any:
+        spec = importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[os.path.dirname(path)] if package else None
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses and relative imports look it up by name
+        spec.loader.exec_module(module)
+        return module
+
+    _world_module = _load("converge_moto_world", os.path.join(_here, "moto_world.py"))
     WORLD_PATH, read_world = _world_module.WORLD_PATH, _world_module.read_world
+    fidelity = _load(
+        "converge_fidelity", os.path.join(_here, "fidelity", "__init__.py"), package=True
+    )
 
 #: One read-only request per service the plugin uses most, served right after
 #: start-up through the app itself (no socket) while terraform init runs in the
@@ -80,9 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     socket.getfqdn = lambda name="": name or "localhost"
     _share_aws_managed_policies()
     _share_botocore_loader()
-    warmed = threading.Event()
+    warmed, faithful = threading.Event(), threading.Event()
     dispatcher = DomainDispatcherApplication(create_backend_app)
-    app = _ResetAfterWarmUp(dispatcher, warmed)
+    app = _ResetAfterWarmUp(dispatcher, warmed, faithful)
     try:
         server = make_server(
             args.host, args.port, app, threaded=True, request_handler=QuietHandler, fd=args.fd
@@ -96,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"READY {server.server_address[1]}", flush=True)
     os.dup2(2, 1)  # the parent stops reading stdout now: anything later goes to the log
     threading.Thread(
-        target=_warm_up, args=(dispatcher, warmed), name="warm-up", daemon=True
+        target=_warm_up, args=(dispatcher, warmed, faithful), name="warm-up", daemon=True
     ).start()
     server.serve_forever()
     return 0
@@ -111,9 +122,16 @@ def _exit_with_parent() -> None:
         os._exit(0)
 
 
-def _warm_up(app: Any, done: threading.Event, region: str = "us-east-1") -> None:
+def _warm_up(
+    app: Any, done: threading.Event, faithful: threading.Event, region: str = "us-east-1"
+) -> None:
+    """Install the fidelity layer (requests wait for it), then warm the backends up."""
     from werkzeug.test import Client
 
+    try:
+        fidelity.install()
+    finally:
+        faithful.set()
     client = Client(app)
     try:
         for service, (target, body) in WARM_UP.items():
@@ -134,32 +152,39 @@ def _warm_up(app: Any, done: threading.Event, region: str = "us-east-1") -> None
 
 
 class _ResetAfterWarmUp:
-    """WSGI wrapper: ``POST /moto-api/reset`` waits for the warm-up to finish.
+    """WSGI wrapper: requests wait for the fidelity layer, a reset for the warm-up.
 
-    moto's reset walks every backend while the warm-up thread may be adding
-    one: run together, the reset fails with a 500. It also answers
-    ``GET /converge-api/world`` (:func:`.moto_world.read_world`: the backend
-    model, which holds what no describe call returns).
+    Every request waits until :func:`.fidelity.install` has run (moto answers
+    as AWS does from the first call on). moto's reset walks every backend
+    while the warm-up thread may be adding one: run together, the reset fails
+    with a 500, so ``POST /moto-api/reset`` waits for the warm-up. It also
+    answers ``GET /converge-api/world`` (:func:`.moto_world.read_world`: the
+    backend model, which holds what no describe call returns) and ``GET
+    /converge-api/fidelity`` (:func:`.fidelity.status`).
     """
 
-    def __init__(self, app: Any, warmed: threading.Event) -> None:
+    def __init__(self, app: Any, warmed: threading.Event, faithful: threading.Event) -> None:
         self.app = app
         self.warmed = warmed
+        self.faithful = faithful
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        self.faithful.wait(timeout=120)
         path = environ.get("PATH_INFO")
         if path == "/moto-api/reset":
             self.warmed.wait(timeout=120)
         if path == WORLD_PATH:
-            return _world(start_response)
+            return _answer(start_response, read_world)
+        if path == fidelity.STATUS_PATH:
+            return _answer(start_response, fidelity.status)
         return self.app(environ, start_response)
 
 
-def _world(start_response: Any) -> list[bytes]:
-    """The ``/converge-api/world`` answer: 200 and JSON, or 500 and the error."""
+def _answer(start_response: Any, read: Any) -> list[bytes]:
+    """A ``/converge-api/...`` answer: 200 and JSON, or 500 and the error."""
 
     try:
-        status, data = "200 OK", json.dumps(read_world()).encode()
+        status, data = "200 OK", json.dumps(read()).encode()
     except Exception as exc:  # a moto version whose model differs: say so, do not die
         status, data = "500 Internal Server Error", f"{type(exc).__name__}: {exc}".encode()
     start_response(status, [("Content-Type", "application/json")])

@@ -1,12 +1,18 @@
-"""Every entry of the emulator-gap catalogue, reproduced against the installed moto.
+"""Every entry of the emulator-gap catalogue, reproduced against the embedded moto.
 
 ``pytest_converge/data/emulator_gaps.json`` tells users which findings come from
-the emulator, not from their module. An entry is only true while moto still
-behaves that way, so each one is backed here by a reproduction with boto3
-against the embedded emulator: when moto fixes a gap, its test fails and says
-to narrow the entry's ``versions`` range; when moto is upgraded outside an
-entry's range, ``test_installed_moto_is_inside_every_range`` fails and asks
-for the entry to be re-verified (re-run this file and widen the range).
+the emulator, not from their module. Where moto 5.2 answers otherwise than AWS,
+the embedded server's fidelity layer answers as AWS does
+(``pytest_converge/emulator/fidelity/``, tested in ``test_fidelity_*.py``), and
+the entries it retired are kept as test data of moto as released
+(``tests/data/moto_as_released_gaps.json``). The entries left are the gaps the
+layer does not model, each saying why (``not_modelled``). An entry is only
+true while the embedded moto still behaves that way, so each one is backed
+here by a reproduction with boto3 against it: when moto (or the layer) fixes a
+gap, its test fails and says to narrow the entry's ``versions`` range; when
+moto is upgraded outside an entry's range,
+``test_installed_moto_is_inside_every_range`` fails and asks for the entry to
+be re-verified (re-run this file and widen the range).
 """
 
 from __future__ import annotations
@@ -23,10 +29,12 @@ import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from pytest_converge.emulator import MotoEmulator
+from pytest_converge.emulator import MotoEmulator, fidelity
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "pytest_converge" / "data" / "emulator_gaps.json"
-GAPS5 = Path(__file__).with_name("test_emulator_gaps5.py")
+REPO = Path(__file__).resolve().parents[2]
+CATALOGUE = REPO / "pytest_converge" / "data" / "emulator_gaps.json"
+#: The entries the fidelity layer retired: what moto as released answers otherwise.
+RETIRED = REPO / "tests" / "data" / "moto_as_released_gaps.json"
 FIELDS = {"emulator", "versions", "resource_type", "attribute", "real_api", "evidence"}
 FIXED = "moto {} now keeps this value: narrow the catalogue entry's versions range to exclude it"
 
@@ -65,6 +73,8 @@ def test_every_entry_is_well_formed() -> None:
         entry = dict(entry)
         errors = entry.pop("errors", [])  # optional: regexes of the errors the gap causes
         assert isinstance(errors, list) and all(re.compile(e) for e in errors), entry
+        if entry["emulator"] == "moto":  # why the fidelity layer does not answer as AWS does
+            assert len(entry.pop("not_modelled", "")) > 40, entry
         assert set(entry) == FIELDS, entry
         assert all(isinstance(v, str) and v.strip() for v in entry.values()), entry
         assert entry["resource_type"].startswith("aws_"), entry
@@ -75,9 +85,7 @@ def test_every_entry_is_well_formed() -> None:
 
 def test_every_entry_names_a_reproduction_in_this_file() -> None:
     here = Path(__file__)
-    tests = {f"{here.name}::{name}" for name in globals() if name.startswith("test_")}
-    # The gaps aws 5.x meets are reproduced beside this file (one file per corpus).
-    tests |= {f"{GAPS5.name}::{name}" for name in _test_names(GAPS5)}
+    tests = {f"{here.name}::{name}" for name in _test_names(here)}
     for entry in _entries():
         if entry["emulator"] != "moto":
             continue
@@ -89,6 +97,18 @@ def _test_names(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
     return {n.name for n in functions if n.name.startswith("test_")}
+
+
+def test_a_retired_entry_names_the_behaviour_that_models_it_and_is_no_longer_shipped() -> None:
+    """Each entry the fidelity layer retired names its behaviour, whose test asks moto with
+    and without it; the shipped catalogue no longer marks what a behaviour models."""
+    behaviours = {b.name: b for b in fidelity.behaviours()}
+    retired = json.loads(RETIRED.read_text())
+    shipped = {(e["resource_type"], e["attribute"]) for e in _entries()}
+    for entry in retired:
+        behaviour = behaviours[entry["modelled_by"]]
+        assert behaviour.test in entry["evidence"], entry
+        assert (entry["resource_type"], entry["attribute"]) not in shipped, entry
 
 
 def test_installed_moto_is_inside_every_range() -> None:
@@ -105,34 +125,6 @@ def test_installed_moto_is_inside_every_range() -> None:
 
 
 # -- reproductions, one per entry ------------------------------------------
-
-
-def test_moto_subnet_ipv6_cidr_block(ec2: Any) -> None:
-    """The association state comes back as a stringified dict, so the provider
-    (which keeps only associations in state ``associated``) reads no IPv6 CIDR."""
-    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]
-    [vpc_v6] = ec2.describe_vpcs(VpcIds=[vpc["VpcId"]])["Vpcs"][0]["Ipv6CidrBlockAssociationSet"]
-    assert vpc_v6["Ipv6CidrBlockState"]["State"] == "associated"  # the VPC's is right
-    block = vpc_v6["Ipv6CidrBlock"].replace("/56", "/64")
-    subnet = ec2.create_subnet(VpcId=vpc["VpcId"], CidrBlock="10.0.1.0/24", Ipv6CidrBlock=block)
-    [described] = ec2.describe_subnets(SubnetIds=[subnet["Subnet"]["SubnetId"]])["Subnets"]
-    [association] = described["Ipv6CidrBlockAssociationSet"]
-    assert association["Ipv6CidrBlock"] == block
-    state = association["Ipv6CidrBlockState"]["State"]
-    assert state != "associated", FIXED.format(_moto())
-    assert state == "{'State': 'associated'}"
-
-
-def test_moto_customer_gateway_device_name(ec2: Any) -> None:
-    created = ec2.create_customer_gateway(
-        Type="ipsec.1", BgpAsn=65112, PublicIp="1.2.3.4", DeviceName="some_name"
-    )["CustomerGateway"]
-    assert "DeviceName" not in created, FIXED.format(_moto())
-    [described] = ec2.describe_customer_gateways(CustomerGatewayIds=[created["CustomerGatewayId"]])[
-        "CustomerGateways"
-    ]
-    assert described["IpAddress"] == "1.2.3.4"  # the rest is kept
-    assert "DeviceName" not in described, FIXED.format(_moto())
 
 
 def test_moto_security_group_rule_prefix_list_description(ec2: Any) -> None:
@@ -158,73 +150,6 @@ def test_moto_security_group_rule_prefix_list_description(ec2: Any) -> None:
     [permission] = group["IpPermissions"]
     assert permission["IpRanges"] == [{"CidrIp": "10.2.0.0/16", "Description": "kept"}]
     assert permission["PrefixListIds"] == [{"PrefixListId": pl_id}], FIXED.format(_moto())
-
-
-def test_moto_vpc_dhcp_options_tags(ec2: Any) -> None:
-    """Tags sent with CreateDhcpOptions (TagSpecifications) are dropped; CreateTags works,
-    so terraform adds them on the second apply (``needs-second-apply``)."""
-    created = ec2.create_dhcp_options(
-        DhcpConfigurations=[{"Key": "domain-name", "Values": ["example.internal"]}],
-        TagSpecifications=[
-            {"ResourceType": "dhcp-options", "Tags": [{"Key": "Name", "Value": "complete"}]}
-        ],
-    )["DhcpOptions"]
-    [described] = ec2.describe_dhcp_options(DhcpOptionsIds=[created["DhcpOptionsId"]])[
-        "DhcpOptions"
-    ]
-    assert described["Tags"] == [], FIXED.format(_moto())
-    ec2.create_tags(Resources=[created["DhcpOptionsId"]], Tags=[{"Key": "Name", "Value": "x"}])
-    [described] = ec2.describe_dhcp_options(DhcpOptionsIds=[created["DhcpOptionsId"]])[
-        "DhcpOptions"
-    ]
-    assert described["Tags"] == [{"Key": "Name", "Value": "x"}]
-
-
-def test_moto_never_reads_back_an_sqs_redrive_allow_policy(moto_emulator: MotoEmulator) -> None:
-    """Provider 5.x waits for GetQueueAttributes to return the policy it set: it never does."""
-    moto_emulator.reset()
-    sqs = moto_emulator.client("sqs", region="us-east-1")
-    url = sqs.create_queue(QueueName="dlq")["QueueUrl"]
-    policy = json.dumps({"redrivePermission": "allowAll"})
-    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": policy})
-    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
-    assert "QueueArn" in attributes  # the rest is answered
-    assert "RedriveAllowPolicy" not in attributes, FIXED.format(_moto())
-    from botocore.exceptions import ClientError
-
-    with pytest.raises(ClientError) as caught:
-        sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedriveAllowPolicy"])
-    assert caught.value.response["Error"]["Code"] in ("InvalidAttributeName", "InvalidArgument")
-
-
-def _ipv6_vpc(ec2: Any) -> tuple[str, str]:
-    """A VPC with an Amazon-provided /56: (its id, the /56)."""
-    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]
-    [v6] = ec2.describe_vpcs(VpcIds=[vpc["VpcId"]])["Vpcs"][0]["Ipv6CidrBlockAssociationSet"]
-    return vpc["VpcId"], v6["Ipv6CidrBlock"]
-
-
-def test_moto_never_turns_on_a_subnets_dns64(ec2: Any) -> None:
-    """Provider 5.x waits (5 minutes a subnet) for DescribeSubnets to say EnableDns64."""
-    vpc_id, block = _ipv6_vpc(ec2)
-    subnet = ec2.create_subnet(
-        VpcId=vpc_id, CidrBlock="10.0.1.0/24", Ipv6CidrBlock=block.replace("/56", "/64")
-    )["Subnet"]
-    ec2.modify_subnet_attribute(SubnetId=subnet["SubnetId"], EnableDns64={"Value": True})
-    [described] = ec2.describe_subnets(SubnetIds=[subnet["SubnetId"]])["Subnets"]
-    assert described["SubnetId"] == subnet["SubnetId"]
-    assert described.get("EnableDns64") is not True, FIXED.format(_moto())
-
-
-def test_moto_answers_an_ipv6_only_subnet_with_a_count_no_provider_decodes(ec2: Any) -> None:
-    """AvailableIpAddressCount 2^64 - 5: boto3 reads any integer, Go's int64 cannot."""
-    vpc_id, block = _ipv6_vpc(ec2)
-    subnet = ec2.create_subnet(
-        VpcId=vpc_id, Ipv6Native=True, Ipv6CidrBlock=block.replace("00::/56", "01::/64")
-    )["Subnet"]
-    count = subnet["AvailableIpAddressCount"]
-    assert count > 2**63 - 1, FIXED.format(_moto())  # AWS answers 0
-    assert count == 2**64 - 5
 
 
 # -- suspects that are not emulator gaps (kept out of the catalogue) ---------
@@ -261,47 +186,6 @@ def _fails_with_500(call: Any, **kwargs: Any) -> None:
     with pytest.raises(ClientError) as caught:
         call(**kwargs)
     assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 500
-
-
-def test_moto_has_no_sso_admin_list_tags_for_resource(moto_emulator: MotoEmulator) -> None:
-    """aws_ssoadmin_permission_set (terraform-aws-modules/iam v4.24.1 iam-read-only-policy)."""
-    sso = moto_emulator.client("sso-admin")
-    _fails_with_500(
-        sso.list_tags_for_resource,
-        InstanceArn="arn:aws:sso:::instance/example",
-        ResourceArn="arn:aws:sso:::permissionSet/example/ps-1",
-    )
-
-
-def _answers_an_html_500(call: Any, **kwargs: Any) -> None:
-    """moto's error page for an action it lacks, on a query-protocol service (EC2)."""
-    from botocore.parsers import ResponseParserError
-
-    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
-        call(**kwargs)
-
-
-def test_moto_has_no_vpc_block_public_access_options(moto_emulator: MotoEmulator) -> None:
-    """aws_vpc_block_public_access_options (provider 5.x; ModifyVpcBlockPublicAccessOptions)."""
-    moto_emulator.reset()
-    _answers_an_html_500(
-        moto_emulator.client("ec2").modify_vpc_block_public_access_options,
-        InternetGatewayBlockMode="block-bidirectional",
-    )
-
-
-def test_moto_has_no_ipv6_association_filter_on_describe_subnets(ec2: Any) -> None:
-    """Provider 5.x looks subnets up by their IPv6 association (a 500 from moto)."""
-    _, block = _ipv6_vpc(ec2)
-    _answers_an_html_500(
-        ec2.describe_subnets,
-        Filters=[{"Name": "ipv6-cidr-block-association.ipv6-cidr-block", "Values": [block]}],
-    )
-
-
-def test_moto_has_no_outposts_service(moto_emulator: MotoEmulator) -> None:
-    """data aws_outposts_outpost (terraform-aws-modules/vpc v3.7.0 examples/outpost)."""
-    _fails_with_500(moto_emulator.client("outposts").list_outposts)
 
 
 def test_moto_put_bucket_logging_fails_on_a_string_principal(

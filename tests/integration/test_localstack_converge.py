@@ -1,4 +1,9 @@
-"""The same module, the same checks, on LocalStack: two-run and a lost-response duplicate."""
+"""The same module, the same checks, on LocalStack: two-run and a lost-response duplicate.
+
+The emulators are compared on an SQS redrive policy that moto as released
+(``raw_moto``: the fidelity layer off) answers re-spaced, a permanent diff,
+and LocalStack, like AWS and the embedded moto, answers compact.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import LostResponse
+from pytest_converge.emulator.fidelity import OFF_VARIABLE
 from pytest_converge.emulator.localstack import VENV_ENV, default_venv_python
 
 #: Found before any test moves HOME (pytester does).
@@ -37,9 +43,9 @@ def test_lost_response_duplicate_found_on_localstack(stack_on):
     assert report.errors[0].address == "aws_vpc.main"
 
 
-def test_emulator_difference_is_a_finding(stack_on, converge_emulator, tmp_path):
-    """moto answers an SQS redrive policy re-spaced (a permanent diff); LocalStack
-    answers it as written. The module is the same: the emulators differ."""
+def test_emulator_difference_is_a_finding(stack_on, raw_moto, tmp_path):
+    """moto as released answers an SQS redrive policy re-spaced (a permanent diff);
+    LocalStack answers it compact. The module is the same: the emulators differ."""
     module = tmp_path / "redrive"
     module.mkdir()
     (module / "main.tf").write_text(
@@ -51,7 +57,7 @@ def test_emulator_difference_is_a_finding(stack_on, converge_emulator, tmp_path)
         "    maxReceiveCount     = 5\n  })\n}\n"
     )
     stack = stack_on(module)
-    [diff] = stack.compare_with(converge_emulator)
+    [diff] = stack.compare_with(raw_moto)
     assert diff.kind == "emulator-difference"
     assert diff.address == "aws_sqs_queue.work" and diff.attribute == "redrive_policy"
     assert "permanent-diff on moto" in diff.message
@@ -69,22 +75,20 @@ REDRIVE = (
 )
 
 
-def test_compare_with_marks_the_difference_a_suspected_emulator_gap(
-    stack_on, converge_emulator, tmp_path
-):
+def test_compare_with_marks_the_difference_a_suspected_emulator_gap(stack_on, raw_moto, tmp_path):
     module = tmp_path / "redrive"
     module.mkdir()
     (module / "main.tf").write_text(REDRIVE)
-    [diff] = stack_on(module).compare_with(converge_emulator)
+    [diff] = stack_on(module).compare_with(raw_moto)
     assert diff.emulator_suspected
     assert diff.evidence.startswith("only moto shows it; on localstack")
 
 
-def test_confirm_with_marks_what_only_one_backend_shows(converge, localstack, tmp_path):
+def test_confirm_with_marks_what_only_one_backend_shows(stack_on, raw_moto, localstack, tmp_path):
     module = tmp_path / "redrive"
     module.mkdir()
     (module / "main.tf").write_text(REDRIVE)
-    stack = converge(module)
+    stack = stack_on(module, raw_moto)
     with pytest.raises(Exception):  # noqa: B017 - the ConvergenceError on moto
         stack.assert_converged()
     [diff] = [d for d in stack.defects if d.kind == "permanent-diff"]
@@ -99,6 +103,7 @@ def test_confirm_with_marks_what_only_one_backend_shows(converge, localstack, tm
 def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
     # pytester points HOME elsewhere: tell the inner run where LocalStack is.
     monkeypatch.setenv(VENV_ENV, str(LOCALSTACK_VENV))
+    monkeypatch.setenv(OFF_VARIABLE, "sqs.redrive-policy-json")  # moto as released, there
     module = pytester.path / "mods" / "redrive"
     module.mkdir(parents=True)
     (module / "main.tf").write_text(REDRIVE)

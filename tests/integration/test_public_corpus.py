@@ -25,11 +25,13 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
-#: (root, a finding the emulator is known to cause there, or None): run in CI.
-CI_ROOTS = [
+#: (root, a finding the emulator is known to cause there, or None): run in CI. vpc
+#: ``ipv6`` met moto 5.2's stringified IPv6 association state (every subnet's
+#: ipv6_cidr_block read back empty); the fidelity layer answers as AWS does now.
+CI_ROOTS: list[tuple[str, tuple[str, str] | None]] = [
     ("sqs-v3.1.0/examples/complete", None),
     ("security-group-v4.17.2/examples/rules-only", None),
-    ("vpc-v3.7.0/examples/ipv6", ("aws_subnet", "ipv6_cidr_block")),
+    ("vpc-v3.7.0/examples/ipv6", None),
 ]
 
 #: Run only with CONVERGE_PUBLIC_CORPUS (see the module docstring). Sources:
@@ -40,10 +42,12 @@ CI_ROOTS = [
 #: - they need the random provider or a registry module (offline here): vpc
 #:   vpc-flow-logs, security-group complete, cloudwatch cis-alarms and the
 #:   lambda/metric-filter examples, iam iam-eks-role and the EKS example;
-#: - moto cannot serve a call they make (test_emulator_gaps.py): vpc outpost
-#:   (outposts), iam iam-read-only-policy (sso-admin ListTagsForResource),
-#:   s3-bucket v2.8.0 complete (PutBucketLogging), dynamodb-table v1.2.2
-#:   global-tables (UpdateTable ReplicaUpdates ignored: the apply waits forever);
+#: - moto cannot serve a call they make (test_emulator_gaps.py): s3-bucket v2.8.0
+#:   complete (PutBucketLogging), dynamodb-table v1.2.2 global-tables (UpdateTable
+#:   ReplicaUpdates ignored: the wait is stopped and named);
+#: - they cannot run on AWS as they stand either (tests/corpus5/FINDINGS.md has the
+#:   5.x twins): vpc outpost reads an outpost of its author's account, iam
+#:   iam-read-only-policy names a placeholder Identity Center instance ARN AWS refuses;
 #: - dynamodb-table v1.2.2 basic and autoscaling use random_pet (they converge
 #:   with a fixed name in its place);
 #: - iam iam-user fetches a PGP key from keybase.io (network);
@@ -126,7 +130,11 @@ def test_public_root_has_no_unexplained_error(
 ) -> None:
     data = _converge(pytester, CORPUS, root)
     _check(data, root)
-    if known_gap:
+    if known_gap is None:
+        # Verified: not even a warning that the emulator is suspected of.
+        suspected = [d for d in data["defects"] if d.get("emulator_suspected")]
+        assert not suspected, suspected
+    else:
         # The gap still shows (nothing silently dropped), marked as the emulator's.
         resource_type, attribute = known_gap
         marked = [

@@ -104,10 +104,14 @@ def test_redrive(converge):
 
 @pytest.mark.slow
 @pytest.mark.aws5_extra  # the 5.x corpus (CONVERGE_PUBLIC_CORPUS5) checks 5.x stalls too
-def test_aws5_waits_for_a_redrive_allow_policy_moto_never_returns(pytester, monkeypatch) -> None:
-    """aws 5.x (a private cache whose mirror holds the 5.x build): the queue's own
+def test_aws5_waits_for_a_redrive_allow_policy_moto_never_returns(
+    moto_as_released, monkeypatch
+) -> None:
+    """aws 5.x (a private cache whose mirror holds the 5.x build) on moto as released
+    (the embedded server's fidelity layer reads the policy back): the queue's own
     deliberate wait (its attributes read back unchanged 6 times) finishes; the redrive
     allow policy's wait is stopped and named with its catalogue entry."""
+    pytester = moto_as_released
     build = _aws5_build()
     if build is None:
         pytest.skip(

@@ -141,7 +141,8 @@ def test_the_moto_server_runs_without_importing_the_plugin(tmp_path, monkeypatch
 
     A ``pytest_converge`` that cannot be imported comes first on the server's
     path: it serves, answers the world read (its own module, loaded from its
-    file) and an API call all the same.
+    file), installs the fidelity layer (its package, loaded from its files) and
+    answers an API call all the same.
     """
     import urllib.request
 
@@ -157,6 +158,8 @@ def test_the_moto_server_runs_without_importing_the_plugin(tmp_path, monkeypatch
         assert emulator.client("sqs").list_queues().get("QueueUrls", []) == []
         with urllib.request.urlopen(f"{emulator.endpoint}/converge-api/world", timeout=30) as got:
             assert "covered" in json.loads(got.read())
+        # The fidelity layer too: loaded by path, every behaviour installed.
+        assert set(emulator.fidelity()["behaviours"].values()) == {"installed"}
     finally:
         emulator.stop()
 

@@ -21,6 +21,10 @@ from pytest_converge.analysis.gaps import (
     unimplemented_operation,
 )
 
+#: The shipped catalogue and the entries the fidelity layer retired: what moto as released
+#: meets (tests/data/moto_as_released_gaps.json). The plans below were recorded on it.
+AS_RELEASED = load_catalogue([Path(__file__).parents[1] / "data" / "moto_as_released_gaps.json"])
+
 SUBNET = Gap(
     emulator="moto",
     versions=">=5.1,<5.3",
@@ -81,7 +85,9 @@ def test_shipped_catalogue_loads_and_every_entry_is_complete():
         ),
     ],
 )
-def test_the_shipped_catalogue_marks_what_aws_5x_meets(address, attribute, declared, observed):
+def test_the_retired_entries_mark_what_aws_5x_met_on_moto_as_released(
+    address, attribute, declared, observed
+):
     def finding() -> Defect:
         return Defect(
             kind="permanent-diff",
@@ -93,11 +99,13 @@ def test_the_shipped_catalogue_marks_what_aws_5x_meets(address, attribute, decla
         )
 
     found = finding()
-    assert mark_emulator_gaps([found], "moto", "5.2.5") == [found]
+    assert mark_emulator_gaps([found], "moto", "5.2.5", gaps=AS_RELEASED) == [found]
     assert found.emulator_suspected and found.severity == "warning"
-    assert "tests/integration/test_emulator_gaps5.py::test_moto_" in found.evidence
+    assert "the raw_moto leg of tests/integration/test_fidelity_" in found.evidence
     later = finding()  # a moto outside the verified range: not marked
-    assert mark_emulator_gaps([later], "moto", "5.3.0") == [] and later.is_error
+    assert mark_emulator_gaps([later], "moto", "5.3.0", gaps=AS_RELEASED) == [] and later.is_error
+    shipped = finding()  # the embedded moto answers as AWS does: no longer catalogued
+    assert mark_emulator_gaps([shipped], "moto", "5.2.5") == [] and shipped.is_error
 
 
 @pytest.mark.parametrize(
@@ -298,6 +306,7 @@ def _second_plan_findings(raw: dict, *extra: Defect) -> list[Defect]:
         found,
         "moto",
         "5.2.5",
+        gaps=AS_RELEASED,
         configuration=raw["configuration"],
         replaced=[c.address for c in plan.changes if c.action == "replace"],
     )
@@ -410,14 +419,17 @@ def test_a_resource_replaced_because_it_is_built_from_a_suspected_object_is_susp
 
     found = findings()
     mark_emulator_gaps(
-        found, "moto", "5.2.5", configuration=configuration, replaced=[group, stream]
-    )
+        found, "moto", "5.2.5", gaps=AS_RELEASED, configuration=configuration,
+        replaced=[group, stream],
+    )  # fmt: skip
     assert all(d.emulator_suspected for d in found)
     assert found[1].severity == "warning"
     assert found[1].evidence.startswith(f"follows from the suspected emulator gap of {group}")
     # Not replaced, the group gives the stream no new name: the escape hatch is the module's.
     kept = findings()
-    mark_emulator_gaps(kept, "moto", "5.2.5", configuration=configuration, replaced=[stream])
+    mark_emulator_gaps(
+        kept, "moto", "5.2.5", gaps=AS_RELEASED, configuration=configuration, replaced=[stream]
+    )
     assert kept[0].emulator_suspected and not kept[1].emulator_suspected
 
 
@@ -470,7 +482,9 @@ def test_an_output_that_settles_on_the_third_plan_follows_like_one_that_never_do
         declared={"s3": {"dns_options": [{}]}},
         observed={"s3": {"dns_options": []}},
     )
-    marked = mark_emulator_gaps([endpoint, output], "moto", "5.2.5", configuration=configuration)
+    marked = mark_emulator_gaps(
+        [endpoint, output], "moto", "5.2.5", gaps=AS_RELEASED, configuration=configuration
+    )
     assert marked == [endpoint, output]
     assert output.evidence.startswith("follows from the suspected emulator gap of ")
 
@@ -486,7 +500,7 @@ def test_a_re_run_that_fails_on_a_catalogued_error_is_a_suspected_gap():
     def failed(address, observed):
         return Defect(kind="recovery-failed", address=address, observed=observed)
 
-    shipped = load_catalogue()
+    shipped = AS_RELEASED
     hit = failed("module.vpc.aws_subnet.public[1]", said)
     other_type = failed("module.vpc.aws_route_table.public[0]", said)
     other_error = failed("module.vpc.aws_subnet.public[0]", "InvalidSubnet.Conflict")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,8 @@ from pytest_converge.analysis.stalls import (
 )
 
 LIMITS = StallLimits(repeats=3, seconds=20.0)
+#: The entries the fidelity layer retired: the gaps moto as released meets (its waits).
+AS_RELEASED = [Path(__file__).parents[1] / "data" / "moto_as_released_gaps.json"]
 
 
 @dataclass
@@ -171,7 +174,7 @@ def test_a_waiter_stall_names_the_gap_the_provider_polls_for():
     stall = find_stall(polls("DescribeSubnets", BACKOFF, service="ec2"), limits=LIMITS)
     assert stall is not None and stall.polling
     subnet = "module.vpc.aws_subnet.elasticache[2]"
-    found = stall_defect(stall, "terraform apply", 139.0, [subnet], load_catalogue())
+    found = stall_defect(stall, "terraform apply", 139.0, [subnet], load_catalogue(AS_RELEASED))
     assert found.attribute == "enable_dns64", found.evidence
     assert f"polling a waiter for {subnet}.enable_dns64" in found.message
 
@@ -232,7 +235,7 @@ def test_a_catalogued_wait_of_the_one_resource_of_its_service_is_known_sooner():
     from pytest_converge.analysis.gaps import load_catalogue
     from pytest_converge.analysis.stalls import KNOWN_WAIT_LIMITS, STALL_LIMITS, catalogued_wait
 
-    gaps = load_catalogue()
+    gaps = load_catalogue(AS_RELEASED)
     early = find_stall(polls("DescribeTable", BACKOFF[:8]), limits=KNOWN_WAIT_LIMITS)
     assert early is not None and early.seconds < STALL_LIMITS.seconds
     assert find_stall(polls("DescribeTable", BACKOFF[:8])) is None  # not yet with the defaults
@@ -259,9 +262,9 @@ def test_an_sqs_queues_own_wait_is_never_cut_short_by_a_catalogued_neighbour():
     assert early is not None
     both = ["aws_sqs_queue.dlq", "aws_sqs_queue_redrive_allow_policy.dlq"]
     assert applying_for(both, "sqs") is None
-    assert catalogued_wait(early, applying_for(both, "sqs"), load_catalogue()) is None
+    assert catalogued_wait(early, applying_for(both, "sqs"), load_catalogue(AS_RELEASED)) is None
     alone = applying_for(["aws_sqs_queue_redrive_allow_policy.dlq"], "sqs")
-    assert catalogued_wait(early, alone, load_catalogue()) is not None
+    assert catalogued_wait(early, alone, load_catalogue(AS_RELEASED)) is not None
 
 
 def test_the_stall_is_told_on_the_resource_whose_catalogued_gap_explains_it():
@@ -273,7 +276,7 @@ def test_the_stall_is_told_on_the_resource_whose_catalogued_gap_explains_it():
 
     stall = find_stall(polls("GetQueueAttributes", BACKOFF, service="sqs"), limits=LIMITS)
     assert stall is not None
-    gaps = load_catalogue()
+    gaps = load_catalogue(AS_RELEASED)
     policy = "module.sqs_with_dlq.aws_sqs_queue_policy.this[0]"
     allow = "module.fifo_sqs.aws_sqs_queue_redrive_allow_policy.dlq[0]"
     assert stall_owner([policy, allow], stall, gaps) == allow

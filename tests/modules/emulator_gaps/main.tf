@@ -1,21 +1,14 @@
-# Values moto 5.2 accepts and keeps nothing of, although AWS keeps them: on
-# this stack each looks like a permanent diff of a correct module. Each is an
-# entry of pytest_converge/data/emulator_gaps.json, and this module is its
-# reproduction (tests/integration/test_emulator_gaps.py).
+# A value the embedded moto accepts and keeps nothing of, although AWS keeps
+# it: on this stack it looks like a permanent diff of a correct module. It is
+# an entry of pytest_converge/data/emulator_gaps.json (one the fidelity layer
+# does not model), and this module is its reproduction
+# (tests/integration/test_emulator_gaps.py).
 provider "aws" {
   region = "us-east-1"
 }
 
 resource "aws_vpc" "main" {
   cidr_block = "10.1.0.0/16"
-}
-
-# DescribeCustomerGateways on AWS returns DeviceName; moto returns none.
-resource "aws_customer_gateway" "office" {
-  bgp_asn     = 65000
-  ip_address  = "172.0.0.1"
-  type        = "ipsec.1"
-  device_name = "edge-router-1"
 }
 
 resource "aws_ec2_managed_prefix_list" "office" {

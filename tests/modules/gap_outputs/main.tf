@@ -1,8 +1,9 @@
-# Outputs built from a value moto drops (a customer gateway's device_name,
-# catalogued in pytest_converge/data/emulator_gaps.json): through a module's
-# outputs, as terraform-aws-modules/vpc examples/complete passes cgw_ids on,
-# and from the id of a gateway the dropped value replaces on every run. Each
-# changes on every second plan because of the gap, not the module.
+# Outputs built from a value moto as released drops (a customer gateway's
+# device_name, tests/data/moto_as_released_gaps.json; the embedded moto's
+# fidelity layer keeps it): through a module's outputs, as
+# terraform-aws-modules/vpc examples/complete passes cgw_ids on, and from the
+# id of a gateway the dropped value replaces on every run. On moto as released
+# each changes on every second plan because of the gap, not the module.
 provider "aws" {
   region = "eu-west-1"
 }

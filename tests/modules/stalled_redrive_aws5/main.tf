@@ -1,6 +1,7 @@
 # aws 5.x waits for GetQueueAttributes to return the RedriveAllowPolicy it set;
-# moto 5.2 never returns it, so without pytest-converge stopping it the apply
-# waits until terraform's timeout (600 s on terraform-aws-modules/sqs examples/complete).
+# moto 5.2 as released never returns it (the embedded server's fidelity layer
+# does), so without pytest-converge stopping it the apply waits until
+# terraform's timeout (600 s on terraform-aws-modules/sqs examples/complete).
 terraform {
   required_providers {
     aws = {

@@ -1,0 +1,557 @@
+"""EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access.
+
+Each behaviour follows the EC2 API reference
+(https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
+
+- ``SubnetCidrBlockState``: a subnet's IPv6 association state is a plain
+  string (``associated``); moto 5.2 answers a stringified dict.
+- ``ModifySubnetAttribute`` / ``Subnet``: ``EnableDns64``,
+  ``EnableResourceNameDnsAAAARecordOnLaunch`` and
+  ``PrivateDnsHostnameTypeOnLaunch`` are kept and read back (``EnableDns64``
+  is false until turned on).
+- ``Subnet.AvailableIpAddressCount``: an IPv6-only subnet has no IPv4
+  addresses, so 0 (moto: 0 - 5 wrapped to 2**64 - 5).
+- ``DescribeSubnets`` filters ``ipv6-cidr-block-association.*``,
+  ``ipv6-native``, ``enable-dns64``, ``map-public-ip-on-launch``, ``owner-id``,
+  ``subnet-arn``, ``outpost-arn``.
+- ``CreateSubnet`` / ``Subnet.OutpostArn``: a subnet on an outpost keeps the
+  outpost's ARN (the outpost must exist in the account, in the subnet's
+  Availability Zone) and ``DescribeSubnets`` returns it and filters by it.
+- ``CreateCustomerGateway`` / ``CustomerGateway``: ``DeviceName`` and
+  ``CertificateArn`` are kept and returned.
+- ``CreateDhcpOptions``: ``TagSpecifications`` of type ``dhcp-options`` tag the
+  set at creation.
+- ``CreateVpcEndpoint`` / ``DnsOptions``: an interface endpoint's DNS options
+  (``DnsRecordIpType``, ``PrivateDnsOnlyForInboundResolverEndpoint``) are kept,
+  ``ipv4``/false by default; ``IpAddressType`` likewise.
+- ``CreateVpcEndpoint`` / ``SubnetConfiguration``: the endpoint's network
+  interface in a subnet takes the declared IPv4 (and IPv6) address, and
+  otherwise an address of that subnet.
+- ``ModifyVpcBlockPublicAccessOptions``, ``DescribeVpcBlockPublicAccessOptions``,
+  ``Create``/``Describe``/``Modify``/``DeleteVpcBlockPublicAccessExclusion(s)``:
+  the Region's VPC block public access mode and its exclusions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from . import Behaviour, behaviour, graft, original, patch
+
+BEHAVIOURS: list[Behaviour] = []
+_API = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
+_TESTS = "tests/integration/test_fidelity_ec2.py::"
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.subnet-ipv6-association-state",
+    does="DescribeSubnets answers an IPv6 CIDR association's state as the string 'associated'",
+    reference=_API + "API_SubnetCidrBlockState.html",
+    test=_TESTS + "test_a_subnets_ipv6_association_state_is_a_string",
+    replaces={
+        "moto.ec2.models.subnets:Subnet.ipv6_cidr_block_association_set": "fe8dc4bfcda20eba",
+    },
+)
+def _subnet_association_state() -> None:
+    from moto.ec2.models.subnets import Subnet
+
+    def ipv6_cidr_block_association_set(self: Any) -> list[dict[str, Any]]:
+        return [
+            {
+                "ipv6CidrBlock": association["ipv6CidrBlock"],
+                "associationId": association["associationId"],
+                "ipv6CidrBlockState": {"state": association["ipv6CidrBlockState"]["State"]},
+            }
+            for association in self.ipv6_cidr_block_associations.values()
+            if association["ipv6CidrBlockState"]["State"] == "associated"
+        ]
+
+    patch(Subnet, "ipv6_cidr_block_association_set", property(ipv6_cidr_block_association_set))
+
+
+#: ModifySubnetAttribute parameters moto ignores -> how the Subnet model keeps them.
+_SUBNET_ATTRIBUTES = {
+    "EnableDns64": ("enable_dns64", None),
+    "EnableResourceNameDnsAAAARecordOnLaunch": (None, "EnableResourceNameDnsAAAARecord"),
+    "PrivateDnsHostnameTypeOnLaunch": (None, "HostnameType"),
+}
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.subnet-attributes",
+    does="ModifySubnetAttribute keeps EnableDns64, EnableResourceNameDnsAAAARecordOnLaunch and "
+    "PrivateDnsHostnameTypeOnLaunch, and DescribeSubnets returns them",
+    reference=_API + "API_ModifySubnetAttribute.html",
+    test=_TESTS + "test_a_subnets_dns64_and_dns_name_options_are_read_back",
+    replaces={
+        "moto.ec2.responses.subnets:Subnets.modify_subnet_attribute": "0eba1821d8489050",
+    },
+)
+def _subnet_attributes() -> None:
+    from moto.ec2.models.subnets import Subnet
+    from moto.ec2.responses.subnets import Subnets
+
+    if hasattr(Subnet, "enable_dns64"):
+        raise RuntimeError("moto's Subnet already has enable_dns64: re-check this behaviour")
+    patch(Subnet, "enable_dns64", False)  # AWS: false until turned on
+    before = original(Subnets, "modify_subnet_attribute")
+
+    def modify_subnet_attribute(self: Any) -> Any:
+        result = before(self)
+        subnet = self.ec2_backend.get_subnet(self._get_param("SubnetId"))
+        for parameter, (attribute, option) in _SUBNET_ATTRIBUTES.items():
+            value = self._get_param(f"{parameter}.Value")
+            if value is None:
+                value = self._get_param(parameter)  # a plain string (the hostname type)
+            if value is None:
+                continue
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                value = value.lower() == "true"
+            if attribute:
+                setattr(subnet, attribute, value)
+            else:
+                subnet.private_dns_name_options_on_launch[option] = value
+        return result
+
+    patch(Subnets, "modify_subnet_attribute", modify_subnet_attribute)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.ipv6-only-subnet",
+    does="an IPv6-only subnet has AvailableIpAddressCount 0 and launches resource-name hosts",
+    reference=_API + "API_Subnet.html",
+    test=_TESTS + "test_an_ipv6_only_subnet_has_no_ipv4_addresses",
+    replaces={
+        "moto.ec2.models.subnets:Subnet.available_ip_address_count": "1eec9bb56cae9b9c",
+        "moto.ec2.models.subnets:SubnetBackend.create_subnet": "82496fb64997dcbd",
+    },
+)
+def _ipv6_only_subnet() -> None:
+    from moto.ec2.models.subnets import Subnet, SubnetBackend
+
+    counted = original(Subnet, "available_ip_address_count")
+
+    def available_ip_address_count(self: Any) -> int:
+        if not self.cidr_block:  # IPv6-only: no IPv4 address to give
+            return 0
+        return counted(self)
+
+    patch(Subnet, "available_ip_address_count", property(available_ip_address_count))
+    create = original(SubnetBackend, "create_subnet")
+
+    def create_subnet(self: Any, *args: Any, **kwargs: Any) -> Any:
+        subnet = create(self, *args, **kwargs)
+        if subnet.ipv6_native:
+            # AWS: an IPv6-only subnet's instances are named after their resource.
+            subnet.private_dns_name_options_on_launch["HostnameType"] = "resource-name"
+        return subnet
+
+    patch(SubnetBackend, "create_subnet", create_subnet)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.subnet-filters",
+    does="DescribeSubnets filters by IPv6 CIDR association (id, block, state), ipv6-native, "
+    "enable-dns64, map-public-ip-on-launch, owner-id, subnet-arn and outpost-arn",
+    reference=_API + "API_DescribeSubnets.html",
+    test=_TESTS + "test_subnets_are_found_by_their_ipv6_association",
+    replaces={"moto.ec2.models.subnets:Subnet.get_filter_value": "2441b304b3369db2"},
+)
+def _subnet_filters() -> None:
+    from moto.ec2.models.subnets import Subnet
+
+    before = original(Subnet, "get_filter_value")
+
+    def get_filter_value(self: Any, filter_name: str, method_name: str | None = None) -> Any:
+        associations = list(self.ipv6_cidr_block_associations.values())
+        if filter_name == "ipv6-cidr-block-association.ipv6-cidr-block":
+            return [a["ipv6CidrBlock"] for a in associations]
+        if filter_name == "ipv6-cidr-block-association.association-id":
+            return [a["associationId"] for a in associations]
+        if filter_name == "ipv6-cidr-block-association.state":
+            return [a["ipv6CidrBlockState"]["State"] for a in associations]
+        if filter_name == "ipv6-native":
+            return bool(self.ipv6_native)
+        if filter_name == "enable-dns64":
+            return bool(self.enable_dns64)
+        if filter_name == "map-public-ip-on-launch":
+            return bool(self.map_public_ip_on_launch)
+        if filter_name == "owner-id":
+            return self.owner_id
+        if filter_name == "subnet-arn":
+            return self.arn
+        if filter_name == "outpost-arn":
+            return getattr(self, "outpost_arn", None) or ""
+        return before(self, filter_name, method_name)
+
+    patch(Subnet, "get_filter_value", get_filter_value)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.subnet-outpost",
+    does="CreateSubnet keeps the OutpostArn of a subnet on an outpost of the account (in the "
+    "outpost's Availability Zone), and DescribeSubnets returns it",
+    reference=_API + "API_CreateSubnet.html",
+    test=_TESTS + "test_a_subnet_on_an_outpost_keeps_its_outpost",
+    replaces={"moto.ec2.responses.subnets:Subnets.create_subnet": "717b7ac13f423797"},
+)
+def _subnet_outpost() -> None:
+    from moto.ec2.exceptions import InvalidParameterValueError
+    from moto.ec2.responses.subnets import Subnets
+
+    before = original(Subnets, "create_subnet")
+
+    def create_subnet(self: Any) -> Any:
+        outpost_arn = self._get_param("OutpostArn")
+        zone = None
+        if outpost_arn:
+            try:
+                from moto.outposts import outposts_backends  # the outposts.service behaviour
+
+                outposts = outposts_backends[self.current_account][self.region]
+                zone = outposts.get_outpost(outpost_arn).availability_zone
+            except ImportError:
+                pass  # no outposts model to check against
+            except Exception:
+                raise InvalidParameterValueError(outpost_arn) from None
+            if zone and self._get_param("AvailabilityZone") not in (None, zone):
+                raise InvalidParameterValueError(outpost_arn)
+        result = before(self)
+        result.result["Subnet"].outpost_arn = outpost_arn
+        return result
+
+    patch(Subnets, "create_subnet", create_subnet)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.customer-gateway-device-name",
+    does="CreateCustomerGateway keeps DeviceName and CertificateArn, and "
+    "DescribeCustomerGateways returns them",
+    reference=_API + "API_CustomerGateway.html",
+    test=_TESTS + "test_a_customer_gateways_device_name_is_kept",
+    replaces={
+        "moto.ec2.responses.customer_gateways:CustomerGateways.create_customer_gateway": (
+            "fde7fc905fb50c66"
+        ),
+    },
+)
+def _customer_gateway_device_name() -> None:
+    from moto.ec2.responses.customer_gateways import CustomerGateways
+
+    before = original(CustomerGateways, "create_customer_gateway")
+
+    def create_customer_gateway(self: Any) -> Any:
+        result = before(self)
+        gateway = result.result["CustomerGateway"]
+        gateway.device_name = self._get_param("DeviceName")
+        gateway.certificate_arn = self._get_param("CertificateArn")
+        return result
+
+    patch(CustomerGateways, "create_customer_gateway", create_customer_gateway)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.dhcp-options-tags",
+    does="CreateDhcpOptions tags the new set with its dhcp-options TagSpecifications",
+    reference=_API + "API_CreateDhcpOptions.html",
+    test=_TESTS + "test_dhcp_options_are_tagged_at_creation",
+    replaces={
+        "moto.ec2.responses.dhcp_options:DHCPOptions.create_dhcp_options": "b8f4cfad08032506",
+    },
+)
+def _dhcp_options_tags() -> None:
+    from moto.ec2.responses.dhcp_options import DHCPOptions
+
+    before = original(DHCPOptions, "create_dhcp_options")
+
+    def create_dhcp_options(self: Any) -> Any:
+        tags = self._parse_tag_specification("dhcp-options").get("dhcp-options", {})
+        result = before(self)
+        options = result.result["DhcpOptions"]
+        self.ec2_backend.create_tags([options.id], tags)
+        return result
+
+    patch(DHCPOptions, "create_dhcp_options", create_dhcp_options)
+
+
+def _dns_options(endpoint: Any, given: dict[str, Any] | None) -> dict[str, Any]:
+    kept = dict(getattr(endpoint, "dns_options", None) or {})
+    default_type = {"dualstack": "dualstack", "ipv6": "ipv6"}.get(endpoint.ip_address_type, "ipv4")
+    kept.setdefault("DnsRecordIpType", default_type)
+    kept.setdefault("PrivateDnsOnlyForInboundResolverEndpoint", False)
+    for key, value in (given or {}).items():
+        if key == "PrivateDnsOnlyForInboundResolverEndpoint" and isinstance(value, str):
+            value = value.lower() == "true"
+        kept[key] = value
+    return kept
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpc-endpoint-dns-options",
+    does="an interface endpoint keeps its DnsOptions and IpAddressType (ipv4 and "
+    "DnsRecordIpType ipv4 unless given), and DescribeVpcEndpoints returns them",
+    reference=_API + "API_DnsOptions.html",
+    test=_TESTS + "test_an_interface_endpoints_dns_options_are_kept",
+    replaces={
+        "moto.ec2.responses.vpcs:VPCs.create_vpc_endpoint": "4884866dfd8c05b7",
+        "moto.ec2.responses.vpcs:VPCs.modify_vpc_endpoint": "916b8f7844284faf",
+    },
+)
+def _vpc_endpoint_dns_options() -> None:
+    from moto.ec2.responses.vpcs import VPCs
+
+    create = original(VPCs, "create_vpc_endpoint")
+    modify = original(VPCs, "modify_vpc_endpoint")
+
+    def create_vpc_endpoint(self: Any) -> Any:
+        result = create(self)
+        endpoint = result.result["VpcEndpoint"]
+        if (endpoint.vpc_endpoint_type or "Gateway") == "Interface":
+            endpoint.ip_address_type = self._get_param("IpAddressType") or "ipv4"
+            endpoint.dns_options = _dns_options(endpoint, self._get_param("DnsOptions"))
+        return result
+
+    def modify_vpc_endpoint(self: Any) -> Any:
+        result = modify(self)
+        [endpoint] = self.ec2_backend.describe_vpc_endpoints(
+            vpc_end_point_ids=[self._get_param("VpcEndpointId")]
+        )
+        if (endpoint.vpc_endpoint_type or "Gateway") == "Interface":
+            if self._get_param("IpAddressType"):
+                endpoint.ip_address_type = self._get_param("IpAddressType")
+            endpoint.dns_options = _dns_options(endpoint, self._get_param("DnsOptions"))
+        return result
+
+    patch(VPCs, "create_vpc_endpoint", create_vpc_endpoint)
+    patch(VPCs, "modify_vpc_endpoint", modify_vpc_endpoint)
+
+
+def _place_interfaces(response: Any, endpoint: Any) -> None:
+    """The endpoint's interfaces take their subnet's declared address, or one of it."""
+    declared = {
+        item.get("SubnetId"): item for item in response._get_param("SubnetConfigurations") or []
+    }
+    backend = response.ec2_backend
+    for eni_id in endpoint.network_interface_ids:
+        eni = backend.get_network_interface(eni_id)
+        subnet = eni.subnet
+        config = declared.get(subnet.id, {})
+        address = config.get("Ipv4")
+        if address:
+            subnet.request_ip(address, eni)
+        elif subnet.cidr_block:
+            address = subnet.get_available_subnet_ip(eni)
+        if address:
+            eni.private_ip_address = address
+            eni.private_ip_addresses = [{"Primary": True, "PrivateIpAddress": address}]
+        if config.get("Ipv6"):
+            eni.ipv6_addresses = [config["Ipv6"]]
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpc-endpoint-subnet-configuration",
+    does="an interface endpoint's network interface in a subnet takes the IPv4/IPv6 address "
+    "its SubnetConfiguration declares, and otherwise an address of that subnet",
+    reference=_API + "API_SubnetConfiguration.html",
+    test=_TESTS + "test_an_endpoints_interface_takes_the_declared_address",
+    replaces={"moto.ec2.responses.vpcs:VPCs.create_vpc_endpoint": "4884866dfd8c05b7"},
+)
+def _vpc_endpoint_subnet_configuration() -> None:
+    from moto.ec2.responses.vpcs import VPCs
+
+    create = original(VPCs, "create_vpc_endpoint")  # perhaps ec2.vpc-endpoint-dns-options's wrapper
+
+    def create_vpc_endpoint(self: Any) -> Any:
+        result = create(self)
+        _place_interfaces(self, result.result["VpcEndpoint"])
+        return result
+
+    patch(VPCs, "create_vpc_endpoint", create_vpc_endpoint)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class VpcBlockPublicAccessBackend:
+    """The Region's VPC block public access options and exclusions (an EC2Backend mixin)."""
+
+    @property
+    def vpc_block_public_access(self) -> dict[str, Any]:
+        state = vars(self).get("_vpc_block_public_access")
+        if state is None:
+            state = {
+                "options": {
+                    "AwsAccountId": self.account_id,  # type: ignore[attr-defined]
+                    "AwsRegion": self.region_name,  # type: ignore[attr-defined]
+                    "State": "default-state",
+                    "InternetGatewayBlockMode": "off",
+                    "ManagedBy": "account",
+                    "ExclusionsAllowed": "allowed",
+                },
+                "exclusions": {},
+            }
+            vars(self)["_vpc_block_public_access"] = state
+        return state
+
+    def modify_vpc_block_public_access_options(self, mode: str) -> dict[str, Any]:
+        options = self.vpc_block_public_access["options"]
+        options.update(
+            InternetGatewayBlockMode=mode, State="update-complete", LastUpdateTimestamp=_now()
+        )
+        return dict(options, State="update-in-progress")
+
+    def describe_vpc_block_public_access_options(self) -> dict[str, Any]:
+        return dict(self.vpc_block_public_access["options"])
+
+    def create_vpc_block_public_access_exclusion(
+        self, resource_id: str, mode: str, tags: dict[str, str]
+    ) -> dict[str, Any]:
+        from moto.ec2.utils import random_id
+
+        if resource_id.startswith("subnet-"):
+            self.get_subnet(resource_id)  # type: ignore[attr-defined]
+            kind = "subnet"
+        else:
+            self.get_vpc(resource_id)  # type: ignore[attr-defined]
+            kind = "vpc"
+        exclusion_id = random_id(prefix="vpcbpa-exclude")
+        now = _now()
+        exclusion = {
+            "ExclusionId": exclusion_id,
+            "InternetGatewayExclusionMode": mode,
+            "ResourceArn": f"arn:aws:ec2:{self.region_name}:{self.account_id}:"  # type: ignore[attr-defined]
+            f"{kind}/{resource_id}",
+            "State": "create-complete",
+            "CreationTimestamp": now,
+            "LastUpdateTimestamp": now,
+            "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
+        }
+        self.vpc_block_public_access["exclusions"][exclusion_id] = exclusion
+        return dict(exclusion, State="create-in-progress")
+
+    def _exclusion(self, exclusion_id: str) -> dict[str, Any]:
+        from moto.ec2.exceptions import InvalidParameterValueError
+
+        found = self.vpc_block_public_access["exclusions"].get(exclusion_id)
+        if found is None:
+            raise InvalidParameterValueError(exclusion_id)
+        return found
+
+    def describe_vpc_block_public_access_exclusions(
+        self, exclusion_ids: list[str], filters: dict[str, list[str]]
+    ) -> list[dict[str, Any]]:
+        found = [self._exclusion(i) for i in exclusion_ids] or list(
+            self.vpc_block_public_access["exclusions"].values()
+        )
+        for name, values in filters.items():
+            key = {"state": "State", "resource-arn": "ResourceArn"}.get(name)
+            if key:
+                found = [e for e in found if e[key] in values]
+            elif name.startswith("tag:"):
+                tag = name[4:]
+                found = [e for e in found if any(t["Key"] == tag and t["Value"] in values
+                                                 for t in e["Tags"])]  # fmt: skip
+        return [dict(e) for e in found]
+
+    def modify_vpc_block_public_access_exclusion(
+        self, exclusion_id: str, mode: str
+    ) -> dict[str, Any]:
+        exclusion = self._exclusion(exclusion_id)
+        exclusion.update(
+            InternetGatewayExclusionMode=mode, State="update-complete", LastUpdateTimestamp=_now()
+        )
+        return dict(exclusion, State="update-in-progress")
+
+    def delete_vpc_block_public_access_exclusion(self, exclusion_id: str) -> dict[str, Any]:
+        exclusion = self._exclusion(exclusion_id)
+        exclusion.update(State="delete-complete", DeletionTimestamp=_now())
+        return dict(exclusion, State="delete-in-progress")
+
+
+class VpcBlockPublicAccessResponse:
+    """The VPC block public access actions (an EC2Response mixin)."""
+
+    def modify_vpc_block_public_access_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        options = self.ec2_backend.modify_vpc_block_public_access_options(  # type: ignore[attr-defined]
+            self._get_param("InternetGatewayBlockMode")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"VpcBlockPublicAccessOptions": options})
+
+    def describe_vpc_block_public_access_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        options = self.ec2_backend.describe_vpc_block_public_access_options()  # type: ignore[attr-defined]
+        return ActionResult({"VpcBlockPublicAccessOptions": options})
+
+    def create_vpc_block_public_access_exclusion(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        get = self._get_param  # type: ignore[attr-defined]
+        tags = self._parse_tag_specification().get(  # type: ignore[attr-defined]
+            "vpc-block-public-access-exclusion", {}
+        )
+        exclusion = self.ec2_backend.create_vpc_block_public_access_exclusion(  # type: ignore[attr-defined]
+            get("SubnetId") or get("VpcId"), get("InternetGatewayExclusionMode"), tags
+        )
+        return ActionResult({"VpcBlockPublicAccessExclusion": exclusion})
+
+    def describe_vpc_block_public_access_exclusions(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        found = self.ec2_backend.describe_vpc_block_public_access_exclusions(  # type: ignore[attr-defined]
+            self._get_param("ExclusionIds", []),  # type: ignore[attr-defined]
+            self._filters_from_querystring(),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"VpcBlockPublicAccessExclusions": found})
+
+    def modify_vpc_block_public_access_exclusion(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        exclusion = self.ec2_backend.modify_vpc_block_public_access_exclusion(  # type: ignore[attr-defined]
+            self._get_param("ExclusionId"),  # type: ignore[attr-defined]
+            self._get_param("InternetGatewayExclusionMode"),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"VpcBlockPublicAccessExclusion": exclusion})
+
+    def delete_vpc_block_public_access_exclusion(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        exclusion = self.ec2_backend.delete_vpc_block_public_access_exclusion(  # type: ignore[attr-defined]
+            self._get_param("ExclusionId")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"VpcBlockPublicAccessExclusion": exclusion})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpc-block-public-access",
+    does="the Region's VPC block public access mode (Modify/DescribeVpcBlockPublicAccessOptions) "
+    "and its exclusions (Create/Describe/Modify/DeleteVpcBlockPublicAccessExclusion)",
+    reference=_API + "API_ModifyVpcBlockPublicAccessOptions.html",
+    test=_TESTS + "test_vpc_block_public_access_options_and_exclusions",
+)
+def _vpc_block_public_access() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.responses import EC2Response
+
+    graft(VpcBlockPublicAccessBackend, onto=EC2Backend)
+    graft(VpcBlockPublicAccessResponse, onto=EC2Response)

@@ -1,0 +1,288 @@
+"""The fidelity layer's EC2 behaviours, asked through boto3 of the embedded server.
+
+Each test asks the session's moto (fidelity layer on) and a moto with it off
+the same question: the first must answer as the EC2 API reference says
+(``pytest_converge/emulator/fidelity/ec2.py`` names the page), the second
+still answers as moto 5.2 does. When moto answers as AWS does itself, the
+second assertion fails: retire the behaviour.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from botocore.parsers import ResponseParserError
+
+
+def retire(name: str) -> str:
+    return f"moto {version('moto')} answers so itself: retire the fidelity behaviour {name}"
+
+
+def _dual_stack_subnet(ec2: Any, native: bool = False) -> dict[str, Any]:
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]["VpcId"]
+    [v6] = ec2.describe_vpcs(VpcIds=[vpc])["Vpcs"][0]["Ipv6CidrBlockAssociationSet"]
+    block = v6["Ipv6CidrBlock"].replace("::/56", "::/64")
+    if native:
+        return ec2.create_subnet(VpcId=vpc, Ipv6Native=True, Ipv6CidrBlock=block)["Subnet"]
+    return ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.0.0/24", Ipv6CidrBlock=block)["Subnet"]
+
+
+def _association_state(emulator: Any) -> str:
+    ec2 = emulator.client("ec2")
+    subnet = _dual_stack_subnet(ec2)
+    [described] = ec2.describe_subnets(SubnetIds=[subnet["SubnetId"]])["Subnets"]
+    [association] = described["Ipv6CidrBlockAssociationSet"]
+    return association["Ipv6CidrBlockState"]["State"]
+
+
+def test_a_subnets_ipv6_association_state_is_a_string(emulator, raw_moto) -> None:
+    assert _association_state(emulator) == "associated"
+    assert _association_state(raw_moto) == "{'State': 'associated'}", retire(
+        "ec2.subnet-ipv6-association-state"
+    )
+
+
+def _subnet_attributes(emulator: Any) -> tuple[Any, Any, Any, Any]:
+    ec2 = emulator.client("ec2")
+    subnet = _dual_stack_subnet(ec2)["SubnetId"]
+    [before] = ec2.describe_subnets(SubnetIds=[subnet])["Subnets"]
+    ec2.modify_subnet_attribute(SubnetId=subnet, EnableDns64={"Value": True})
+    ec2.modify_subnet_attribute(
+        SubnetId=subnet, EnableResourceNameDnsAAAARecordOnLaunch={"Value": True}
+    )
+    ec2.modify_subnet_attribute(SubnetId=subnet, PrivateDnsHostnameTypeOnLaunch="resource-name")
+    [after] = ec2.describe_subnets(SubnetIds=[subnet])["Subnets"]
+    options = after["PrivateDnsNameOptionsOnLaunch"]
+    return (
+        before.get("EnableDns64"),
+        after.get("EnableDns64"),
+        options.get("EnableResourceNameDnsAAAARecord"),
+        options.get("HostnameType"),
+    )
+
+
+def test_a_subnets_dns64_and_dns_name_options_are_read_back(emulator, raw_moto) -> None:
+    assert _subnet_attributes(emulator) == (False, True, True, "resource-name")
+    assert _subnet_attributes(raw_moto) == (None, None, False, "ip-name"), retire(
+        "ec2.subnet-attributes"
+    )
+
+
+def _ipv6_only(emulator: Any) -> tuple[int, str]:
+    subnet = _dual_stack_subnet(emulator.client("ec2"), native=True)
+    return (
+        subnet["AvailableIpAddressCount"],
+        subnet["PrivateDnsNameOptionsOnLaunch"]["HostnameType"],
+    )
+
+
+def test_an_ipv6_only_subnet_has_no_ipv4_addresses(emulator, raw_moto) -> None:
+    assert _ipv6_only(emulator) == (0, "resource-name")
+    assert _ipv6_only(raw_moto) == (2**64 - 5, "ip-name"), retire("ec2.ipv6-only-subnet")
+
+
+def _found_by_association(emulator: Any) -> list[str]:
+    ec2 = emulator.client("ec2")
+    subnet = _dual_stack_subnet(ec2)
+    vpc = subnet["VpcId"]
+    [association] = subnet["Ipv6CidrBlockAssociationSet"]
+    found = []
+    for name, value in [
+        ("ipv6-cidr-block-association.association-id", association["AssociationId"]),
+        ("ipv6-cidr-block-association.ipv6-cidr-block", association["Ipv6CidrBlock"]),
+        ("ipv6-cidr-block-association.state", "associated"),
+        ("ipv6-native", "false"),
+    ]:
+        filters = [{"Name": name, "Values": [value]}, {"Name": "vpc-id", "Values": [vpc]}]
+        subnets = ec2.describe_subnets(Filters=filters)["Subnets"]
+        found.extend(s["SubnetId"] for s in subnets)
+    assert found == [subnet["SubnetId"]] * 4
+    return found
+
+
+def test_subnets_are_found_by_their_ipv6_association(emulator, raw_moto) -> None:
+    _found_by_association(emulator)
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        _found_by_association(raw_moto)  # FilterNotImplementedError
+
+
+def _device_name(emulator: Any) -> Any:
+    ec2 = emulator.client("ec2")
+    created = ec2.create_customer_gateway(
+        Type="ipsec.1", BgpAsn=65112, PublicIp="1.2.3.4", DeviceName="edge-router"
+    )["CustomerGateway"]
+    [described] = ec2.describe_customer_gateways(CustomerGatewayIds=[created["CustomerGatewayId"]])[
+        "CustomerGateways"
+    ]
+    return described.get("DeviceName")
+
+
+def test_a_customer_gateways_device_name_is_kept(emulator, raw_moto) -> None:
+    assert _device_name(emulator) == "edge-router"
+    assert _device_name(raw_moto) is None, retire("ec2.customer-gateway-device-name")
+
+
+def _dhcp_tags(emulator: Any) -> list[dict[str, str]]:
+    ec2 = emulator.client("ec2")
+    created = ec2.create_dhcp_options(
+        DhcpConfigurations=[{"Key": "domain-name", "Values": ["example.internal"]}],
+        TagSpecifications=[
+            {"ResourceType": "dhcp-options", "Tags": [{"Key": "Name", "Value": "complete"}]}
+        ],
+    )["DhcpOptions"]
+    [described] = ec2.describe_dhcp_options(DhcpOptionsIds=[created["DhcpOptionsId"]])[
+        "DhcpOptions"
+    ]
+    return described["Tags"]
+
+
+def test_dhcp_options_are_tagged_at_creation(emulator, raw_moto) -> None:
+    assert _dhcp_tags(emulator) == [{"Key": "Name", "Value": "complete"}]
+    assert _dhcp_tags(raw_moto) == [], retire("ec2.dhcp-options-tags")
+
+
+def _endpoint(emulator: Any, **extra: Any) -> tuple[Any, dict[str, Any]]:
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    created = ec2.create_vpc_endpoint(
+        VpcId=vpc,
+        ServiceName="com.amazonaws.us-east-1.ecs",
+        VpcEndpointType="Interface",
+        SubnetIds=[subnet],
+        **extra,
+    )["VpcEndpoint"]
+    [read] = ec2.describe_vpc_endpoints(VpcEndpointIds=[created["VpcEndpointId"]])["VpcEndpoints"]
+    return ec2, dict(read, subnet=subnet)
+
+
+def _dns_options(emulator: Any) -> Any:
+    _, read = _endpoint(emulator, DnsOptions={"PrivateDnsOnlyForInboundResolverEndpoint": False})
+    return read.get("DnsOptions"), read.get("IpAddressType")
+
+
+def test_an_interface_endpoints_dns_options_are_kept(emulator, raw_moto) -> None:
+    expected = {"DnsRecordIpType": "ipv4", "PrivateDnsOnlyForInboundResolverEndpoint": False}
+    assert _dns_options(emulator) == (expected, "ipv4")
+    assert _dns_options(raw_moto) == (None, None), retire("ec2.vpc-endpoint-dns-options")
+
+
+def _interface_addresses(emulator: Any) -> tuple[list[str], list[str]]:
+    ec2, read = _endpoint(emulator)
+    subnet = read["subnet"]
+    vpc = read["VpcId"]
+    second = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.2.0/24")["Subnet"]["SubnetId"]
+    declared = ec2.create_vpc_endpoint(
+        VpcId=vpc,
+        ServiceName="com.amazonaws.us-east-1.ecr.api",
+        VpcEndpointType="Interface",
+        SubnetIds=[subnet, second],
+        SubnetConfigurations=[
+            {"SubnetId": subnet, "Ipv4": "10.0.1.10"},
+            {"SubnetId": second, "Ipv4": "10.0.2.10"},
+        ],
+    )["VpcEndpoint"]
+    return tuple(  # type: ignore[return-value]
+        sorted(
+            i["PrivateIpAddress"]
+            for i in ec2.describe_network_interfaces(
+                NetworkInterfaceIds=endpoint["NetworkInterfaceIds"]
+            )["NetworkInterfaces"]
+        )
+        for endpoint in (read, declared)
+    )
+
+
+def test_an_endpoints_interface_takes_the_declared_address(emulator, raw_moto) -> None:
+    [undeclared], declared = _interface_addresses(emulator)
+    assert declared == ["10.0.1.10", "10.0.2.10"]
+    assert undeclared.startswith("10.0.1.")  # an address of its subnet
+    assert _interface_addresses(raw_moto)[1] != declared, retire(
+        "ec2.vpc-endpoint-subnet-configuration"
+    )
+
+
+def _block_public_access(emulator: Any) -> dict[str, Any]:
+    ec2 = emulator.client("ec2")
+    default = ec2.describe_vpc_block_public_access_options()["VpcBlockPublicAccessOptions"]
+    assert (default["InternetGatewayBlockMode"], default["State"]) == ("off", "default-state")
+    modified = ec2.modify_vpc_block_public_access_options(
+        InternetGatewayBlockMode="block-bidirectional"
+    )["VpcBlockPublicAccessOptions"]
+    assert modified["State"] == "update-in-progress"
+    options = ec2.describe_vpc_block_public_access_options()["VpcBlockPublicAccessOptions"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    exclusion = ec2.create_vpc_block_public_access_exclusion(
+        VpcId=vpc,
+        InternetGatewayExclusionMode="allow-egress",
+        TagSpecifications=[
+            {
+                "ResourceType": "vpc-block-public-access-exclusion",
+                "Tags": [{"Key": "Name", "Value": "egress"}],
+            }
+        ],
+    )["VpcBlockPublicAccessExclusion"]
+    ids = [exclusion["ExclusionId"]]
+    ec2.modify_vpc_block_public_access_exclusion(
+        ExclusionId=ids[0], InternetGatewayExclusionMode="allow-bidirectional"
+    )
+    [read] = ec2.describe_vpc_block_public_access_exclusions(ExclusionIds=ids)[
+        "VpcBlockPublicAccessExclusions"
+    ]
+    ec2.delete_vpc_block_public_access_exclusion(ExclusionId=ids[0])
+    [deleted] = ec2.describe_vpc_block_public_access_exclusions(ExclusionIds=ids)[
+        "VpcBlockPublicAccessExclusions"
+    ]
+    return {
+        "mode": (options["InternetGatewayBlockMode"], options["State"]),
+        "exclusion": (read["InternetGatewayExclusionMode"], read["State"], read["Tags"]),
+        "arn": read["ResourceArn"].endswith(f":vpc/{vpc}"),
+        "deleted": deleted["State"],
+    }
+
+
+def test_vpc_block_public_access_options_and_exclusions(emulator, raw_moto) -> None:
+    assert _block_public_access(emulator) == {
+        "mode": ("block-bidirectional", "update-complete"),
+        "exclusion": (
+            "allow-bidirectional",
+            "update-complete",
+            [{"Key": "Name", "Value": "egress"}],
+        ),
+        "arn": True,
+        "deleted": "delete-complete",
+    }
+    with pytest.raises((ResponseParserError, ClientError), match=r"500|NotImplemented"):
+        raw_moto.client("ec2").describe_vpc_block_public_access_options()
+
+
+def _outpost_subnet(emulator: Any) -> tuple[Any, str]:
+    outposts = emulator.client("outposts", region="eu-west-1")
+    site = outposts.create_site(Name="SEA19")["Site"]["SiteId"]
+    outpost = outposts.create_outpost(Name="SEA19.07", SiteId=site, AvailabilityZone="eu-west-1a")
+    arn = outpost["Outpost"]["OutpostArn"]
+    ec2 = emulator.client("ec2", region="eu-west-1")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(
+        VpcId=vpc, CidrBlock="10.0.50.0/24", AvailabilityZone="eu-west-1a", OutpostArn=arn
+    )["Subnet"]["SubnetId"]
+    filters = [{"Name": "outpost-arn", "Values": [arn]}]
+    [found] = ec2.describe_subnets(Filters=filters)["Subnets"]
+    assert found["SubnetId"] == subnet
+    return found.get("OutpostArn"), arn
+
+
+def test_a_subnet_on_an_outpost_keeps_its_outpost(emulator, raw_moto) -> None:
+    kept, arn = _outpost_subnet(emulator)
+    assert kept == arn
+    ec2 = emulator.client("ec2", region="eu-west-1")
+    vpc = ec2.create_vpc(CidrBlock="10.1.0.0/16")["Vpc"]["VpcId"]
+    with pytest.raises(ClientError, match="InvalidParameterValue"):
+        ec2.create_subnet(VpcId=vpc, CidrBlock="10.1.0.0/24", OutpostArn=arn + "0")
+    raw = raw_moto.client("ec2", region="eu-west-1")
+    vpc = raw.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = raw.create_subnet(VpcId=vpc, CidrBlock="10.0.50.0/24", OutpostArn=arn)["Subnet"]
+    assert "OutpostArn" not in subnet, retire("ec2.subnet-outpost")

@@ -1,0 +1,381 @@
+"""The fidelity layer's behaviours beyond EC2, asked through boto3 of the embedded server.
+
+As in ``test_fidelity_ec2.py``: the session's moto must answer as the API
+reference the behaviour's module names says, and a moto with the layer off
+(``raw_moto``) still answers as moto 5.2 does; when it no longer does, retire
+the behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from botocore.parsers import ResponseParserError
+
+from pytest_converge.emulator import fidelity
+from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
+from pytest_converge.emulator.fidelity.sns import TOPIC_ATTRIBUTES
+from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
+
+
+def test_every_behaviour_is_installed_and_none_with_the_layer_off(emulator, raw_moto) -> None:
+    states = emulator.fidelity()
+    assert states["moto"] == version("moto")
+    names = {b.name for b in fidelity.behaviours()}
+    assert states["behaviours"] == dict.fromkeys(names, "installed")
+    assert raw_moto.fidelity()["behaviours"] == dict.fromkeys(names, "off")
+
+
+def retire(name: str) -> str:
+    return f"moto {version('moto')} answers so itself: retire the fidelity behaviour {name}"
+
+
+def _error(call: Any, **kwargs: Any) -> str:
+    with pytest.raises(ClientError) as caught:
+        call(**kwargs)
+    return str(caught.value.response["Error"]["Code"])
+
+
+def _on_demand(emulator: Any) -> tuple[Any, Any]:
+    dynamodb = emulator.client("dynamodb")
+    dynamodb.create_table(
+        TableName="t",
+        AttributeDefinitions=[
+            {"AttributeName": "id", "AttributeType": "S"},
+            {"AttributeName": "kind", "AttributeType": "S"},
+        ],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        OnDemandThroughput={"MaxReadRequestUnits": 100, "MaxWriteRequestUnits": 50},
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "by-kind",
+                "KeySchema": [{"AttributeName": "kind", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "OnDemandThroughput": {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 5},
+            }
+        ],
+    )
+    dynamodb.update_table(
+        TableName="t", OnDemandThroughput={"MaxReadRequestUnits": 200, "MaxWriteRequestUnits": 50}
+    )
+    table = dynamodb.describe_table(TableName="t")["Table"]
+    [index] = table["GlobalSecondaryIndexes"]
+    return table.get("OnDemandThroughput"), index.get("OnDemandThroughput")
+
+
+def test_dynamodb_keeps_on_demand_throughput(emulator, raw_moto) -> None:
+    assert _on_demand(emulator) == (
+        {"MaxReadRequestUnits": 200, "MaxWriteRequestUnits": 50},
+        {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 5},
+    )
+    assert _on_demand(raw_moto) == (None, None), retire("dynamodb.on-demand-throughput")
+
+
+INTEGRATION = json.dumps({"description": "on-call", "url": "https://example.com/hook"})
+
+
+def _integration(emulator: Any, name: str = WEBHOOKS + "oncall", **extra: Any) -> Any:
+    ssm = emulator.client("ssm")
+    arguments = {"Type": "SecureString", "Value": INTEGRATION, **extra}
+    ssm.put_parameter(Name=name, DataType="aws:ssm:integration", **arguments)
+    return ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+
+
+def test_ssm_accepts_an_integration_parameter(emulator, raw_moto) -> None:
+    read = _integration(emulator)
+    assert (read["DataType"], read["Value"]) == ("aws:ssm:integration", INTEGRATION)
+    ssm = emulator.client("ssm")
+    # What the user guide requires of one: its namespace, a SecureString, a JSON object.
+    for name, kind, value in [
+        ("/elsewhere/oncall", "SecureString", INTEGRATION),
+        (WEBHOOKS + "plain", "String", INTEGRATION),
+        (WEBHOOKS + "text", "SecureString", "not json"),
+    ]:
+        assert (
+            _error(
+                ssm.put_parameter, Name=name, Type=kind, Value=value, DataType="aws:ssm:integration"
+            )
+            == "ValidationException"
+        )
+    # ... and no parameter changes to or from the data type.
+    assert _error(
+        ssm.put_parameter, Name=read["Name"], Type="SecureString", Value="x", Overwrite=True,
+        DataType="text",
+    ) == "ValidationException"  # fmt: skip
+    with pytest.raises(ClientError, match="data type is not supported"):
+        _integration(raw_moto)
+
+
+def _redrive_allow_policy(emulator: Any) -> Any:
+    sqs = emulator.client("sqs")
+    url = sqs.create_queue(QueueName="dlq")["QueueUrl"]
+    policy = json.dumps({"redrivePermission": "allowAll"})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": policy})
+    every = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    return every.get("RedriveAllowPolicy")
+
+
+def test_sqs_reads_a_redrive_allow_policy_back(emulator, raw_moto) -> None:
+    policy = json.dumps({"redrivePermission": "allowAll"})
+    assert _redrive_allow_policy(emulator) == policy
+    sqs = emulator.client("sqs")
+    url = sqs.get_queue_url(QueueName="dlq")["QueueUrl"]
+    named = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedriveAllowPolicy"])
+    assert named["Attributes"] == {"RedriveAllowPolicy": policy}
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": ""})
+    removed = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert "RedriveAllowPolicy" not in removed
+    assert _redrive_allow_policy(raw_moto) is None, retire("sqs.redrive-allow-policy")
+
+
+def _log_group_classes(emulator: Any) -> list[Any]:
+    logs = emulator.client("logs")
+    logs.create_log_group(logGroupName="infrequent", logGroupClass="INFREQUENT_ACCESS")
+    logs.create_log_group(logGroupName="standard")
+    groups = logs.describe_log_groups()["logGroups"]
+    return [g.get("logGroupClass") for g in groups]
+
+
+def test_logs_keeps_a_log_group_class(emulator, raw_moto) -> None:
+    assert _log_group_classes(emulator) == ["INFREQUENT_ACCESS", "STANDARD"]
+    assert _log_group_classes(raw_moto) == [None, None], retire("logs.log-group-class")
+
+
+POLICY = json.dumps(
+    {
+        "Name": "data-protection",
+        "Version": "2021-06-01",
+        "Statement": [
+            {
+                "Sid": "audit",
+                "DataIdentifier": ["arn:aws:dataprotection::aws:data-identifier/EmailAddress"],
+                "Operation": {"Audit": {"FindingsDestination": {}}},
+            }
+        ],
+    }
+)
+
+
+def test_logs_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
+    logs = emulator.client("logs")
+    logs.create_log_group(logGroupName="protected")
+    logs.put_data_protection_policy(logGroupIdentifier="protected", policyDocument=POLICY)
+    read = logs.get_data_protection_policy(logGroupIdentifier="protected")
+    assert read["policyDocument"] == POLICY
+    [group] = logs.describe_log_groups(logGroupNamePrefix="protected")["logGroups"]
+    assert group["dataProtectionStatus"] == "ACTIVATED"
+    logs.delete_data_protection_policy(logGroupIdentifier="protected")
+    assert "policyDocument" not in logs.get_data_protection_policy(logGroupIdentifier="protected")
+    raw = raw_moto.client("logs")
+    raw.create_log_group(logGroupName="protected")
+    with pytest.raises(ClientError, match=r"500|not been implemented"):
+        raw.put_data_protection_policy(logGroupIdentifier="protected", policyDocument=POLICY)
+
+
+def test_logs_keeps_a_query_definition(emulator, raw_moto) -> None:
+    logs = emulator.client("logs")
+    saved = logs.put_query_definition(
+        name="errors", queryString="fields @message | filter @message like /ERROR/",
+        logGroupNames=["app"],
+    )["queryDefinitionId"]  # fmt: skip
+    [read] = logs.describe_query_definitions(queryDefinitionNamePrefix="err")["queryDefinitions"]
+    assert (read["queryDefinitionId"], read["logGroupNames"]) == (saved, ["app"])
+    logs.put_query_definition(queryDefinitionId=saved, name="errors", queryString="fields @x")
+    [read] = logs.describe_query_definitions()["queryDefinitions"]
+    assert read["queryString"] == "fields @x"
+    assert logs.delete_query_definition(queryDefinitionId=saved)["success"]
+    assert logs.describe_query_definitions()["queryDefinitions"] == []
+    with pytest.raises(ClientError, match=r"500|not been implemented"):
+        raw_moto.client("logs").put_query_definition(name="q", queryString="fields @x")
+
+
+def test_sns_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
+    sns = emulator.client("sns")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    sns.put_data_protection_policy(ResourceArn=topic, DataProtectionPolicy=POLICY)
+    assert sns.get_data_protection_policy(ResourceArn=topic)["DataProtectionPolicy"] == POLICY
+    raw = raw_moto.client("sns")
+    raw_topic = raw.create_topic(Name="orders")["TopicArn"]
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        raw.put_data_protection_policy(ResourceArn=raw_topic, DataProtectionPolicy=POLICY)
+
+
+def _target_tags(emulator: Any) -> dict[str, str]:
+    scaling = emulator.client("application-autoscaling")
+    emulator.client("dynamodb").create_table(
+        TableName="t",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+    )
+    arn = scaling.register_scalable_target(
+        ServiceNamespace="dynamodb",
+        ResourceId="table/t",
+        ScalableDimension="dynamodb:table:ReadCapacityUnits",
+        MinCapacity=5,
+        MaxCapacity=10,
+        Tags={"team": "data"},
+    )["ScalableTargetARN"]
+    scaling.tag_resource(ResourceARN=arn, Tags={"env": "test"})
+    scaling.untag_resource(ResourceARN=arn, TagKeys=["team"])
+    return scaling.list_tags_for_resource(ResourceARN=arn)["Tags"]  # type: ignore[no-any-return]
+
+
+def test_application_autoscaling_keeps_a_targets_tags(emulator, raw_moto) -> None:
+    assert _target_tags(emulator) == {"env": "test"}
+    with pytest.raises(ClientError):
+        _target_tags(raw_moto)
+
+
+def test_sso_admin_keeps_a_permission_sets_tags(emulator, raw_moto) -> None:
+    sso = emulator.client("sso-admin")
+    [instance] = sso.list_instances()["Instances"]
+    arn = instance["InstanceArn"]
+    created = sso.create_permission_set(
+        Name="ReadOnly", InstanceArn=arn, Tags=[{"Key": "team", "Value": "ops"}]
+    )["PermissionSet"]["PermissionSetArn"]
+    sso.tag_resource(InstanceArn=arn, ResourceArn=created, Tags=[{"Key": "env", "Value": "t"}])
+    sso.untag_resource(InstanceArn=arn, ResourceArn=created, TagKeys=["team"])
+    read = sso.list_tags_for_resource(InstanceArn=arn, ResourceArn=created)["Tags"]
+    assert read == [{"Key": "env", "Value": "t"}]
+    # AWS checks an instance ARN against the API's pattern: a placeholder is refused.
+    assert _error(
+        sso.create_permission_set, Name="x", InstanceArn="arn:aws:sso:::instance/example"
+    ) == "ValidationException"  # fmt: skip
+    raw = raw_moto.client("sso-admin")
+    raw.create_permission_set(Name="x", InstanceArn="arn:aws:sso:::instance/example")
+    with pytest.raises(ClientError):
+        raw.list_tags_for_resource(InstanceArn=arn, ResourceArn=created)
+
+
+def test_the_account_is_a_member_of_an_organization(emulator, raw_moto) -> None:
+    organizations = emulator.client("organizations")
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    organization = organizations.describe_organization()["Organization"]
+    assert organization["MasterAccountId"] == MANAGEMENT_ACCOUNT != account
+    assert organization["FeatureSet"] == "ALL"
+    # A member may describe its organization; the management account's operations are refused.
+    assert _error(organizations.list_accounts) == "AccessDeniedException"
+    assert _error(organizations.list_roots) == "AccessDeniedException"
+    assert _error(organizations.create_organization) == "AlreadyInOrganizationException"
+    # The management account sees every member, under the root.
+    management = _account_client(emulator, "organizations", MANAGEMENT_ACCOUNT)
+    members = {a["Id"]: a for a in management.list_accounts()["Accounts"]}
+    assert members[account]["JoinedMethod"] == "INVITED"
+    [root] = management.list_roots()["Roots"]
+    assert root["Arn"].startswith(f"arn:aws:organizations::{MANAGEMENT_ACCOUNT}:root/")
+    # A reset leaves the account a member again.
+    emulator.reset()
+    again = emulator.client("organizations").describe_organization()["Organization"]
+    assert again["MasterAccountId"] == MANAGEMENT_ACCOUNT
+    assert _error(raw_moto.client("organizations").describe_organization) == (
+        "AWSOrganizationsNotInUseException"
+    ), retire("organizations.member-account")
+
+
+def _account_client(emulator: Any, service: str, account: str) -> Any:
+    """A client whose requests moto serves as ``account`` (``x-moto-account-id``)."""
+    client = emulator.client(service)
+
+    def add_header(request: Any, **_: Any) -> None:
+        request.headers["x-moto-account-id"] = account
+
+    client.meta.events.register("before-sign", add_header)
+    return client
+
+
+def _outpost(emulator: Any) -> dict[str, Any]:
+    outposts = emulator.client("outposts", region="eu-west-1")
+    site = outposts.create_site(Name="SEA19")["Site"]
+    created = outposts.create_outpost(
+        Name="SEA19.07", SiteId=site["SiteId"], AvailabilityZone="eu-west-1a", Tags={"k": "v"}
+    )["Outpost"]
+    [listed] = outposts.list_outposts()["Outposts"]
+    assert outposts.list_outposts(AvailabilityZoneFilter=["eu-west-1b"])["Outposts"] == []
+    assert outposts.get_outpost(OutpostId=created["OutpostId"])["Outpost"] == listed
+    return listed  # type: ignore[no-any-return]
+
+
+def test_outposts_lists_an_accounts_outposts(emulator, raw_moto) -> None:
+    outpost = _outpost(emulator)
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    assert outpost["OutpostArn"] == (
+        f"arn:aws:outposts:eu-west-1:{account}:outpost/{outpost['OutpostId']}"
+    )
+    assert (outpost["Name"], outpost["AvailabilityZone"], outpost["OwnerId"]) == (
+        "SEA19.07",
+        "eu-west-1a",
+        account,
+    )
+    assert (outpost["LifeCycleStatus"], outpost["Tags"]) == ("ACTIVE", {"k": "v"})
+    with pytest.raises(ClientError):
+        raw_moto.client("outposts").list_outposts()
+
+
+def _redrive_policy(emulator: Any) -> str:
+    sqs = emulator.client("sqs")
+    dlq = sqs.create_queue(QueueName="dlq")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]
+    policy = json.dumps({"deadLetterTargetArn": arn["QueueArn"], "maxReceiveCount": 10})
+    url = sqs.create_queue(QueueName="work", Attributes={"RedrivePolicy": policy})["QueueUrl"]
+    read = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy"])
+    return read["Attributes"]["RedrivePolicy"]  # type: ignore[no-any-return]
+
+
+def test_sqs_writes_a_redrive_policy_compactly(emulator, raw_moto) -> None:
+    account = emulator.client("sts").get_caller_identity()["Account"]
+    arn = f"arn:aws:sqs:us-east-1:{account}:dlq"
+    assert _redrive_policy(emulator) == f'{{"deadLetterTargetArn":"{arn}","maxReceiveCount":10}}'
+    assert ", " in _redrive_policy(raw_moto), retire("sqs.redrive-policy-json")
+
+
+def _policy_after_another_attribute(emulator: Any) -> Any:
+    sqs = emulator.client("sqs")
+    url = sqs.create_queue(QueueName="guarded")["QueueUrl"]
+    policy = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+        "Principal": "*", "Action": "sqs:SendMessage", "Resource": "*"}]})  # fmt: skip
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"VisibilityTimeout": "40"})
+    every = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    return every.get("Policy"), every["VisibilityTimeout"]
+
+
+def test_sqs_keeps_a_queue_policy_other_calls_leave_out(emulator, raw_moto) -> None:
+    policy, timeout = _policy_after_another_attribute(emulator)
+    assert json.loads(policy)["Statement"][0]["Action"] == "sqs:SendMessage"
+    assert timeout == "40"
+    assert _policy_after_another_attribute(raw_moto)[0] is None, retire(
+        "sqs.set-queue-attributes-keeps-policy"
+    )
+
+
+def _topic_attributes(emulator: Any) -> dict[str, str]:
+    sns = emulator.client("sns")
+    role = "arn:aws:iam::123456789012:role/feedback"
+    topic = sns.create_topic(Name="events", Attributes={"SignatureVersion": "2"})["TopicArn"]
+    for name, value in [
+        ("TracingConfig", "Active"),
+        ("HTTPSuccessFeedbackRoleArn", role),
+        ("HTTPSuccessFeedbackSampleRate", "100"),
+        ("SQSFailureFeedbackRoleArn", role),
+    ]:
+        sns.set_topic_attributes(TopicArn=topic, AttributeName=name, AttributeValue=value)
+    attributes = sns.get_topic_attributes(TopicArn=topic)["Attributes"]
+    return {k: v for k, v in attributes.items() if k in TOPIC_ATTRIBUTES}
+
+
+def test_sns_returns_the_attributes_a_topic_was_given(emulator, raw_moto) -> None:
+    role = "arn:aws:iam::123456789012:role/feedback"
+    assert _topic_attributes(emulator) == {
+        "SignatureVersion": "2",
+        "TracingConfig": "Active",
+        "HTTPSuccessFeedbackRoleArn": role,
+        "HTTPSuccessFeedbackSampleRate": "100",
+        "SQSFailureFeedbackRoleArn": role,
+    }
+    assert _topic_attributes(raw_moto) == {}, retire("sns.topic-attributes")
