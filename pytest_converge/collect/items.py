@@ -36,7 +36,26 @@ from .points import remember_world
 from .stacks import make_stack
 
 
-class ConvergeItem(pytest.Item):
+class ReportedItem(pytest.Item):
+    """An item whose failure is its findings' text, shown under its own node id."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        # Defects and terraform diagnostics are the message; a traceback into
+        # the plugin would only hide them.
+        if isinstance(excinfo.value, ConvergeError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        # pytest shows a test whose nodeid ends with this text with its dots
+        # (before any "[") as "::" (python's module.Class.test): aws_vpc::main.
+        # A trailing space keeps such a nodeid as it is; a name without dots
+        # needs none, so its failure heading stays "_ mods/app::two-run _".
+        domain = f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
+        return self.path, None, domain + " " if "." in domain.split("[")[0] else domain
+
+
+class ConvergeItem(ReportedItem):
     """One scenario of one module: ``two-run`` or a fault label: ``crash@CreateVpc#1@aws_vpc.a``."""
 
     def __init__(self, *, scenario: str, error: str | None = None, **kwargs: Any) -> None:
@@ -255,21 +274,6 @@ class ConvergeItem(pytest.Item):
                 _shell_word(f"{here}::{self.name}"),
             ]
         )
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        # Defects and terraform diagnostics are the message; a traceback into
-        # the plugin would only hide them.
-        if isinstance(excinfo.value, ConvergeError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        # pytest shows a test whose nodeid ends with this text with its dots
-        # (before any "[") as "::" (python's module.Class.test): aws_vpc::main.
-        # A trailing space keeps such a nodeid as it is; a name without dots
-        # needs none, so its failure heading stays "_ mods/app::two-run _".
-        domain = f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
-        return self.path, None, domain + " " if "." in domain.split("[")[0] else domain
 
 
 @dataclass

@@ -27,11 +27,11 @@ import pytest
 from ..analysis.classify import classify_with
 from ..analysis.defects import Defect
 from ..analysis.gate import SCENARIO
-from ..errors import ConvergeError
 from ..options import settings
 from ..planfile import explain_plan
 from ..report import convergence_error, defect_json, junit_properties
 from ..session import module_id
+from .items import ReportedItem
 
 _plans_key = pytest.StashKey[frozenset[Path]]()
 _only_key = pytest.StashKey[bool]()
@@ -91,7 +91,7 @@ class PlanFile(pytest.File):
         yield PlanGateItem.from_parent(self, name=SCENARIO)
 
 
-class PlanGateItem(pytest.Item):
+class PlanGateItem(ReportedItem):
     """Passes when the plan changes nothing; else fails with each reason as a defect."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -152,14 +152,3 @@ class PlanGateItem(pytest.Item):
         if found.terraform:
             words += ["--converge-terraform", shlex.quote(found.terraform)]
         return " ".join(words)
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        # The findings (or what is wrong with the file) are the message, not a traceback.
-        if isinstance(excinfo.value, ConvergeError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        # A trailing space keeps the dots of `plan.json::plan-gate` (see ConvergeItem's).
-        domain = f"{self.parent.nodeid}::{self.name}"  # type: ignore[union-attr]
-        return self.path, None, domain + " " if "." in domain else domain
