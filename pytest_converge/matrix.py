@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .analysis.attribution import attribute, origin_of
+from .analysis.attribution import attribute, finding_key, origin_of
 from .analysis.defects import Defect
 from .analysis.left_behind import left_behind
 from .analysis.state import StateResource
@@ -209,6 +209,7 @@ def decide(
     queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
     verdicts: dict[str, Verdict] = {}
     runs = 0
+    common: set[tuple[object, ...]] | None = None
 
     def decided(verdict: Verdict) -> None:
         for d in verdict.defects:
@@ -231,7 +232,12 @@ def decide(
         seconds = time.monotonic() - started
         fired = scenario.fired()
         origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
-        shared = attribute(found.defects, fired, origins, scenario.makers(found.defects))
+        makers = scenario.makers(found.defects)
+        shared = attribute(found.defects, fired, origins, makers, common or ())
+        if shared.unattributed and common is None:
+            # Is it the module's own, found whatever the fault? A clean run says, once.
+            common = _without_faults(stack)
+            shared = attribute(found.defects, fired, origins, makers, common)
         _log.info(
             "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
             stack.name,
@@ -274,6 +280,17 @@ def decide(
             later.append(missed)
         queue = [g for g in later if g] + queue
     return verdicts
+
+
+def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:
+    """What a clean apply and its second plan find (:func:`finding_key` each): the
+    module's own findings, which every fault point's run finds too."""
+    stack.fresh_start()
+    if not stack.apply_for_points().ok:
+        stack.take_run_findings("no fault")
+        return set()
+    found = stack.second_plan_defects("no fault") + stack.take_run_findings("no fault")
+    return {finding_key(d) for d in found}
 
 
 def _first_groups(faults: Sequence[Fault], rank: Mapping[str, int]) -> list[list[Fault]]:

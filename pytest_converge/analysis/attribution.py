@@ -21,7 +21,7 @@ every fired point, as each point's own run would have reported them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,7 +32,7 @@ from .state import StateResource
 if TYPE_CHECKING:
     from ..inventory import CloudObject
 
-__all__ = ["Attribution", "attribute", "origin_of"]
+__all__ = ["Attribution", "attribute", "finding_key", "origin_of"]
 
 
 @dataclass
@@ -57,6 +57,7 @@ def attribute(
     fired: Mapping[str, str | None],
     origins: Mapping[int, str] | None = None,
     makers: Mapping[int, str] | None = None,
+    common: Collection[tuple[object, ...]] = (),
 ) -> Attribution:
     """Share ``defects`` out among the ``fired`` points (label -> the resource it hit).
 
@@ -65,7 +66,9 @@ def attribute(
     CIDR is ``aws_subnet.a``'s belongs to the point on ``aws_subnet.a``. ``makers`` maps
     ``id(defect)`` of a leftover to the point whose fault made its object (the fault's
     own call made it, or the apply that fault stopped): it decides first, so two points
-    on one resource are told apart by the objects they left.
+    on one resource are told apart by the objects they left. ``common`` holds the
+    :func:`finding_key` of what a run with no fault finds (a permanent diff of the
+    module): such a finding is every fired point's, as each one's own run finds it.
     """
     origins = origins or {}
     makers = makers or {}
@@ -76,6 +79,9 @@ def attribute(
     found = Attribution(by_point={label: [] for label in fired})
     shared: list[Defect] = []
     for defect in defects:
+        if finding_key(defect) in common:
+            shared.append(defect)
+            continue
         maker = makers.get(id(defect))
         if maker in found.by_point:
             found.by_point[maker].append(defect)
@@ -93,6 +99,11 @@ def attribute(
     for label in found.by_point:
         found.by_point[label].extend(shared)
     return found
+
+
+def finding_key(defect: Defect) -> tuple[object, ...]:
+    """What makes two runs' findings the same finding: kind, resource, attribute, class."""
+    return (defect.kind, defect.address, defect.attribute, defect.classification)
 
 
 def origin_of(

@@ -97,3 +97,14 @@ def test_an_answer_names_the_objects_it_made() -> None:
     assert "vpc-0a1b2c3d4e" in answer_tokens(body)
     queue = b'{"QueueUrl":"http://127.0.0.1:4566/123456789012/jobs"}'
     assert "http://127.0.0.1:4566/123456789012/jobs" in answer_tokens(queue)
+
+
+def test_a_finding_a_run_without_faults_has_is_every_points() -> None:
+    from pytest_converge.analysis.attribution import finding_key
+
+    diff = Defect("permanent-diff", address="aws_sqs_queue.q", attribute="policy",
+                  classification="json-equivalent")  # fmt: skip
+    fired = {VPC: "aws_vpc.a", SUBNET: "aws_subnet.b[0]"}
+    assert attribute([diff], fired).unattributed == [diff]
+    found = attribute([diff], fired, common={finding_key(diff)})
+    assert found.by_point == {VPC: [diff], SUBNET: [diff]} and found.decided
