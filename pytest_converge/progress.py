@@ -7,7 +7,7 @@ JSON file under the run's shared base temp (one per xdist worker), and the
 process that owns the terminal (the serial run, or the xdist controller) draws
 them:
 
-- on a terminal, one status line, redrawn every second, e.g.
+- on a terminal, one status line, redrawn as it changes (its clocks every second), e.g.
   ``[gw0] mods/net::crash@CreateVpc#1@aws_vpc.main faulted apply 12s, applying aws_vpc.main 12s``;
 - without one (CI logs), a line per busy worker at most every :data:`LOG_INTERVAL` seconds,
   on stderr, each on a line of its own: pytest's line of dots is ended first (and
@@ -42,8 +42,9 @@ from .stack_protocol import Step
 PLUGIN_NAME = "converge-progress"
 #: Seconds between two lines of one worker without a terminal.
 LOG_INTERVAL = 30.0
-#: Seconds between two redraws of the status line.
-DRAW_INTERVAL = 1.0
+#: Seconds between two looks at the statuses (the line is written only when it changed):
+#: short enough that a step of a second (a second plan) shows.
+DRAW_INTERVAL = 0.25
 #: Seconds between two writes of a process's status file (when it changed).
 PUBLISH_INTERVAL = 0.3
 #: The line shown once per module whose collection runs a clean apply.

@@ -269,13 +269,24 @@ def recovery_failures(
     err = second.error
     diags = err.diagnostics if err is not None else []
     by_address: dict[str, list[str]] = {}
+    unnamed: list[str] = []
     for d in diags:
         named = address_in([d])
-        if named is not None:
-            by_address.setdefault(named, []).append(d)
+        (by_address.setdefault(named, []) if named is not None else unnamed).append(d)
     if len(by_address) < 2:
         return [recovery_failed(module, scenario, first, second)]
-    return [recovery_failed(module, scenario, first, second, only=named) for named in by_address]
+    # A diagnostic naming no resource is the one failed resource's that none names.
+    silent = [a for a in errored(second) if a not in by_address]
+    if unnamed and len(silent) == 1:
+        by_address[silent[0]] = unnamed
+        unnamed = []
+    found = [
+        recovery_failed(module, scenario, first, second, only=named, diags=shown)
+        for named, shown in by_address.items()
+    ]
+    if unnamed:  # whose it is, nothing tells: a finding of its own
+        found.append(recovery_failed(module, scenario, first, second, only="", diags=unnamed))
+    return found
 
 
 def recovery_failed(
@@ -284,13 +295,17 @@ def recovery_failed(
     first: ApplyResult,
     second: ApplyResult,
     only: str | None = None,
+    diags: Sequence[str] | None = None,
 ) -> Defect:
-    """The ``recovery-failed`` defect of a clean re-run that failed."""
+    """The ``recovery-failed`` defect of a clean re-run that failed (``only``: of that
+    resource, with ``diags``; ``""``: of the ``diags`` that name none)."""
     err = second.error
-    diags = err.diagnostics if err is not None else []
-    if only is not None:  # the diagnostics about one resource (and those naming none)
-        diags = [d for d in diags if address_in([d]) in (only, None)]
-    address = only or address_in(diags) or (first.in_flight[0] if first.in_flight else None)
+    if diags is None:
+        diags = err.diagnostics if err is not None else []
+    if only is not None:
+        address = only or None
+    else:
+        address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
     text = "; ".join(diags) or str(err)
     why, fix = recovery_failed_hints(text, address)
     return Defect(

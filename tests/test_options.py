@@ -160,6 +160,7 @@ def test_a_bad_value_names_the_option_and_the_valid_form(pytester: pytest.Pytest
         ("converge_stages = dev", "*--converge-stages: 'dev': expected two or more*"),
         ("converge_plan_source = nowhere", "*--converge-plan-source 'nowhere': no such directory*"),
         ("converge_confirm_with = moto", "*--converge-confirm-with 'moto' is already the backend*"),
+        ("converge_matrix = batched", "*--converge-matrix 'batched': expected one of grouped*"),
     ]:
         pytester.makeini(f"[pytest]\n{ini}\n")
         result = pytester.runpytest("-p", "no:cacheprovider")

@@ -115,6 +115,22 @@ class RefusedParameter:
         return self.named and ((self.listed and not self.value_known) or not self.member_known)
 
 
+#: AWS error codes that refuse a request's form (``ValidationException``,
+#: ``InvalidParameterValue``, ``InvalidParameterCombination``, ``ValidationError``,
+#: ``InvalidRequest``, ``InvalidInput``, ``SerializationException``...).
+_VALIDATION = re.compile(
+    r"Validation|InvalidParameter|Invalid(Request|Input|Argument|.*Value)|Serialization"
+    r"|Malformed|Unsupported"
+)
+#: Codes about what exists, whatever their wording: never the request's form.
+_STATE = re.compile(r"AlreadyExists|Exists|InUse|Duplicate|Conflict|NotFound|Limit|Throttl|Denied")
+
+
+def is_validation_error(code: str) -> bool:
+    """``code`` refuses the request's form, not the state of the cloud."""
+    return bool(_VALIDATION.search(code)) and not _STATE.search(code)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A mutating call the emulator refused with a client error (4xx)."""
@@ -129,7 +145,12 @@ class Refusal:
     parameters: tuple[RefusedParameter, ...] = ()
 
     def cause(self) -> RefusedParameter | None:
-        """The parameter the refusal is suspected to be about, if any."""
+        """The parameter the refusal is suspected to be about, if any: only a refusal of
+        the request's form (a validation error) can be the emulator's. A conflict with
+        what exists ("already exists", "in use", not found, a limit) is what AWS answers
+        too, to a retried create above all: a finding of the module, never excused."""
+        if not is_validation_error(self.code):
+            return None
         return next((p for p in self.parameters if p.suspicious), None)
 
 

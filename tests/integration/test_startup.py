@@ -92,7 +92,8 @@ def test_a_fault_scenario_on_a_fresh_emulator_is_not_reset(two_modules, tmp_path
     args = ["--converge", "mods/a", "--converge-faults=lost-response"]
     two_modules.runpytest_subprocess(*args, "--collect-only", "-q")  # records the points
     (tmp_path / "resets").unlink()
-    ran = two_modules.runpytest_subprocess(*args, "-k", "not two-run", "-v")
+    one_each = ["-k", "not two-run", "-v", "--converge-matrix=per-point"]
+    ran = two_modules.runpytest_subprocess(*args, *one_each)
     ran.stdout.fnmatch_lines(
         [
             "*lost-response@CreateQueue#1@aws_sqs_queue.dead PASSED*",
@@ -101,6 +102,10 @@ def test_a_fault_scenario_on_a_fresh_emulator_is_not_reset(two_modules, tmp_path
     )
     # The first scenario starts on the just-started emulator; only the second empties it.
     assert (tmp_path / "resets").read_text().split() == ["1"]
+    # Grouped (the default), both points share one run on it: no reset at all.
+    (tmp_path / "resets").unlink()
+    two_modules.runpytest_subprocess(*args, "-k", "not two-run").assert_outcomes(passed=2)
+    assert (tmp_path / "resets").read_text().split() == ["0"]
 
 
 def test_the_emulator_starts_while_pytest_collects(two_modules, tmp_path):

@@ -125,7 +125,7 @@ def test_a_scenario_that_recovers_correctly_holds_the_clean_world(converge, capl
         stack = converge(MODULES / "bucket_object", vars={"content": "<h1>v1</h1>"})
         report = stack.recover(LostResponse("PutObject"))
         assert report.errors == []
-    made = [r for r in caplog.records if "clean apply, to compare" in r.getMessage()]
+    made = [r for r in caplog.records if "clean apply: to compare" in r.getMessage()]
     assert len(made) == 1
 
 

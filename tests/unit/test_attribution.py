@@ -108,3 +108,27 @@ def test_a_finding_a_run_without_faults_has_is_every_points() -> None:
     assert attribute([diff], fired).unattributed == [diff]
     found = attribute([diff], fired, common={finding_key(diff)})
     assert found.by_point == {VPC: [diff], SUBNET: [diff]} and found.decided
+
+
+def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None:
+    from pytest_converge.errors import TerraformError
+    from pytest_converge.results import ApplyResult
+    from pytest_converge.scenario import recovery_failures
+
+    def errored(address: str) -> dict:
+        return {"type": "apply_errored", "hook": {"resource": {"addr": address}}}
+
+    diags = [
+        "creating secret: ResourceExistsException [aws_secretsmanager_secret.k, main.tf:3]",
+        "subnet: InvalidSubnet.Conflict [aws_subnet.a, main.tf:9]",
+        "Error creating IAM Role w: EntityAlreadyExists",  # names no resource
+    ]
+    error = TerraformError("terraform apply", 1, diags, "", "")
+    second = ApplyResult(False, error, 1.0, events=[errored("aws_secretsmanager_secret.k"),
+                         errored("aws_subnet.a"), errored("aws_iam_role.w")])  # fmt: skip
+    first = ApplyResult(False, None, 1.0)
+    found = {d.address: d.observed for d in recovery_failures("m", "s", first, second)}
+    assert set(found) == {"aws_secretsmanager_secret.k", "aws_subnet.a", "aws_iam_role.w"}
+    # Each holds its own diagnostics only; the unnamed one is the role's (the one left).
+    assert "EntityAlreadyExists" in found["aws_iam_role.w"]
+    assert "Conflict" not in found["aws_secretsmanager_secret.k"]

@@ -296,7 +296,11 @@ def test_an_extra_source_root_counts_for_the_packages_it_extends(tmp_path):
     assert index.mentions("dynamodb", "OnDemandThroughput")  # by its directory's name
     assert index.mentions("logs", "logGroupClass")  # by its import
     assert not index.mentions("logs", "RedriveAllowPolicy")  # another package's file
-    assert not SourceIndex(cache=tmp_path / "cache").mentions("dynamodb", "OnDemandThroughput")
+    # moto 5.2 alone drops it; the plugin's fidelity layer keeps it, and is counted.
+    assert not SourceIndex(extra=[], cache=tmp_path / "bare").mentions(
+        "dynamodb", "OnDemandThroughput"
+    )
+    assert SourceIndex(cache=tmp_path / "cache").mentions("dynamodb", "OnDemandThroughput")
 
 
 # -- what the proxy keeps of a refused call, and the facts built from it ----------------------
@@ -377,3 +381,19 @@ def test_facts_of_a_finding_ask_the_real_model_and_source(moto_only):
     [known] = facts.attributes
     assert known.member.path == ("DeadLetterConfig",) and not known.carried
     assert known.source == "moto/awslambda"
+
+
+def test_only_a_refusal_of_the_requests_form_can_be_the_emulators() -> None:
+    from pytest_converge.analysis.model_gaps import is_validation_error
+
+    form = "ValidationException InvalidParameterValue InvalidParameterCombination ValidationError"
+    for code in [*form.split(), "InvalidRequestException", "SerializationException"]:
+        assert is_validation_error(code), code
+    # What AWS answers a retried create too: a finding of the module, never excused.
+    state = (
+        "ParameterAlreadyExists ResourceExistsException EntityAlreadyExists "
+        "InvalidGroup.Duplicate ResourceInUseException InvalidSubnet.Conflict "
+        "InvalidVpcID.NotFound LimitExceededException AccessDeniedException"
+    )
+    for code in state.split():
+        assert not is_validation_error(code), code
