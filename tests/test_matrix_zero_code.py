@@ -27,8 +27,12 @@ def pytest_runtest_logreport(report):
 """
 
 
-def _run(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
-    for name in ("four_queues", "vpc_and_subnet"):
+def _run(
+    pytester: pytest.Pytester,
+    *args: str,
+    modules: tuple[str, ...] = ("four_queues", "vpc_and_subnet"),
+) -> tuple[pytest.RunResult, dict]:
+    for name in modules:
         if not (pytester.path / "mods" / name).exists():
             shutil.copytree(MODULES / name, pytester.path / "mods" / name)
     report = pytester.path / "report.json"
@@ -98,14 +102,15 @@ def test_a_batch_stays_on_one_xdist_worker(pytester: pytest.Pytester) -> None:
 
 
 def test_a_selected_point_runs_alone_with_the_same_verdict(pytester: pytest.Pytester) -> None:
-    _, together = _run(pytester, "-n", "0")
+    queues = ("four_queues",)
+    _, together = _run(pytester, "-n", "0", modules=queues)
     point = "mods/four_queues::crash@CreateQueue#1@aws_sqs_queue.alpha"
-    result, alone = _run(pytester, "-n", "0", point)
+    result, alone = _run(pytester, "-n", "0", point, modules=queues)
     result.assert_outcomes(failed=1)
     [entry] = alone["scenarios"]
     assert "decided_by" not in entry  # its own scenario, replay included
     assert _verdicts(alone)[point] == _verdicts(together)[point]
     # ... and per-point keeps one run per point for the whole matrix.
-    _, per_point = _run(pytester, "-n", "0", "--converge-matrix", "per-point")
+    _, per_point = _run(pytester, "-n", "0", "--converge-matrix", "per-point", modules=queues)
     assert not any("decided_by" in s for s in per_point["scenarios"])
     assert _verdicts(per_point) == _verdicts(together)

@@ -6,9 +6,9 @@ names the resource it is about, so a finding belongs to the point whose resource
 it names. What cannot be shared out that way is said, so the runner can decide
 those points again in smaller groups:
 
-- **ambiguous**: a finding names a resource two fired points of the group are on
+- **ambiguous**: an error names a resource two fired points of the group are on
   (lost ``CreateVpc`` and lost ``ModifyVpcAttribute`` of one VPC): both are run again,
-  apart;
+  apart (a warning there is each one's);
 - **unattributed**: an error naming no fired point's resource (nor resembling one,
   for an object no state tracks): the group's fired points are run again, split.
 
@@ -90,6 +90,10 @@ def attribute(
         owners = by_address.get(address, []) if address else []
         if len(owners) == 1:
             found.by_point[owners[0]].append(defect)
+        elif owners and not defect.is_error:
+            # A warning cannot change a verdict: each point on the resource has it.
+            for owner in owners:
+                found.by_point[owner].append(defect)
         elif owners:
             found.ambiguous.update(owners)
         elif defect.is_error:

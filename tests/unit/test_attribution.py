@@ -132,3 +132,9 @@ def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None
     # Each holds its own diagnostics only; the unnamed one is the role's (the one left).
     assert "EntityAlreadyExists" in found["aws_iam_role.w"]
     assert "Conflict" not in found["aws_secretsmanager_secret.k"]
+
+
+def test_a_warning_on_a_resource_two_points_are_on_is_each_ones() -> None:
+    drift = Defect("drift", address="aws_vpc.a")
+    found = attribute([drift], {VPC: "aws_vpc.a", MODIFY: "aws_vpc.a"})
+    assert found.decided and found.by_point == {VPC: [drift], MODIFY: [drift]}
