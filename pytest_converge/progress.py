@@ -186,6 +186,11 @@ class Progress:
         if not self._notices():
             return
         runs_tests = not self.config.pluginmanager.has_plugin("dsession")
+        # pytest's TempPathFactory.getbasetemp() is not thread-safe: called first from a
+        # thread of ours while the test's thread calls it too, both remove and make the
+        # base temp, and one fails (FileExistsError). Made here, before any thread starts.
+        with contextlib.suppress(OSError, AttributeError):
+            self._status_dir()
         if runs_tests:
             self._start(self._publisher)
         if self.worker:
