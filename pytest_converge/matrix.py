@@ -34,16 +34,23 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .analysis.attribution import attribute, finding_key, origin_of
 from .analysis.defects import Defect
+from .analysis.gaps import resource_type
 from .analysis.left_behind import left_behind
+from .analysis.leftovers import left_object
 from .analysis.state import StateResource
 from .errors import ConvergeError
 from .faults import Crash, Fault, Interrupt
 from .results import ApplyResult
 from .scenario import Scenario, errored, fault_hit, recovery_failures
 from .stack_protocol import ScenarioStack, Step
+
+if TYPE_CHECKING:
+    from .faults.proxy import Call
+    from .inventory import CloudObject
 
 __all__ = ["Verdict", "decide", "ends_terraform"]
 
@@ -155,17 +162,22 @@ class GroupScenario(Scenario):
                 found[fault.label] = fault.address or (call.address if call else None)
         return found
 
-    def makers(self, defects: Sequence[Defect]) -> dict[int, str]:
+    def makers(
+        self, defects: Sequence[Defect], created: Sequence[CloudObject] = ()
+    ) -> dict[int, str]:
         """``id(leftover) -> point`` for each leftover whose object a fault made: the first
         faulted apply whose answers name the object, and in it the fault on the call that
-        made it, or else the one fault on that call's resource (the apply it stopped)."""
+        made it, or else the one fault on that call's resource (the apply it stopped).
+        Where ``created`` tells the object's type, only a call of a resource of that type
+        made it (two types may share an id: subnet groups of two services, one name)."""
         found: dict[int, str] = {}
         for defect in defects:
             if not defect.objects or defect.kind not in ("duplicate", "orphan"):
                 continue
             made = defect.objects[0]
+            obj = left_object(defect, created)
             for result in self.results:
-                call = next((c for c in result.calls if made in c.answered), None)
+                call = next((c for c in result.calls if _could_make(c, made, obj)), None)
                 if call is None:
                     continue
                 labels = {f.label for f in result.fired}
@@ -232,7 +244,7 @@ def decide(
         seconds = time.monotonic() - started
         fired = scenario.fired()
         origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
-        makers = scenario.makers(found.defects)
+        makers = scenario.makers(found.defects, found.created)
         shared = attribute(found.defects, fired, origins, makers, common or ())
         if shared.unattributed and common is None:
             # Is it the module's own, found whatever the fault? A clean run says, once.
@@ -328,6 +340,14 @@ def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verd
         time.monotonic() - started,
         fault_hit(found.first),
     )
+
+
+def _could_make(call: Call, made: str, obj: CloudObject | None) -> bool:
+    """``call``'s answer named ``made`` and, where the object's type is known, the call
+    was made for a resource of that type (or for none terraform said)."""
+    if made not in call.answered:
+        return False
+    return obj is None or call.address is None or resource_type(call.address) == obj.type
 
 
 def _targets(clean: Sequence[StateResource], failed: set[str]) -> list[str]:

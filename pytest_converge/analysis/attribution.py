@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .defects import Defect
-from .leftovers import stands_for
+from .leftovers import left_object, stands_for
 from .state import StateResource
 
 if TYPE_CHECKING:
@@ -117,12 +117,12 @@ def origin_of(
     for in ``clean``, the state of a clean apply of the same configuration
     (:func:`.leftovers.stands_for`): ``{id(defect): address}``. ``objects`` are the
     run's created cloud objects."""
-    by_id = {o.id: o for o in objects}
+    objects = list(objects)
     found: dict[int, str] = {}
     for defect in defects:
         if defect.address is not None or not defect.objects:
             continue
-        created = by_id.get(defect.objects[0])
+        created = left_object(defect, objects)
         address = stands_for(created, clean) if created is not None else None
         if address is not None:
             found[id(defect)] = address

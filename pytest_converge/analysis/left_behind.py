@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from .defects import Defect
 from .gaps import resource_type
 from .hints import in_region, left_behind_hints, orphan_fix
+from .leftovers import left_object
 
 if TYPE_CHECKING:
     from ..inventory import CloudObject
@@ -42,13 +43,13 @@ def left_behind(
     """
     if hit is None:
         return list(defects)
-    objects = {obj.id: obj for obj in created}
+    objects = list(created)
     hit_type = resource_type(hit)
     failed = next((d for d in defects if d.kind == "recovery-failed" and d.address == hit), None)
     found: list[Defect] = []
     joined: list[tuple[Defect, CloudObject]] = []
     for defect in defects:
-        obj = objects.get(defect.objects[0]) if defect.objects else None
+        obj = left_object(defect, objects)
         if defect.kind != "orphan" or defect.address is not None:
             found.append(defect)
         elif obj is None:  # the world check's: an object no inventory lists

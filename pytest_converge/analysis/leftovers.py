@@ -259,6 +259,19 @@ def find_leftovers(
     return defects
 
 
+def left_object(defect: Defect, created: Iterable[CloudObject]) -> CloudObject | None:
+    """The created object a leftover finding (an orphan, a duplicate) is about: the one
+    with its first object id. Ids are unique within a type only (an ElastiCache and a
+    Redshift subnet group may both be ``ex-complete``): of several, the one whose type
+    the finding's text opens with (``aws_elasticache_subnet_group ex-complete ...``)."""
+    if not defect.objects:
+        return None
+    same = [obj for obj in created if obj.id == defect.objects[0]]
+    if len(same) > 1:
+        same = [obj for obj in same if defect.message.startswith(f"{obj.type} {obj.id}")]
+    return same[0] if len(same) == 1 else None
+
+
 def stands_for(obj: CloudObject, state: Iterable[StateResource]) -> str | None:
     """The address in ``state`` that ``obj`` is (its id, ARN or unique name), or else the
     one it resembles (see :func:`find_leftovers`): which resource a leftover object of a

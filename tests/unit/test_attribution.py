@@ -138,3 +138,25 @@ def test_a_warning_on_a_resource_two_points_are_on_is_each_ones() -> None:
     drift = Defect("drift", address="aws_vpc.a")
     found = attribute([drift], {VPC: "aws_vpc.a", MODIFY: "aws_vpc.a"})
     assert found.decided and found.by_point == {VPC: [drift], MODIFY: [drift]}
+
+
+def test_an_orphan_whose_id_another_type_shares_goes_to_its_own_types_resource() -> None:
+    clean = [
+        StateResource("aws_elasticache_subnet_group.e", "aws_elasticache_subnet_group", "managed",
+                      "ex-complete", {"id": "ex-complete", "name": "ex-complete"}),
+        StateResource("aws_redshift_subnet_group.r", "aws_redshift_subnet_group", "managed",
+                      "ex-complete", {"id": "ex-complete", "name": "ex-complete"}),
+    ]  # fmt: skip
+    cache = CloudObject("aws_elasticache_subnet_group", "ex-complete", name="ex-complete")
+    redshift = CloudObject("aws_redshift_subnet_group", "ex-complete", name="ex-complete")
+    orphan = Defect(
+        "orphan",
+        objects=["ex-complete"],
+        message="aws_elasticache_subnet_group ex-complete in eu-west-1 was created ...",
+    )
+    assert origin_of([orphan], [cache, redshift], clean) == {
+        id(orphan): "aws_elasticache_subnet_group.e"
+    }
+    assert origin_of([orphan], [redshift, cache], clean) == {
+        id(orphan): "aws_elasticache_subnet_group.e"
+    }

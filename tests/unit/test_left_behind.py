@@ -100,3 +100,22 @@ def test_an_orphan_of_the_world_check_is_named_by_the_resource_the_fault_hit() -
     )
     [orphan] = left_behind([held], [GROUP], "aws_s3_object.page")
     assert orphan.address == "aws_s3_object.page" and orphan.fix == held.fix
+
+
+def test_an_object_whose_id_another_type_shares_is_told_apart_by_its_type() -> None:
+    # vpc v5.21.0 examples/complete names an ElastiCache and a Redshift subnet group
+    # "ex-complete": a lost CreateCacheSubnetGroup answer left the ElastiCache one.
+    cache = CloudObject("aws_elasticache_subnet_group", "ex-complete", name="ex-complete")
+    redshift = CloudObject("aws_redshift_subnet_group", "ex-complete", name="ex-complete")
+    hit = "module.vpc.aws_elasticache_subnet_group.elasticache[0]"
+    error = "creating ElastiCache Subnet Group (ex-complete): CacheSubnetGroupAlreadyExists"
+    refused = Defect(
+        kind="recovery-failed", address=hit, observed=error, message=f"re-run failed: {error}"
+    )
+    [orphan] = find_leftovers([cache], [], module="m", scenario=SCENARIO)
+
+    [joined] = left_behind([refused, orphan], [cache, redshift], hit)
+
+    assert joined.kind == "recovery-failed" and joined.objects == ["ex-complete"]
+    assert "left aws_elasticache_subnet_group ex-complete" in joined.message
+    assert "redshift" not in joined.fix.lower()
