@@ -274,38 +274,31 @@ def recovery_failures(
         named = address_in([d])
         (by_address.setdefault(named, []) if named is not None else unnamed).append(d)
     if len(by_address) < 2:
-        return [recovery_failed(module, scenario, first, second)]
+        # One cause: the resource the diagnostics name, or the one the faulted run was on.
+        address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
+        return [recovery_failed(module, scenario, address, diags, err)]
     # A diagnostic naming no resource is the one failed resource's that none names.
     silent = [a for a in errored(second) if a not in by_address]
     if unnamed and len(silent) == 1:
         by_address[silent[0]] = unnamed
         unnamed = []
     found = [
-        recovery_failed(module, scenario, first, second, only=named, diags=shown)
-        for named, shown in by_address.items()
+        recovery_failed(module, scenario, named, shown, err) for named, shown in by_address.items()
     ]
     if unnamed:  # whose it is, nothing tells: a finding of its own
-        found.append(recovery_failed(module, scenario, first, second, only="", diags=unnamed))
+        found.append(recovery_failed(module, scenario, None, unnamed, err))
     return found
 
 
 def recovery_failed(
     module: str,
     scenario: str,
-    first: ApplyResult,
-    second: ApplyResult,
-    only: str | None = None,
-    diags: Sequence[str] | None = None,
+    address: str | None,
+    diags: Sequence[str],
+    err: BaseException | None,
 ) -> Defect:
-    """The ``recovery-failed`` defect of a clean re-run that failed (``only``: of that
-    resource, with ``diags``; ``""``: of the ``diags`` that name none)."""
-    err = second.error
-    if diags is None:
-        diags = err.diagnostics if err is not None else []
-    if only is not None:
-        address = only or None
-    else:
-        address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
+    """The ``recovery-failed`` defect of a clean re-run that failed on ``address``, with
+    its ``diags`` (terraform's diagnostics; ``err`` where there are none)."""
     text = "; ".join(diags) or str(err)
     why, fix = recovery_failed_hints(text, address)
     return Defect(
