@@ -103,15 +103,18 @@ SERVICE_ALIASES = {
 
 
 @lru_cache(maxsize=1)
-def _session() -> Any:
-    import botocore.session
+def _loader() -> Any:
+    # botocore's data files only: a botocore Session would read the user's AWS config
+    # and fail on an AWS_PROFILE it does not find (ProfileNotFound), and nothing here
+    # needs a profile, a region or credentials.
+    import botocore.loaders
 
-    return botocore.session.get_session()
+    return botocore.loaders.create_loader()
 
 
 @lru_cache(maxsize=1)
 def _available() -> frozenset[str]:
-    return frozenset(_session().get_available_services())
+    return frozenset(_loader().list_available_services("service-2"))
 
 
 @lru_cache(maxsize=64)
@@ -119,7 +122,9 @@ def _model(service: str) -> Any:
     if service not in _available():
         return None
     try:
-        return _session().get_service_model(service)
+        from botocore.model import ServiceModel
+
+        return ServiceModel(_loader().load_service_model(service, "service-2"), service)
     except Exception:  # a model botocore lists and cannot load: no member known
         return None
 

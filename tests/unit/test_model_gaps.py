@@ -397,3 +397,20 @@ def test_only_a_refusal_of_the_requests_form_can_be_the_emulators() -> None:
     )
     for code in state.split():
         assert not is_validation_error(code), code
+
+
+def test_the_api_model_reads_no_aws_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A user's shell with an AWS_PROFILE this machine has no config for: botocore's
+    # session would raise ProfileNotFound; the API's model needs no profile.
+    from pytest_converge import api_model
+
+    monkeypatch.setenv("AWS_PROFILE", "a-profile-nobody-configured")
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/config")
+    for cached in (api_model._loader, api_model._available, api_model._model):
+        cached.cache_clear()
+    try:
+        assert api_model.known_service("sqs")
+        assert api_model.endpoint_prefix("application-autoscaling") == "application-autoscaling"
+    finally:
+        for cached in (api_model._loader, api_model._available, api_model._model):
+            cached.cache_clear()
