@@ -123,7 +123,7 @@ _VALIDATION = re.compile(
     r"|Malformed|Unsupported"
 )
 #: Codes about what exists, whatever their wording: never the request's form.
-_STATE = re.compile(r"AlreadyExists|Exists|InUse|Duplicate|Conflict|NotFound|Limit|Throttl|Denied")
+_STATE = re.compile(r"Exists|InUse|Duplicate|Conflict|NotFound|Limit|Throttl|Denied")
 
 
 def is_validation_error(code: str) -> bool:
