@@ -79,6 +79,8 @@ class Verdict:
     hit: str | None = None
     #: The point could not be run (its fault never fired, even alone; the emulator died).
     error: ConvergeError | None = None
+    #: The engine and providers that ran it (``terraform 1.11.4, hashicorp/aws 5.100.0``).
+    ran_with: str = ""
 
     @property
     def failed(self) -> bool:
@@ -227,6 +229,7 @@ def decide(
         for d in verdict.defects:
             d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
         verdict.defects = stack.finish(verdict.defects)
+        verdict.ran_with = stack.ran_with
         verdicts[verdict.label] = verdict
         if on_verdict is not None:
             on_verdict(verdict)

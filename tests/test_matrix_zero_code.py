@@ -9,6 +9,7 @@ cannot be re-run, its CIDR taken). Real terraform, moto.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -84,6 +85,10 @@ def test_grouped_points_keep_their_items_and_each_reports_the_run_that_decided_i
         '@aws_sqs_queue.alpha"'
     ) in text
     assert "Decided by run" in text
+    # Its header names what ran it, as a point's own run does.
+    assert re.search(
+        r"does not recover from crash@\S+ \(it hit \S+\) \[\S+ [0-9.]+, hashicorp/aws ", text
+    )
     assert "converge.decided_by" in (pytester.path / "junit.xml").read_text()
 
 

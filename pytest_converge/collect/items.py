@@ -133,6 +133,7 @@ class ConvergeItem(ReportedItem):
                 raise verdict.error
             if verdict.failed:
                 where = f" (it hit {verdict.hit})" if verdict.hit else ""
+                where += f" [{verdict.ran_with}]" if verdict.ran_with else ""
                 together = (
                     f"Decided by run {verdict.run} of this module's {len(verdict.points)} "
                     f"points together ({verdict.seconds:.0f} s); this point alone: "
