@@ -44,6 +44,7 @@ from .analysis.leftovers import left_object
 from .analysis.state import StateResource
 from .errors import ConvergeError
 from .faults import Crash, Fault, Interrupt
+from .faults.locate import CleanApply
 from .results import ApplyResult
 from .scenario import Scenario, errored, fault_hit, recovery_failures
 from .stack_protocol import ScenarioStack, Step
@@ -110,10 +111,15 @@ class GroupScenario(Scenario):
         faults: Sequence[Fault],
         label: str,
         clean_state: Sequence[StateResource] = (),
+        points: Sequence[str] = (),
     ) -> None:
         super().__init__(stack, faults[0], label=label)
         self.faults = list(faults)
         self.clean_state = list(clean_state)
+        #: With a clean apply's state, the faulted applies run in parallel (see Stack.apply).
+        self.clean = CleanApply(self.clean_state, tuple(points)) if self.clean_state else None
+        #: What the status line adds to each step (``35 of 148 points decided``).
+        self.progress = ""
         self.results: list[ApplyResult] = []
 
     def faulted_run(self, defects: list[Defect]) -> tuple[ApplyResult, ApplyResult | None]:
@@ -126,11 +132,13 @@ class GroupScenario(Scenario):
             # ending one then stops this apply), whatever order terraform walks in.
             armed = remaining
             targets = _targets(self.clean_state, failed) if failed else []
-            if failed and not targets:
-                break  # everything left depends on what failed
-            stack.step(Step.FAULTED_APPLY, f"{len(armed)} faults armed ({self.label})")
+            if failed and not _reachable(remaining, targets):
+                break  # every fault left is on what failed or depends on it
+            stack.step(
+                Step.FAULTED_APPLY, f"{len(armed)} faults armed ({self.label}{self.progress})"
+            )
             # A later apply goes on from the state the last one left, as a re-run would.
-            result = stack.apply(armed, refresh=not self.results, targets=targets)
+            result = stack.apply(armed, refresh=not self.results, targets=targets, clean=self.clean)
             self.results.append(result)
             stack.check_emulator()
             fired = {f.label for f in result.fired}
@@ -142,7 +150,7 @@ class GroupScenario(Scenario):
         # The later applies' calls count for the coverage's created types (coverage()).
         self.prepared_calls = [c for r in self.results[1:] for c in r.calls]
         first = self.results[0]
-        stack.step(Step.RERUN, f"after {self.label}")
+        stack.step(Step.RERUN, f"after {self.label}{self.progress}")
         second = stack.apply()
         failed_on = errored(second) if not second.ok else []
         cut = set(stack.cut_since_start())
@@ -242,7 +250,8 @@ def decide(
             decided(_alone(stack, group[0], runs, started))
             continue
         label = f"{len(group)} points together"
-        scenario = GroupScenario(stack, group, label, clean_state or ())
+        scenario = GroupScenario(stack, group, label, clean_state or (), order)
+        scenario.progress = f"; {len(verdicts)} of {len(faults)} points decided"
         found = scenario.run()
         seconds = time.monotonic() - started
         fired = scenario.fired()
@@ -299,9 +308,10 @@ def decide(
 
 def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:
     """What a clean apply and its second plan find (:func:`finding_key` each): the
-    module's own findings, which every fault point's run finds too."""
+    module's own findings, which every fault point's run finds too. Its apply is as
+    parallel as a grouped run's."""
     stack.fresh_start()
-    if not stack.apply_for_points().ok:
+    if not stack.apply().ok:
         stack.take_run_findings("no fault")
         return set()
     found = stack.second_plan_defects("no fault") + stack.take_run_findings("no fault")
@@ -346,9 +356,9 @@ def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verd
 
 
 def _could_make(call: Call, made: str, obj: CloudObject | None) -> bool:
-    """``call``'s answer named ``made`` and, where the object's type is known, the call
-    was made for a resource of that type (or for none terraform said)."""
-    if made not in call.answered:
+    """``call``'s answer (or request) named ``made`` and, where the object's type is
+    known, the call was made for a resource of that type (or for none terraform said)."""
+    if made not in call.answered and made not in call.requested:
         return False
     return obj is None or call.address is None or resource_type(call.address) == obj.type
 
@@ -370,6 +380,13 @@ def _targets(clean: Sequence[StateResource], failed: set[str]) -> list[str]:
         for r in clean
         if r.is_managed and r.address not in failed and _resource_of(r.address) not in blocked
     ]
+
+
+def _reachable(faults: Sequence[Fault], targets: Sequence[str]) -> bool:
+    """Can an apply of ``targets`` fire any of ``faults`` (one not pinned, or pinned to
+    a target)?"""
+    wanted = set(targets)
+    return any(f.address is None or f.address in wanted for f in faults)
 
 
 def _resource_of(address: str) -> str:

@@ -36,7 +36,6 @@ from .analysis.gaps import (
     load_catalogue,
     mark_disagreements,
     mark_emulator_gaps,
-    resource_type,
     undecodable_notes,
     unimplemented_notes,
 )
@@ -61,9 +60,11 @@ from .cliconfig import short_address
 from .egress import EgressGuard
 from .emulator.base import Emulator
 from .errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
-from .faults import Call, Fault, Proxy, parse_fault
+from .faults import Call, Crash, Fault, Proxy, parse_fault
+from .faults.cut import Gather
+from .faults.locate import CleanApply, RequestMatcher, applying_for
 from .hcl import declared_regions, provider_regions
-from .inventory import BUILTIN_LISTERS, Inventory, Lister, prepare_clients, take_inventory
+from .inventory import Inventory, prepare_clients, take_inventory
 from .loop import Loop
 from .model_facts import model_facts, refusal_facts
 from .provider import ReattachedProvider
@@ -211,6 +212,7 @@ class Stack:
         *,
         refresh: bool = True,
         targets: Sequence[str] = (),
+        clean: CleanApply | None = None,
     ) -> ApplyResult:
         """``terraform apply`` through ``faults`` (none by default).
 
@@ -219,8 +221,16 @@ class Stack:
         ``.raise_for_error()`` when it must succeed. ``refresh=False`` plans from
         the state alone (``-refresh=false``); ``targets`` applies only those addresses
         (``-target``, and what they depend on).
+
+        Faults apply with ``-parallelism=1`` (one open apply makes every call),
+        unless ``clean``, what a clean apply of this configuration did, is given:
+        then terraform runs as parallel as it likes, each call is told to its
+        resource by what its request says (:class:`.faults.locate.RequestMatcher`),
+        and crashes gather into one cut (:class:`.faults.cut.Gather`).
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
+        if clean is not None:
+            return self._apply(armed, self.parallelism, targets, refresh, clean)
         parallelism = self.parallelism or (1 if armed else None)
         return self._apply(armed, parallelism, targets, refresh=refresh)
 
@@ -230,20 +240,33 @@ class Stack:
         parallelism: int | None,
         targets: Sequence[str] = (),
         refresh: bool = True,
+        clean: CleanApply | None = None,
     ) -> ApplyResult:
         self.check_emulator()
         self._emulator_empty = False
         self.proxy.clear()
         applying = OpenApplies()
+        matcher = RequestMatcher(clean) if clean is not None and armed else None
+        gather = None
+        if matcher is not None and any(isinstance(f, Crash) for f in armed):
+            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
         # Every mutating call is attributed to the resource whose apply made it
         # (Call.address), and a pinned fault fires only on its resource's calls.
-        self.proxy.arm(armed, signal=self.runner.signal, locate=self._locator(applying))
+        self.proxy.arm(
+            armed,
+            signal=self.runner.signal,
+            locate=self._locator(applying, matcher),
+            answered=matcher.answered if matcher is not None else None,
+            gather=gather,
+        )
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self._stall_watch(timeline)
 
         def on_event(event: dict[str, Any]) -> None:
             applying.see(event)
+            if matcher is not None:
+                matcher.see(event)
             timeline.append((time.monotonic(), event))
             if self.on_event is not None:
                 self.on_event(event)
@@ -308,19 +331,26 @@ class Stack:
             raise EmulatorError(self._emulator_died("during apply", error))
         return result
 
-    def _locator(self, applying: OpenApplies) -> Callable[[Any], str | None]:
-        """``locate(operation)`` for the proxy: the one resource whose apply makes the call.
+    def _locator(
+        self, applying: OpenApplies, matcher: RequestMatcher | None = None
+    ) -> Callable[[Any, bytes, str], str | None]:
+        """``locate(operation, body, path)`` for the proxy: the one resource whose apply
+        makes the call.
 
         With ``-parallelism=1`` (fault scenarios and fault point recording, unless
         ``parallelism`` says otherwise) one apply is open at a time; of several,
-        the one whose type the call's service serves, if only one does.
+        the one whose type the call's service serves, if only one does; in a
+        parallel grouped apply, the one ``matcher`` tells.
         """
 
-        def locate(operation: Any) -> str | None:
+        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
             if not self.runner.caught_up():
                 _log.warning("terraform's events lag; %s is not located", operation.name)
                 return None
-            return applying_for(applying.addresses(), operation.service)
+            addresses = applying.addresses()
+            if matcher is not None and len(addresses) > 1:
+                return matcher.made(addresses, operation.name, body, path, operation.service)
+            return applying_for(addresses, operation.service)
 
         return locate
 
@@ -1072,27 +1102,6 @@ def stall_owner(addresses: Sequence[str], stall: Stall, gaps: Sequence[Gap]) -> 
     return _waiting(addresses, stall) or next(
         (a for a in addresses if catalogued_wait(stall, a, gaps)), None
     )
-
-
-def applying_for(addresses: Sequence[str], service: str) -> str | None:
-    """Which of the open applies ``addresses`` made a call to ``service``, if one can tell.
-
-    One open apply made it; of several, the only one of a type that ``service``
-    serves (an inventory lister's service, or the type named after it:
-    ``aws_sqs_queue`` and ``sqs``); None when that is not one.
-    """
-    if len(addresses) <= 1:
-        return addresses[0] if addresses else None
-
-    def serves(address: str) -> bool:
-        kind = resource_type(address) or ""
-        lister = BUILTIN_LISTERS.get(kind)
-        if isinstance(lister, Lister) and lister.signing_name:
-            return lister.signing_name == service
-        return kind.removeprefix("aws_").split("_")[0] == service
-
-    serving = [a for a in addresses if serves(a)]
-    return serving[0] if len(serving) == 1 else None
 
 
 def _reattached_provider(

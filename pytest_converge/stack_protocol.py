@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .analysis.world import World
     from .emulator.base import Emulator
     from .faults import Call, Fault, Proxy
+    from .faults.locate import CleanApply
     from .inventory import Inventory
     from .results import ApplyResult
     from .terraform import Completed, Runner
@@ -123,6 +124,7 @@ class ScenarioStack(Protocol):
         *,
         refresh: bool = True,
         targets: Sequence[str] = (),
+        clean: CleanApply | None = None,
     ) -> ApplyResult: ...
     def apply_for_points(self) -> ApplyResult: ...
     def plan(self) -> Plan: ...

@@ -27,22 +27,25 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ..analysis.gaps import unimplemented_operation
 from ..analysis.stalls import answer_digest, error_code, error_message, request_digest
 from ..errors import FaultError
 from ..local_server import serve_in_thread, server_url
 from ..safety import LoopbackTarget, loopback_target
-from .kinds import SIGNALLING, Fault, Request, Signal
+from .cut import Gather
+from .kinds import SIGNALLING, Crash, Fault, Request, Signal
 from .operations import Operation, identify, is_mutating, request_parameters
 from .wire import Response
 
 log = logging.getLogger(__name__)
 
-#: ``locate(operation)``: the resource whose apply makes this call, or None when
-#: no single resource's apply is open (see :meth:`Proxy.arm`).
-Locate = Callable[[Operation], str | None]
+#: ``locate(operation, body, path)``: the resource whose apply makes this call (its
+#: request body and path as sent), or None when one cannot tell (see :meth:`Proxy.arm`).
+Locate = Callable[[Operation, bytes, str], str | None]
+#: ``answered(address, tokens)``: the answer to a call of ``address``'s apply named these.
+Answered = Callable[[str | None, frozenset[str]], None]
 
 # RFC 9110 7.6.1: meaningful for one hop only, never forwarded. Content-Length
 # and Expect are rebuilt by the proxy itself for each side.
@@ -95,6 +98,9 @@ class Call:
     #: What a successful mutating call's answer names (ids, ARNs, URLs, names): the
     #: objects it made, to trace a leftover object to the call, and fault, behind it.
     answered: frozenset[str] = frozenset()
+    #: What a successful mutating call's request named (parameter values, path pieces):
+    #: a create whose answer does not name its object (``CreateLogGroup``) named it here.
+    requested: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
     #: the evidence of a suspected emulator gap (:mod:`..model_facts`). Empty otherwise.
@@ -129,6 +135,13 @@ class Call:
 _TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9:/._-]{3,}")
 
 
+def request_tokens(body: bytes, path: str) -> frozenset[str]:
+    """The values a request gives (its parameters, the pieces of its path) that could
+    name an object it makes (``/aws/vpc-flow-log/vpc-0a1b``)."""
+    values = [*request_parameters(body).values(), *(unquote(p) for p in path.split("/") if p)]
+    return frozenset(v for v in values if 4 <= len(v) <= 512 and not re.search(r"\s", v))
+
+
 def answer_tokens(body: bytes) -> frozenset[str]:
     """The words of an answer that can name an object (``vpc-0a1b2c3d``, an ARN, a URL)."""
     return frozenset(t.decode() for t in _TOKEN.findall(body[:200_000]))
@@ -142,6 +155,7 @@ class _Pending:
     call: Call
     fault: Fault | None
     signal: Signal
+    gather: Gather | None = None
 
 
 class Proxy:
@@ -166,6 +180,8 @@ class Proxy:
         self._counts: dict[str, int] = {}
         self._address_counts: dict[tuple[str, str], int] = {}
         self._locate: Locate | None = None
+        self._answered: Answered | None = None
+        self._gather: Gather | None = None
         self._calls: list[Call] = []
         self._pending: dict[int, _Pending] = {}
         self._armed: list[Fault] = []
@@ -215,15 +231,23 @@ class Proxy:
     # --- faults ------------------------------------------------------------------------------
 
     def arm(
-        self, faults: Iterable[Fault], signal: Signal | None = None, locate: Locate | None = None
+        self,
+        faults: Iterable[Fault],
+        signal: Signal | None = None,
+        locate: Locate | None = None,
+        *,
+        answered: Answered | None = None,
+        gather: Gather | None = None,
     ) -> None:
         """Apply ``faults`` to the calls that follow, replacing any armed before.
 
         ``signal(sig)`` is called by Crash (SIGKILL) and Interrupt (SIGINT);
-        the caller delivers it to Terraform's process group. ``locate(operation)``
-        names the resource whose apply makes a call: it is asked for every
-        mutating call and every call of a pinned fault's operation (recorded as
-        ``Call.address``), and a pinned fault fires only on its resource's calls.
+        the caller delivers it to Terraform's process group. ``locate(operation,
+        body, path)`` names the resource whose apply makes a call: it is asked for
+        every mutating call and every call of a pinned fault's operation (recorded
+        as ``Call.address``), and a pinned fault fires only on its resource's
+        calls; ``answered`` hears what each located call's answer named.
+        With ``gather`` (:class:`Gather`), crashes make one cut: see there.
         """
         faults = list(faults)
         for fault in faults:
@@ -250,6 +274,8 @@ class Proxy:
             self._fired_ids = set()
             self._signal = signal
             self._locate = locate
+            self._answered = answered
+            self._gather = gather
 
     def disarm(self) -> list[Fault]:
         """Stop injecting; return the armed faults that never fired."""
@@ -258,7 +284,11 @@ class Proxy:
             self._armed = []
             self._signal = None
             self._locate = None
-            return unfired
+            self._answered = None
+            gather, self._gather = self._gather, None
+        if gather is not None:
+            gather.release()
+        return unfired
 
     @property
     def armed(self) -> list[Fault]:
@@ -300,7 +330,7 @@ class Proxy:
 
     # --- called by the handler threads -------------------------------------------------------
 
-    def _located(self, op: Operation) -> str | None:
+    def _located(self, op: Operation, body: bytes = b"", path: str = "") -> str | None:
         """The resource whose apply makes this call, when anyone asks (see :meth:`arm`)."""
         with self._lock:
             locate = self._locate
@@ -311,7 +341,7 @@ class Proxy:
             return None
         try:
             # Outside the lock: it may wait for terraform's events to be read.
-            return locate(op)
+            return locate(op, body, path)
         except Exception:
             log.exception("locating the resource of %s failed", op.name)
             return None
@@ -334,11 +364,18 @@ class Proxy:
 
             # Once a fault that stops terraform fired, no other fires in this run: the
             # calls still arriving belong to its graceful stop (or die with the process).
-            stopping = any(isinstance(f, SIGNALLING) for f in self._fired)
+            # A gathered cut takes every crash its calls reach until it is made.
+            gathering = self._gather is not None and not self._gather.made
+            stopping = any(
+                isinstance(f, SIGNALLING) and not (gathering and isinstance(f, Crash))
+                for f in self._fired
+            )
             fault = None if stopping else next((f for f in self._armed if hit(f)), None)
             if fault is not None and id(fault) not in self._fired_ids:
                 self._fired_ids.add(id(fault))
                 self._fired.append(fault)
+                if gathering and isinstance(fault, Crash):
+                    self._gather.crashing()  # type: ignore[union-attr]
             call = Call(
                 seq=self._seq,
                 service=op.service,
@@ -358,8 +395,20 @@ class Proxy:
                 address_occurrence=at,
             )
             pending = _Pending(self._generation, call, fault, self._signaller(self._signal))
+            pending.gather = self._gather
             self._pending[call.seq] = pending
+            if pending.gather is not None:
+                pending.gather.arrived()
             return pending
+
+    def _heard(self, call: Call) -> None:
+        with self._lock:
+            answered = self._answered
+        if answered is not None and call.address is not None:
+            try:
+                answered(call.address, call.answered)
+            except Exception:
+                log.exception("the answered callback failed for %s", call.label)
 
     def _finish(self, pending: _Pending) -> None:
         with self._lock:
@@ -626,14 +675,21 @@ class _Handler(BaseHTTPRequestHandler):
         headers = list(self.headers.items())
         op = identify(method, target, headers, body)
         path = target.split("?", 1)[0]
-        pending = proxy._begin(op, method, path, started, proxy._located(op))
-        call, fault = pending.call, pending.fault
+        pending = proxy._begin(op, method, path, started, proxy._located(op, body, path))
+        call, fault, gather = pending.call, pending.fault, pending.gather
         call.request_digest = request_digest(method, target, body)
         request = Request(op, call.occurrence, method, path, dict(headers))
         response: Response | None = None
         try:
             if fault is not None:
                 response = fault.before(request)
+            held = (
+                gather is not None and fault is None and gather.holds(call.address, call.mutating)
+            )
+            if response is None and held:
+                # A cut is being gathered: this change waits for it and never happens.
+                gather.wait()  # type: ignore[union-attr]
+                response = Response.dropped()
             if response is None:
                 had_length = self.headers.get("Content-Length") is not None
                 t0 = time.monotonic()
@@ -648,12 +704,20 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     call.forwarded = True
                     call.upstream_status = response.status
+                    if gather is not None and call.mutating:
+                        gather.changed(call.address)
                     call.unimplemented = unimplemented_operation(
                         response.status, response.headers, response.body
                     )
                     if call.mutating and 200 <= response.status < 300:
                         call.answered = answer_tokens(response.body)
-                    if fault is not None:
+                        call.requested = request_tokens(body, path)
+                        proxy._heard(call)
+                    if gather is not None and isinstance(fault, Crash):
+                        # Made, unanswered: held until the cut kills terraform.
+                        gather.hold(pending.signal)
+                        response = Response.dropped()
+                    elif fault is not None:
                         response = fault.after(request, response, pending.signal) or response
                 finally:
                     call.duration = time.monotonic() - t0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +94,35 @@ def test_grouped_runs_give_every_point_the_verdict_of_its_own_run(tmp_path, wher
     assert differ == {}, json.dumps({str(k): v for k, v in differ.items()}, indent=1)
     # Something failed both ways (the comparison is not one of empty verdicts).
     assert any(outcome == "failed" for outcome, _ in per_point.values())  # type: ignore[misc]
+
+
+def test_one_cut_takes_the_crashes_of_resources_applied_at_once(converge) -> None:
+    """A grouped crash link applies in parallel and kills terraform once for every
+    crash point its walk reached together (one run per point kills it once per point);
+    each crash is told to its own resource, and each left its own object behind."""
+    from pytest_converge.analysis.state import state_resources
+    from pytest_converge.faults import parse_fault
+    from pytest_converge.matrix import GroupScenario
+
+    stack = converge(str(ROOT / "examples" / "network"))
+    points = stack.fault_points()
+    clean = state_resources(stack.recorded_state())
+    # The first call of each resource that depends on nothing: all open at once.
+    firsts = ["CreateVpc#1@aws_vpc.main", "CreateBucket#1@aws_s3_bucket.artifacts",
+              "CreateQueue#1@aws_sqs_queue.jobs", "CreateRole#1@aws_iam_role.worker"]  # fmt: skip
+    assert set(firsts) <= set(points), points
+    crashes = [parse_fault(f"crash@{p}") for p in firsts]
+    scenario = GroupScenario(stack, crashes, "4 points together", clean, points)
+    found = scenario.run()
+    cut = scenario.results[0]
+    assert cut.signalled == signal.SIGKILL
+    assert sorted(f.label for f in cut.fired) == sorted(f.label for f in crashes)
+    assert scenario.fired() == {f.label: f.address for f in crashes}
+    # Each crash made its resource's object: the re-run meets it (a duplicate VPC, a
+    # queue or role that already exists), named by its own resource.
+    named = {d.address for d in found.defects if d.is_error} | {
+        a for d in found.defects for a in [d.address] if d.kind in ("duplicate", "orphan")
+    }
+    assert {"aws_vpc.main", "aws_iam_role.worker"} <= named, [
+        (d.kind, d.address) for d in found.defects
+    ]

@@ -483,7 +483,7 @@ def test_a_pinned_fault_fires_on_its_resources_call_whatever_the_order(proxy: Pr
     sqs = client(proxy.endpoint, "sqs")
     applying = {"now": ""}
     fault = ApiError("CreateQueue", address="aws_sqs_queue.second", status=503)
-    proxy.arm([fault], locate=lambda op: applying["now"] or None)
+    proxy.arm([fault], locate=lambda op, *_: applying["now"] or None)
     # The resource's call comes second in this run: an unpinned CreateQueue#1 would hit first.
     applying["now"] = "aws_sqs_queue.first"
     sqs.create_queue(QueueName="first")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from pytest_converge.analysis.attribution import attribute, origin_of
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.state import StateResource
 from pytest_converge.collect.batches import batch_key, point_kind
-from pytest_converge.faults.proxy import answer_tokens
+from pytest_converge.faults import parse_fault
+from pytest_converge.faults.proxy import Call, answer_tokens, request_tokens
 from pytest_converge.inventory import CloudObject
-from pytest_converge.matrix import _resource_of, _targets
+from pytest_converge.matrix import _could_make, _reachable, _resource_of, _targets
 
 VPC = "crash@CreateVpc#1@aws_vpc.a"
 MODIFY = "crash@ModifyVpcAttribute#1@aws_vpc.a"
@@ -78,6 +81,13 @@ def test_a_run_can_still_apply_all_but_the_failed_and_what_depends_on_them() -> 
         "module.n.aws_subnet.b[1]",  # the failed one's sibling: it depends on nothing failed
         'aws_s3_bucket.e["x"]',
     ]
+    # A fault pinned where no target reaches cannot fire: no apply is made for it.
+    targets = _targets(clean, {"module.n.aws_subnet.b[0]"})
+    on_nat = parse_fault("lost-response@CreateNatGateway#1@module.n.aws_nat_gateway.d")
+    on_vpc = parse_fault("lost-response@ModifyVpcAttribute#1@module.n.aws_vpc.a")
+    assert not _reachable([on_nat], targets)
+    assert _reachable([on_nat, on_vpc], targets)
+    assert _reachable([parse_fault("lost-response@CreateTags#2")], targets)  # not pinned
 
 
 def test_a_batch_is_a_module_and_a_kind_shared_out_when_workers_outnumber_kinds() -> None:
@@ -160,3 +170,17 @@ def test_an_orphan_whose_id_another_type_shares_goes_to_its_own_types_resource()
     assert origin_of([orphan], [redshift, cache], clean) == {
         id(orphan): "aws_elasticache_subnet_group.e"
     }
+
+
+def test_a_create_whose_answer_names_nothing_made_what_its_request_named() -> None:
+    name = "/aws/vpc-flow-log/vpc-0a1b2c3d4e"
+    requested = request_tokens(f'{{"logGroupName": "{name}"}}'.encode(), "/")
+    assert name in requested
+    at = "aws_cloudwatch_log_group.flow_log[0]"
+    call = Call(1, "logs", "CreateLogGroup", 1, "POST", "/", 200, None, 0.0, 0.0, None, True,
+                True, requested=requested, address=at)  # fmt: skip
+    group = CloudObject("aws_cloudwatch_log_group", name, name=name)
+    assert _could_make(call, name, group)
+    # The flow log's call names the group too, but it makes a flow log.
+    assert not _could_make(dataclasses.replace(call, address="aws_flow_log.this[0]"), name, group)
+    assert not _could_make(dataclasses.replace(call, requested=frozenset()), name, group)

@@ -19,7 +19,7 @@ CONTRIBUTING = REPO / "CONTRIBUTING.md"
 DOCS = REPO / "docs"
 TEXTS = [README, CONTRIBUTING, *sorted(DOCS.rglob("*.md"))]
 #: Paths the texts cite in other repositories (terraform-aws-vpc's own example).
-FOREIGN = {"examples/simple"}
+FOREIGN = {"examples/simple", "examples/complete"}
 
 
 def section(text: str, title: str) -> str:

@@ -1,0 +1,205 @@
+"""Which of several open applies made an API call: told by what the request says.
+
+With ``-parallelism=1`` one resource's apply is open at a time and every call is
+its own. A grouped fault run (:mod:`pytest_converge.matrix`) applies in parallel,
+so a call can come from any open apply of a type its service serves (three
+``aws_subnet`` creates at once). :class:`RequestMatcher` tells them apart with
+a clean apply of the same configuration (:class:`CleanApply`): only a candidate
+that made the call's operation there can have made it, and of several, the
+request's parameter values are compared with each candidate's values there (its CIDR block, its
+``Name`` tag), ids translated to this run's (the clean apply's ``subnet-1`` of
+``aws_subnet.a`` is this run's ``subnet-9``), and with the ids this run's answers
+gave each candidate first (``CreateVpc`` answers ``vpc-9``; the
+``ModifyVpcAttribute`` naming ``vpc-9`` is that VPC's). The candidate that
+matches most, and alone, made the call; a tie is said as None, and the fault
+pinned there waits for a run that can tell.
+
+    matcher = RequestMatcher(CleanApply(state_resources(clean_state), points))
+    matcher.see(event)                                  # every apply -json event
+    matcher.made(["aws_subnet.a", "aws_subnet.b"], "CreateSubnet",
+                 b"Action=CreateSubnet&CidrBlock=10.0.1.0/24")
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from ..analysis.gaps import resource_type
+from ..analysis.state import StateResource
+from ..inventory import BUILTIN_LISTERS, Lister
+from .operations import request_parameters
+
+__all__ = ["CleanApply", "RequestMatcher", "applying_for", "serving"]
+
+#: Values too common to tell resources apart (``true``, a region, a bare count).
+_MIN_LENGTH = 4
+#: An answer's word that names one object (``vpc-0a1b2c3d``, an ARN), not a region,
+#: a date or a word every answer has.
+_ID = re.compile(r"(?=.*\d)(?=.*[a-zA-Z])[A-Za-z0-9:/._-]{8,}")
+_NOT_ID = re.compile(r"[a-z]{2}(-[a-z]+)+-\d[a-z]?|\d{4}-\d\d-\d\d.*")
+
+
+_SHAPED = re.compile(r"([a-z][a-z0-9]*(?:-[a-z]+)*)-[0-9a-f]{8,}")
+
+
+@dataclass(frozen=True)
+class CleanApply:
+    """What a clean apply of a configuration did: its state, and its fault points
+    (``CreateVpc#1@aws_vpc.main``: which resource made which call)."""
+
+    state: Sequence[StateResource]
+    points: Sequence[str] = ()
+
+
+class RequestMatcher:
+    """Tells which open apply made a call from its request (see the module docstring).
+
+    Thread-safe: terraform's event pump calls :meth:`see`, the proxy's handler
+    threads :meth:`made` and :meth:`answered`.
+    """
+
+    def __init__(self, clean: CleanApply) -> None:
+        self._clean = {r.address: r for r in clean.state if r.is_managed}
+        self._old_ids = {r.id: r.address for r in clean.state if r.is_managed and r.id}
+        #: operation -> the resources whose applies made it in the clean apply.
+        self._makers: dict[str, set[str]] = {}
+        for point in clean.points:
+            op, _, rest = point.partition("#")
+            address = rest.partition("@")[2]
+            if address:
+                self._makers.setdefault(op, set()).add(address)
+        self._lock = threading.Lock()
+        #: address -> its id in this run (``apply_complete``'s ``id_value``).
+        self._ids: dict[str, str] = {}
+        #: token -> the address whose call's answer named it first in this run.
+        self._first: dict[str, str] = {}
+
+    def see(self, event: dict[str, Any]) -> None:
+        """One ``apply -json`` event: a completed apply tells its id in this run."""
+        if event.get("type") != "apply_complete":
+            return
+        hook = event.get("hook") or {}
+        address = (hook.get("resource") or {}).get("addr")
+        value = hook.get("id_value")
+        if address and isinstance(value, str) and value:
+            with self._lock:
+                self._ids[address] = value
+
+    def answered(self, address: str | None, tokens: Iterable[str]) -> None:
+        """The answer to a call ``address``'s apply made named ``tokens``: those no
+        earlier answer named are its own (the id its create was given)."""
+        if address is None:
+            return
+        with self._lock:
+            for token in tokens:
+                if _ID.fullmatch(token) and not _NOT_ID.fullmatch(token):
+                    self._first.setdefault(token, address)
+
+    def made(
+        self,
+        candidates: Sequence[str],
+        operation: str,
+        body: bytes,
+        path: str = "",
+        service: str = "",
+    ) -> str | None:
+        """The one of ``candidates`` (open applies) whose ``operation`` request (to
+        ``service``) this is, or None when one cannot tell."""
+        makers = self._makers.get(operation)
+        if makers and any(a in makers for a in candidates):
+            candidates = [a for a in candidates if a in makers]
+        elif service:
+            candidates = serving(candidates, service) or list(candidates)
+        if len(candidates) == 1:
+            return candidates[0]
+        said = _said(body, path)
+        if not said or len(candidates) < 2:
+            return None
+        with self._lock:
+            scores = {a: len(said & self._values(a)) for a in candidates}
+        best = max(scores.values())
+        winners = [a for a, score in scores.items() if score == best]
+        return winners[0] if best > 0 and len(winners) == 1 else None
+
+    def _values(self, address: str) -> set[str]:
+        """What a request by ``address``'s apply may say: its clean values (ids as
+        this run has them) and the ids this run's answers gave it first."""
+        found = {token for token, owner in self._first.items() if owner == address}
+        own = self._ids.get(address)
+        if own:
+            found.add(own)
+        resource = self._clean.get(address)
+        if resource is None:
+            return found
+        for value in _leaves(resource.values):
+            owner = self._old_ids.get(value)
+            if owner is None:
+                found.add(value)
+            elif owner != address:
+                if owner in self._ids:
+                    found.add(self._ids[owner])  # a dependency's id, as this run has it
+            elif shape := _shape(value):
+                found.add(shape)  # its own id is new, of the same kind: ``acl-*``
+        return found
+
+
+def _said(body: bytes, path: str) -> set[str]:
+    """The values a request gives: its parameters and the pieces of its path, and
+    the kind of each id (``acl-*`` for ``acl-0a1b2c3d4e``)."""
+    values = set(request_parameters(body).values())
+    values.update(unquote(piece) for piece in path.split("/") if piece)
+    values = {v for v in values if len(v) >= _MIN_LENGTH and v.lower() not in ("true", "false")}
+    return values | {shape for v in values if (shape := _shape(v))}
+
+
+def _shape(value: str) -> str | None:
+    """``acl-0a1b2c3d4e`` -> ``acl-*``: the kind of object an EC2-style id names."""
+    found = _SHAPED.fullmatch(value)
+    return f"{found[1]}-*" if found else None
+
+
+def _leaves(value: object) -> Iterable[str]:
+    """Every scalar of a state value as text but booleans, nested ones too."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, bool):
+        return  # says nothing of which resource it is
+    elif isinstance(value, (str, int, float)) and value != "":
+        text = str(value)
+        if len(text) >= _MIN_LENGTH:
+            yield text
+
+
+def applying_for(addresses: Sequence[str], service: str) -> str | None:
+    """Which of the open applies ``addresses`` made a call to ``service``, if one can tell.
+
+    One open apply made it; of several, the only one of a type that ``service``
+    serves (an inventory lister's service, or the type named after it:
+    ``aws_sqs_queue`` and ``sqs``); None when that is not one.
+    """
+    if len(addresses) <= 1:
+        return addresses[0] if addresses else None
+    found = serving(addresses, service)
+    return found[0] if len(found) == 1 else None
+
+
+def serving(addresses: Sequence[str], service: str) -> list[str]:
+    """Those of ``addresses`` of a type ``service`` serves (see :func:`applying_for`)."""
+
+    def serves(address: str) -> bool:
+        kind = resource_type(address) or ""
+        lister = BUILTIN_LISTERS.get(kind)
+        if isinstance(lister, Lister) and lister.signing_name:
+            return lister.signing_name == service
+        return kind.removeprefix("aws_").split("_")[0] == service
+
+    return [a for a in addresses if serves(a)]
