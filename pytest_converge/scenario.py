@@ -277,6 +277,14 @@ def recovery_failures(
         # One cause: the resource the diagnostics name, or the one the faulted run was on.
         address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
         return [recovery_failed(module, scenario, address, diags, err)]
+    # A note naming no resource ("the moto emulator does not implement `ec2:Op`") is
+    # the one resource's whose own diagnostic names that operation.
+    for note in list(unnamed):
+        ops = {op for op in re.findall(r"`[a-z0-9-]+:(\w+)`", note)}
+        owners = [a for a, shown in by_address.items() if any(op in d for op in ops for d in shown)]
+        if len(owners) == 1:
+            by_address[owners[0]].insert(0, note)
+            unnamed.remove(note)
     # A diagnostic naming no resource is the one failed resource's that none names.
     silent = [a for a in errored(second) if a not in by_address]
     if unnamed and len(silent) == 1:

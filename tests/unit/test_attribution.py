@@ -144,6 +144,27 @@ def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None
     assert "Conflict" not in found["aws_secretsmanager_secret.k"]
 
 
+def test_an_emulator_gap_note_goes_to_the_resource_whose_diagnostic_names_its_operation() -> None:
+    from pytest_converge.errors import TerraformError
+    from pytest_converge.results import ApplyResult
+    from pytest_converge.scenario import recovery_failures
+
+    note = "the moto emulator does not implement `ec2:CreateVpcEndpoint` (it answered 500)"
+    diags = [
+        note,
+        "creating EC2 VPC Endpoint: operation error EC2: CreateVpcEndpoint, 500 "
+        '[module.e.aws_vpc_endpoint.this["ecs"], main.tf:24]',
+        "subnet: InvalidSubnet.Conflict [aws_subnet.a, main.tf:9]",
+    ]
+    error = TerraformError("terraform apply", 1, diags, "", "")
+    found = recovery_failures(
+        "m", "s", ApplyResult(False, None, 1.0), ApplyResult(False, error, 1.0)
+    )
+    assert {d.address for d in found} == {'module.e.aws_vpc_endpoint.this["ecs"]', "aws_subnet.a"}
+    [endpoint] = [d for d in found if d.address and "endpoint" in d.address]
+    assert endpoint.observed.startswith(note)
+
+
 def test_a_warning_on_a_resource_two_points_are_on_is_each_ones() -> None:
     drift = Defect("drift", address="aws_vpc.a")
     found = attribute([drift], {VPC: "aws_vpc.a", MODIFY: "aws_vpc.a"})
