@@ -26,13 +26,13 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
-from urllib.parse import unquote
 
 from ..analysis.gaps import resource_type
 from ..analysis.state import StateResource
 from ..inventory import BUILTIN_LISTERS, Lister
-from .operations import request_parameters
+from .operations import request_tokens
 
 __all__ = ["CleanApply", "RequestMatcher", "applying_for", "serving"]
 
@@ -50,10 +50,44 @@ _SHAPED = re.compile(r"([a-z][a-z0-9]*(?:-[a-z]+)*)-[0-9a-f]{8,}")
 @dataclass(frozen=True)
 class CleanApply:
     """What a clean apply of a configuration did: its state, and its fault points
-    (``CreateVpc#1@aws_vpc.main``: which resource made which call)."""
+    (``CreateVpc#1@aws_vpc.main``: which resource made which call). What a matcher
+    reads of them is worked out once, on first use, for every apply of a run."""
 
     state: Sequence[StateResource]
     points: Sequence[str] = ()
+
+    @cached_property
+    def makers(self) -> dict[str, frozenset[str]]:
+        """operation -> the resources whose applies made it."""
+        found: dict[str, set[str]] = {}
+        for point in self.points:
+            op, _, rest = point.partition("#")
+            address = rest.partition("@")[2]
+            if address:
+                found.setdefault(op, set()).add(address)
+        return {op: frozenset(addresses) for op, addresses in found.items()}
+
+    @cached_property
+    def values(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+        """address -> (its values that are not ids, plus the kind of its own id;
+        the addresses whose ids it holds)."""
+        old_ids = {r.id: r.address for r in self.state if r.is_managed and r.id}
+        found = {}
+        for r in self.state:
+            if not r.is_managed:
+                continue
+            plain: set[str] = set()
+            holds: set[str] = set()
+            for value in _leaves(r.values):
+                owner = old_ids.get(value)
+                if owner is None:
+                    plain.add(value)
+                elif owner != r.address:
+                    holds.add(owner)  # a dependency's id: read as this run has it
+                elif shape := _shape(value):
+                    plain.add(shape)  # its own id is new, of the same kind: ``acl-*``
+            found[r.address] = (frozenset(plain), frozenset(holds))
+        return found
 
 
 class RequestMatcher:
@@ -64,20 +98,14 @@ class RequestMatcher:
     """
 
     def __init__(self, clean: CleanApply) -> None:
-        self._clean = {r.address: r for r in clean.state if r.is_managed}
-        self._old_ids = {r.id: r.address for r in clean.state if r.is_managed and r.id}
-        #: operation -> the resources whose applies made it in the clean apply.
-        self._makers: dict[str, set[str]] = {}
-        for point in clean.points:
-            op, _, rest = point.partition("#")
-            address = rest.partition("@")[2]
-            if address:
-                self._makers.setdefault(op, set()).add(address)
+        self._clean = clean
         self._lock = threading.Lock()
         #: address -> its id in this run (``apply_complete``'s ``id_value``).
         self._ids: dict[str, str] = {}
         #: token -> the address whose call's answer named it first in this run.
         self._first: dict[str, str] = {}
+        #: address -> the tokens this run's answers named first for it.
+        self._own: dict[str, set[str]] = {}
 
     def see(self, event: dict[str, Any]) -> None:
         """One ``apply -json`` event: a completed apply tells its id in this run."""
@@ -97,8 +125,10 @@ class RequestMatcher:
             return
         with self._lock:
             for token in tokens:
-                if _ID.fullmatch(token) and not _NOT_ID.fullmatch(token):
-                    self._first.setdefault(token, address)
+                if token in self._first or not _ID.fullmatch(token) or _NOT_ID.fullmatch(token):
+                    continue
+                self._first[token] = address
+                self._own.setdefault(address, set()).add(token)
 
     def made(
         self,
@@ -110,7 +140,7 @@ class RequestMatcher:
     ) -> str | None:
         """The one of ``candidates`` (open applies) whose ``operation`` request (to
         ``service``) this is, or None when one cannot tell."""
-        makers = self._makers.get(operation)
+        makers = self._clean.makers.get(operation)
         if makers and any(a in makers for a in candidates):
             candidates = [a for a in candidates if a in makers]
         elif service:
@@ -129,31 +159,20 @@ class RequestMatcher:
     def _values(self, address: str) -> set[str]:
         """What a request by ``address``'s apply may say: its clean values (ids as
         this run has them) and the ids this run's answers gave it first."""
-        found = {token for token, owner in self._first.items() if owner == address}
+        found = set(self._own.get(address, ()))
         own = self._ids.get(address)
         if own:
             found.add(own)
-        resource = self._clean.get(address)
-        if resource is None:
-            return found
-        for value in _leaves(resource.values):
-            owner = self._old_ids.get(value)
-            if owner is None:
-                found.add(value)
-            elif owner != address:
-                if owner in self._ids:
-                    found.add(self._ids[owner])  # a dependency's id, as this run has it
-            elif shape := _shape(value):
-                found.add(shape)  # its own id is new, of the same kind: ``acl-*``
+        plain, holds = self._clean.values.get(address, (frozenset(), frozenset()))
+        found |= plain
+        found.update(self._ids[owner] for owner in holds if owner in self._ids)
         return found
 
 
 def _said(body: bytes, path: str) -> set[str]:
     """The values a request gives: its parameters and the pieces of its path, and
     the kind of each id (``acl-*`` for ``acl-0a1b2c3d4e``)."""
-    values = set(request_parameters(body).values())
-    values.update(unquote(piece) for piece in path.split("/") if piece)
-    values = {v for v in values if len(v) >= _MIN_LENGTH and v.lower() not in ("true", "false")}
+    values = {v for v in request_tokens(body, path) if v.lower() not in ("true", "false")}
     return values | {shape for v in values if (shape := _shape(v))}
 
 

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 #: The wire protocols of AWS APIs; each has its own error format (see ``wire.py``).
 PROTOCOLS = ("ec2", "query", "json", "rest-xml", "rest-json")
@@ -564,3 +564,10 @@ def _path_service(
     if _action(query, headers, body):
         return "unknown"  # a query-protocol call; which service is unknowable without a scope
     return "s3"  # path-style buckets are the only other REST API served at "/<name>"
+
+
+def request_tokens(body: bytes, path: str) -> frozenset[str]:
+    """The values a request gives (its parameters, the pieces of its path) that could
+    name an object (``/aws/vpc-flow-log/vpc-0a1b``) or a resource's value: 4-512 characters."""
+    values = [*request_parameters(body).values(), *(unquote(p) for p in path.split("/") if p)]
+    return frozenset(v for v in values if 4 <= len(v) <= 512)

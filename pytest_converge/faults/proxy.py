@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from ..analysis.gaps import unimplemented_operation
 from ..analysis.stalls import answer_digest, error_code, error_message, request_digest
@@ -36,7 +36,7 @@ from ..local_server import serve_in_thread, server_url
 from ..safety import LoopbackTarget, loopback_target
 from .cut import Gather
 from .kinds import SIGNALLING, Crash, Fault, Request, Signal
-from .operations import Operation, identify, is_mutating, request_parameters
+from .operations import Operation, identify, is_mutating, request_parameters, request_tokens
 from .wire import Response
 
 log = logging.getLogger(__name__)
@@ -133,13 +133,6 @@ class Call:
 
 #: An id, ARN, URL or name in an answer's body (XML or JSON text).
 _TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9:/._-]{3,}")
-
-
-def request_tokens(body: bytes, path: str) -> frozenset[str]:
-    """The values a request gives (its parameters, the pieces of its path) that could
-    name an object it makes (``/aws/vpc-flow-log/vpc-0a1b``)."""
-    values = [*request_parameters(body).values(), *(unquote(p) for p in path.split("/") if p)]
-    return frozenset(v for v in values if 4 <= len(v) <= 512 and not re.search(r"\s", v))
 
 
 def answer_tokens(body: bytes) -> frozenset[str]:
