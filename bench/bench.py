@@ -24,7 +24,7 @@ machine, same moment), so the load of the machine cancels out as far as it can:
     ``terraform apply``.
 (5) ``--matrix``: the default fault matrix, the whole
     ``pytest --converge MODULE --converge-faults=lost-response,crash -n 2`` process
-    (grouped runs, :mod:`pytest_converge.matrix`) / the whole two-run process of (1),
+    (grouped runs, :mod:`pytest_converge.run.matrix`) / the whole two-run process of (1),
     interleaved; with where the matrix's time went (its runs per fault kind, from
     its JSON report). ``--per-point`` adds one ``--converge-matrix per-point`` run
     (one scenario per point) beside them. Target <= 5 (issue #29).
@@ -93,7 +93,7 @@ def _since_start():
     return uptime - ticks / os.sysconf("SC_CLK_TCK")
 
 def pytest_configure(config):
-    from pytest_converge import terraform
+    from pytest_converge.terraform import runner as terraform
     original = terraform.Runner.run
     def run(self, cmd, *args, **kwargs):
         if cmd == "apply" and not _first_apply:
@@ -116,7 +116,7 @@ class Bench:
 
     def __init__(self) -> None:
         from pytest_converge.emulator.moto import MotoEmulator
-        from pytest_converge.toolchain import resolve_toolchain
+        from pytest_converge.terraform.toolchain import resolve_toolchain
 
         self.scratch = Path(tempfile.mkdtemp(prefix="converge-bench-"))
         self.probe = self.scratch / "probe"
@@ -140,8 +140,8 @@ class Bench:
 
         ``cold``: an empty plugin cache of its own, as on a fresh CI runner.
         """
-        from pytest_converge.safety import terraform_env
-        from pytest_converge.workspace import (
+        from pytest_converge.isolation.safety import terraform_env
+        from pytest_converge.terraform.workspace import (
             OVERRIDE_FILE,
             PROVIDER_FILE,
             aws_provider_configs,
@@ -189,7 +189,7 @@ class Bench:
 
     def providers(self, module: Path) -> str:
         """``hashicorp/aws 5.100.0``: what init selected for ``module`` (its lock file)."""
-        from pytest_converge.workspace import Templates
+        from pytest_converge.terraform.workspace import Templates
 
         found = Templates(self.toolchain, self.scratch / "templates").get(module).providers
         return ", ".join(f"{a.split('/', 1)[-1]} {v}" for a, v in sorted(found.items()))
@@ -210,7 +210,7 @@ class Bench:
     def _schema(self, module: Path) -> Any:
         """The provider's schema (the override names only attributes it knows)."""
         if module not in self._schemas:
-            from pytest_converge.workspace import Templates
+            from pytest_converge.terraform.workspace import Templates
 
             templates = Templates(self.toolchain, self.scratch / "templates")
             self._schemas[module] = templates.get(module).schema

@@ -30,9 +30,9 @@ MODULE = REPO / "examples" / "network"
 
 def measure(cycles: int) -> dict[str, object]:
     from pytest_converge.emulator.moto import MotoEmulator
-    from pytest_converge.stack import Stack
-    from pytest_converge.toolchain import resolve_toolchain
-    from pytest_converge.workspace import Templates
+    from pytest_converge.run.stack import Stack
+    from pytest_converge.terraform.toolchain import resolve_toolchain
+    from pytest_converge.terraform.workspace import Templates
 
     scratch = Path(tempfile.mkdtemp(prefix="converge-loop-bench-"))
     emulator = MotoEmulator()

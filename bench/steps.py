@@ -55,12 +55,12 @@ def main() -> None:
     import pluggy
 
     import pytest_converge.inventory as inventory
-    from pytest_converge import hookspecs
     from pytest_converge.emulator.moto import MotoEmulator
     from pytest_converge.faults import parse_fault
-    from pytest_converge.stack import Stack
-    from pytest_converge.toolchain import resolve_toolchain
-    from pytest_converge.workspace import Templates
+    from pytest_converge.plugin import hookspecs
+    from pytest_converge.run.stack import Stack
+    from pytest_converge.terraform.toolchain import resolve_toolchain
+    from pytest_converge.terraform.workspace import Templates
 
     sides: dict[bool, Times] = {
         True: collections.defaultdict(list),

@@ -18,7 +18,6 @@ from ._version import __version__
 from .analysis.classify import Classification
 from .analysis.defects import Defect
 from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
-from .collect.points import fault_points as _recorded_fault_points
 from .emulator.base import Emulator
 from .errors import (
     ConvergeError,
@@ -51,9 +50,10 @@ from .faults import (
     parse_fault,
 )
 from .inventory import CloudObject
-from .planfile import explain_plan
-from .stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
-from .upgrade import UpgradeReport
+from .plugin.collect.points import fault_points as _recorded_fault_points
+from .run.stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
+from .run.upgrade import UpgradeReport
+from .terraform.planfile import explain_plan
 
 
 def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from pytest_converge.toolchain import resolve_toolchain
-from pytest_converge.workspace import SHIPPED_BLOCKS, _locked_version, provider_block
+from pytest_converge.terraform.toolchain import resolve_toolchain
+from pytest_converge.terraform.workspace import SHIPPED_BLOCKS, _locked_version, provider_block
 
 
 def main(dirs: list[str]) -> int:

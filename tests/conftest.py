@@ -99,9 +99,10 @@ def user_cli_config(path: Path, mirror: Path) -> Path:
 @pytest.fixture(scope="session")
 def aws5_templates(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory):
     """The toolchain and templates of the 5.x legs, resolved with a user CLI config."""
-    from pytest_converge.session import get_session, go_env
-    from pytest_converge.toolchain import cache_dir, resolve_toolchain
-    from pytest_converge.workspace import Templates
+    from pytest_converge.plugin.session import get_session, go_env
+    from pytest_converge.storage import cache_dir
+    from pytest_converge.terraform.toolchain import resolve_toolchain
+    from pytest_converge.terraform.workspace import Templates
 
     mirror, reason = find_aws5_mirror()
     if mirror is None:
@@ -133,7 +134,7 @@ class ProviderLine:
 
     def pin(self, module: str | os.PathLike[str]) -> Path:
         """A copy of ``module`` (and the local modules it calls) pinned to this line."""
-        from pytest_converge.workspace import local_module_root
+        from pytest_converge.terraform.workspace import local_module_root
 
         module = Path(module).resolve()
         root = local_module_root(module)
@@ -163,7 +164,7 @@ def provider_line(
     if name not in PROVIDER_LINES:
         raise ValueError(f"provider_line {name!r}: one of {', '.join(PROVIDER_LINES)}")
     if name != "3.39":
-        from pytest_converge.session import get_session
+        from pytest_converge.plugin.session import get_session
 
         toolchain, templates = request.getfixturevalue("aws5_templates")
         session = get_session(request.config)

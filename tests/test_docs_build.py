@@ -8,6 +8,7 @@ kind must be on the built pages.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -46,9 +47,9 @@ def test_the_api_reference_documents_every_export(site: Path) -> None:
     assert sorted(set(pytest_converge.__all__) - anchors) == []
     assert "<!-- converge:" not in page  # the generated import block replaced its marker
     hooks = (site / "reference" / "hooks" / "index.html").read_text()
-    for name in dir(__import__("pytest_converge.hookspecs").hookspecs):
+    for name in dir(importlib.import_module("pytest_converge.plugin.hookspecs")):
         if name.startswith("pytest_converge_"):
-            assert f'id="pytest_converge.hookspecs.{name}"' in hooks, name
+            assert f'id="pytest_converge.plugin.hookspecs.{name}"' in hooks, name
 
 
 def test_the_options_reference_lists_every_flag_of_pytest_help(site: Path) -> None:

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
-from pytest_converge.session import GO_GC, go_env
+from pytest_converge.plugin.session import GO_GC, go_env
 
 
 def _worker(count: int) -> SimpleNamespace:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.session import module_id
+from pytest_converge.plugin.session import module_id
 
 HATCH = 'resource "terraform_data" "deploy" {\n  triggers_replace = timestamp()\n}\n'
 SAME_BASE = ("mods/sqs/examples/complete", "mods/s3-bucket/examples/complete")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.options import OPTIONS, Option
+from pytest_converge.plugin.options import OPTIONS, Option
 
 #: The flags and ini keys of the release before the table (none may disappear).
 FLAGS_BEFORE = {
@@ -114,7 +114,7 @@ def _expected(option: Option, example: str, base: Path) -> object:
 INNER = """
 from pathlib import PosixPath
 
-from pytest_converge.options import settings
+from pytest_converge.plugin.options import settings
 
 def test_value(pytestconfig):
     value = getattr(settings(pytestconfig), {name!r})
@@ -173,8 +173,8 @@ def test_settings_are_read_once_and_frozen(pytester: pytest.Pytester) -> None:
         """
         import dataclasses
         import pytest
-        from pytest_converge.options import settings
-        from pytest_converge.session import get_session
+        from pytest_converge.plugin.options import settings
+        from pytest_converge.plugin.session import get_session
 
         def test_once(pytestconfig):
             found = settings(pytestconfig)
@@ -194,7 +194,7 @@ def test_a_whole_number_written_as_a_float_is_that_number(pytester: pytest.Pytes
     """``2.0`` passed the check of 0.1.0 and then failed (``int("2.0")``) when a Stack was built."""
     pytester.makepyfile(
         """
-        from pytest_converge.session import get_session
+        from pytest_converge.plugin.session import get_session
 
         def test_parallelism(pytestconfig):
             assert get_session(pytestconfig).settings.parallelism == 2

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.progress import get_progress, status_text
-from pytest_converge.stack_protocol import Step
+from pytest_converge.plugin.progress import get_progress, status_text
+from pytest_converge.run.protocol import Step
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -172,7 +172,7 @@ def test_without_a_terminal_a_line_per_step_at_most_every_interval(
 ) -> None:
     write_modules(pytester.path, wait=8)
     # The interval is 30 s; this run is shorter, so the conftest makes it 3 s.
-    pytester.makeconftest("import pytest_converge.progress as p\np.LOG_INTERVAL = 3.0\n")
+    pytester.makeconftest("import pytest_converge.plugin.progress as p\np.LOG_INTERVAL = 3.0\n")
     # A test that makes no Stack never shows, however long it takes.
     pytester.makepyfile(test_plain="import time\n\ndef test_plain():\n    time.sleep(4)\n")
     started = time.monotonic()
@@ -268,7 +268,7 @@ def test_a_ci_log_has_each_status_line_on_a_line_of_its_own(tmp_path: Path, work
     write_modules(tmp_path, wait=6)
     unique_module(tmp_path, "fresh")
     (tmp_path / "conftest.py").write_text(
-        "import pytest_converge.progress as p\np.LOG_INTERVAL = 2.0\n"
+        "import pytest_converge.plugin.progress as p\np.LOG_INTERVAL = 2.0\n"
     )
     (tmp_path / "test_fixture.py").write_text(FIXTURE_TESTS)
     args = ["test_fixture.py", "-n", workers]

@@ -43,7 +43,7 @@ def test_the_session_object_is_a_registered_plugin(pytester: pytest.Pytester) ->
     pytester.makeconftest(
         """
         def pytest_sessionstart(session):
-            from pytest_converge.session import ConvergeSession, get_session
+            from pytest_converge.plugin.session import ConvergeSession, get_session
 
             config = session.config
             session = config.pluginmanager.get_plugin("converge-session")

@@ -235,7 +235,7 @@ def test_the_stateful_types_hook_adds_and_removes_types(pytester: pytest.Pyteste
     )
     pytester.makepyfile(
         """
-        from pytest_converge.session import get_session
+        from pytest_converge.plugin.session import get_session
 
         def test_types(request):
             types = get_session(request.config).stateful_types()
@@ -247,7 +247,7 @@ def test_the_stateful_types_hook_adds_and_removes_types(pytester: pytest.Pyteste
 
 
 def test_option_values_parse():
-    from pytest_converge.collect.options import allow_list, stage_names
+    from pytest_converge.plugin.collect.options import allow_list, stage_names
 
     assert stage_names("dev, prod,eu-prod") == ("dev", "prod", "eu-prod")
     assert stage_names("") == ()

@@ -29,7 +29,7 @@ MARKER = re.compile(r"^<!-- converge:([a-z-]+) -->$", re.M)
 
 def options_table() -> str:
     """The options reference, one row per flag, rendered by the options table itself."""
-    from pytest_converge.options import reference_markdown
+    from pytest_converge.plugin.options import reference_markdown
 
     return reference_markdown()
 

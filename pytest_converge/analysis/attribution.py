@@ -1,6 +1,6 @@
 """Whose finding is it: a run that injected several faults, its findings shared out by point.
 
-A grouped run (:mod:`pytest_converge.matrix`) arms the faults of several fault
+A grouped run (:mod:`pytest_converge.run.matrix`) arms the faults of several fault
 points at once. Each fault is pinned to one resource, and nearly every finding
 names the resource it is about, so a finding belongs to the point whose resource
 it names. What cannot be shared out that way is said, so the runner can decide

@@ -1,7 +1,7 @@
 """Defect records: one finding about a module, ready for every report format.
 
 The reports that hold defects (``DefectReport`` and its subclasses) are in
-:mod:`pytest_converge.results`.
+:mod:`pytest_converge.run.results`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ KINDS = (
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
     "egress",  # a run tried to reach a host beyond the emulator (refused)
     "stalled",  # a command repeated one call against the same answer and was stopped
-    # Under a continuous loop (pytest_converge.loop):
+    # Under a continuous loop (pytest_converge.run.loop):
     "flapping",  # two writers set one field: it changes every cycle
     "unnoticed-drift",  # an out-of-band change or deletion the loop's plan never sees
     "not-converging",  # the loop changes (or fails on) the same thing cycle after cycle

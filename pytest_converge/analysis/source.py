@@ -1,6 +1,6 @@
 """Where a resource is written: its block's file and line, and an attribute's source text.
 
-Read through :mod:`pytest_converge.hcl` (a real HCL parser; nothing is
+Read through :mod:`pytest_converge.terraform.hcl` (a real HCL parser; nothing is
 evaluated). It is used for SARIF locations and to show the expression behind
 a value, e.g. ``triggers_replace = timestamp()``::
 
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..hcl import Attribute, Block, blocks_of, config_files, local_source, module_blocks
+from ..terraform.hcl import Attribute, Block, blocks_of, config_files, local_source, module_blocks
 
 _MODULE_PART = re.compile(r'module\.([^.\[]+)(\[(?:"[^"]*"|[^\]]*)\])?\.')
 _INDEX = re.compile(r'\[(?:"[^"]*"|[^\]]*)\]$')

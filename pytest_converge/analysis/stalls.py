@@ -10,7 +10,7 @@ and the guard's refusals after :data:`STALL_LIMITS`, so the Stack stops the
 command within a minute, and :func:`stall_defect` says which call it was.
 
 Pure: the calls (``pytest_converge.faults.Call``), the refusals
-(``pytest_converge.egress.Attempt``) and the times the run made progress in,
+(``pytest_converge.isolation.egress.Attempt``) and the times the run made progress in,
 a :class:`Stall` or a ``stalled`` defect out.
 
     stall = find_stall(proxy.calls, guard.attempts, progress=[...])
@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .defects import ERROR, WARNING, Defect
-from .egress import Refused, fix_for
+from .egress_check import Refused, fix_for
 from .gaps import Gap, operation_name, resource_type
 from .plan import UNKNOWN, Plan, ResourceChange
 

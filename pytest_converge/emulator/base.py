@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import UnsupportedServiceError
-from ..fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
+from ..isolation.fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 
 #: Resource type prefixes whose service is not the word after ``aws_``.
 _TYPE_SERVICES = {

@@ -48,10 +48,10 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from .. import cancel
 from ..errors import EmulatorError
-from ..safety import is_loopback_url, loopback_target
-from ..toolchain import cache_dir
+from ..isolation import cancel
+from ..isolation.safety import is_loopback_url, loopback_target
+from ..storage import cache_dir
 from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
 from .localstack_world import read_world
 

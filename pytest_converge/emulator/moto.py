@@ -5,7 +5,7 @@ Design (kept small on purpose; other parts rely on it):
 - ``start()`` runs ``python .../moto_server.py`` (the file, not ``-m``: the
   package's own imports would cost the server 0.4 s of its start) with the
   same interpreter, in a new process group and a scratch ``HOME``, with the
-  environment of :func:`pytest_converge.safety.emulator_env` (an allow-list:
+  environment of :func:`pytest_converge.isolation.safety.emulator_env` (an allow-list:
   no ``AWS_PROFILE``, config files, credentials or proxies of the user's shell)
   plus ``MOTO_IAM_LOAD_MANAGED_POLICIES=true`` so AWS-managed IAM policies
   exist as they do in AWS. The user's own ``MOTO_*`` settings pass through,
@@ -46,9 +46,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .. import cancel
 from ..errors import EmulatorError
-from ..safety import emulator_env
+from ..isolation import cancel
+from ..isolation.safety import emulator_env
 from .base import Emulator
 from .fidelity import OFF_VARIABLE, STATUS_PATH
 from .moto_world import WORLD_PATH

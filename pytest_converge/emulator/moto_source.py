@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from ..toolchain import cache_dir
+from ..storage import cache_dir
 
 __all__ = ["FIDELITY", "SourceIndex", "moto_version", "normalise"]
 

@@ -3,7 +3,7 @@
 A crash fault (:class:`~.kinds.Crash`) lets its call reach the emulator and kills
 terraform before the answer: the object exists, the state does not know it. One
 run per crash point pays a terraform process (on aws 5.x, seconds of schema
-loading) for each. A grouped run (:mod:`pytest_converge.matrix`) applies in
+loading) for each. A grouped run (:mod:`pytest_converge.run.matrix`) applies in
 parallel and arms every crash point of the group with one :class:`Gather`:
 
 - a crash point's call is forwarded and its answer held (the object is made);

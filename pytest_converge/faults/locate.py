@@ -1,7 +1,7 @@
 """Which of several open applies made an API call: told by what the request says.
 
 With ``-parallelism=1`` one resource's apply is open at a time and every call is
-its own. A grouped fault run (:mod:`pytest_converge.matrix`) applies in parallel,
+its own. A grouped fault run (:mod:`pytest_converge.run.matrix`) applies in parallel,
 so a call can come from any open apply of a type its service serves (three
 ``aws_subnet`` creates at once). :class:`RequestMatcher` tells them apart with
 a clean apply of the same configuration (:class:`CleanApply`): only a candidate

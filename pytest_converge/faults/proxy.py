@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 from ..analysis.gaps import unimplemented_operation
 from ..analysis.stalls import answer_digest, error_code, error_message, request_digest
 from ..errors import FaultError
-from ..local_server import serve_in_thread, server_url
-from ..safety import LoopbackTarget, loopback_target
+from ..isolation.local_server import serve_in_thread, server_url
+from ..isolation.safety import LoopbackTarget, loopback_target
 from .cut import Gather
 from .kinds import SIGNALLING, Crash, Fault, Request, Signal
 from .operations import Operation, identify, is_mutating, request_parameters, request_tokens
@@ -155,7 +155,7 @@ class Proxy:
     """A recording HTTP proxy on ``127.0.0.1`` that can inject faults into API calls.
 
     ``upstream`` must be a loopback ``http://`` or ``https://`` URL (the
-    emulator; see :func:`pytest_converge.safety.loopback_target`); anything else
+    emulator; see :func:`pytest_converge.isolation.safety.loopback_target`); anything else
     raises ``UnsafeTargetError``, so fault tests never reach real AWS.
     """
 

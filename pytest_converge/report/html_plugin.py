@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ..plugin import report_data
-from ..session import get_session
+from ..plugin.pytest_plugin import report_data
+from ..plugin.session import get_session
 from .html import html_fragment
 
 

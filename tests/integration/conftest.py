@@ -13,8 +13,8 @@ from pytest_converge.emulator import MotoEmulator
 from pytest_converge.emulator.fidelity import OFF_VARIABLE
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import pytest_converge_inventory
-from pytest_converge.stack import Stack
-from pytest_converge.workspace import Templates
+from pytest_converge.run.stack import Stack
+from pytest_converge.terraform.workspace import Templates
 
 
 @pytest.fixture(scope="module")

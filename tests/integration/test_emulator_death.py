@@ -25,7 +25,7 @@ LOCALSTACK = find_localstack_python()
 KILLER = """
 import os, signal, threading, time
 import pytest
-from pytest_converge.session import get_session
+from pytest_converge.plugin.session import get_session
 
 KILL = {kill!r}
 

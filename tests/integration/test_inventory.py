@@ -13,7 +13,7 @@ from typing import Any
 import pluggy
 import pytest
 
-from pytest_converge import hookspecs, inventory
+from pytest_converge import inventory
 from pytest_converge.emulator import MotoEmulator
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import (
@@ -24,6 +24,7 @@ from pytest_converge.inventory import (
     pytest_converge_inventory,
     take_inventory,
 )
+from pytest_converge.plugin import hookspecs
 
 ACCOUNT = "123456789012"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.toolchain import cache_dir
+from pytest_converge.storage import cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 MODULES = REPO / "tests" / "modules"

@@ -12,8 +12,8 @@ import pytest
 
 from pytest_converge.emulator.localstack import ExternalLocalStack
 from pytest_converge.errors import EmulatorError
-from pytest_converge.stack import Stack
-from pytest_converge.workspace import Templates
+from pytest_converge.run.stack import Stack
+from pytest_converge.terraform.workspace import Templates
 
 pytestmark = pytest.mark.localstack
 MODULES = Path(__file__).resolve().parents[1] / "modules"

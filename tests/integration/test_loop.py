@@ -167,7 +167,7 @@ def test_permanent_diff_is_not_converging_after_the_alert_threshold(converge, ex
 
 
 def loop_cloud(loop):
-    from pytest_converge.loop import Cloud
+    from pytest_converge.run.loop import Cloud
 
     return Cloud(loop, "test-reader")
 
@@ -200,7 +200,7 @@ def test_writer_names_are_checked(converge):
 
 
 def test_failing_writer_is_named(converge):
-    from pytest_converge.loop import WriterError
+    from pytest_converge.run.loop import WriterError
 
     stack = converge(QUEUE)
     loop = stack.loop()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.toolchain import cache_dir
+from pytest_converge.storage import cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Modules made to show something other than recovery (a stall, egress, an upgrade's
@@ -102,7 +102,7 @@ def test_one_cut_takes_the_crashes_of_resources_applied_at_once(converge) -> Non
     each crash is told to its own resource, and each left its own object behind."""
     from pytest_converge.analysis.state import state_resources
     from pytest_converge.faults import parse_fault
-    from pytest_converge.matrix import GroupScenario
+    from pytest_converge.run.matrix import GroupScenario
 
     stack = converge(str(ROOT / "examples" / "network"))
     points = stack.fault_points()

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge import workspace
-from pytest_converge.session import get_session
-from pytest_converge.terraform import Runner
-from pytest_converge.toolchain import resolve_toolchain
-from pytest_converge.workspace import Templates, provider_block, shipped_provider_block
+from pytest_converge.plugin.session import get_session
+from pytest_converge.terraform import workspace
+from pytest_converge.terraform.runner import Runner
+from pytest_converge.terraform.toolchain import resolve_toolchain
+from pytest_converge.terraform.workspace import Templates, provider_block, shipped_provider_block
 
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "two_queues"
 

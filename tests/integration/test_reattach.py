@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import Crash, Interrupt, LostResponse
-from pytest_converge.stack import Stack, _outcome
-from pytest_converge.workspace import Templates
+from pytest_converge.run.stack import Stack, _outcome
+from pytest_converge.terraform.workspace import Templates
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import ConvergenceError, Crash, FaultError, Interrupt, LostResponse
-from pytest_converge.stack_protocol import Step
+from pytest_converge.run.protocol import Step
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -146,8 +146,8 @@ def test_unknown_fault_kind_is_an_error():
 def test_an_emulator_that_died_mid_scenario_is_named(converge_toolchain, tmp_path):
     from pytest_converge.emulator import MotoEmulator
     from pytest_converge.errors import EmulatorError
-    from pytest_converge.stack import Stack
-    from pytest_converge.workspace import Templates
+    from pytest_converge.run.stack import Stack
+    from pytest_converge.terraform.workspace import Templates
 
     emulator = MotoEmulator()
     emulator.start()

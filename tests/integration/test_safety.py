@@ -177,8 +177,8 @@ class _RemoteEmulator(Emulator):
 
 
 def test_stack_refuses_an_emulator_that_is_not_loopback(converge_toolchain, tmp_path):
-    from pytest_converge.stack import Stack
-    from pytest_converge.workspace import Templates
+    from pytest_converge.run.stack import Stack
+    from pytest_converge.terraform.workspace import Templates
 
     (tmp_path / "main.tf").write_text('resource "terraform_data" "x" {}\n')
     with pytest.raises(UnsafeTargetError):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge import schema_proxy
+from pytest_converge.terraform import schema_proxy
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 

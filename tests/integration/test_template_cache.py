@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.stack import Stack
-from pytest_converge.toolchain import resolve_toolchain
-from pytest_converge.workspace import TEMPLATE_META, Templates
+from pytest_converge.run.stack import Stack
+from pytest_converge.terraform.toolchain import resolve_toolchain
+from pytest_converge.terraform.workspace import TEMPLATE_META, Templates
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -85,7 +85,7 @@ def test_cache_off_builds_in_the_session_dir(cache, module, tmp_path):
 
 
 def test_the_engine_version_is_asked_once_per_engine_binary(tmp_path):
-    from pytest_converge.toolchain import cached_engine_version
+    from pytest_converge.terraform.toolchain import cached_engine_version
 
     runs = tmp_path / "runs"
     engine = tmp_path / "terraform"

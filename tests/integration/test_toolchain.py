@@ -9,8 +9,8 @@ import pytest
 
 from pytest_converge.emulator import MotoEmulator
 from pytest_converge.errors import EmulatorError, ToolchainError
-from pytest_converge.toolchain import bundled_engine_files, find_engine, resolve_toolchain
-from pytest_converge.workspace import Templates
+from pytest_converge.terraform.toolchain import bundled_engine_files, find_engine, resolve_toolchain
+from pytest_converge.terraform.workspace import Templates
 
 
 def _needs_bundled_engine() -> None:
@@ -125,7 +125,7 @@ def test_bundled_engine_runs_apply_plan_and_a_graceful_interrupt(tmp_path, monke
     _needs_bundled_engine()
     from pathlib import Path
 
-    from pytest_converge.stack import Stack
+    from pytest_converge.run.stack import Stack
 
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin")
     monkeypatch.delenv("CONVERGE_CACHE_DIR", raising=False)

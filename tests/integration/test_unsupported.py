@@ -14,7 +14,7 @@ import pytest
 
 from pytest_converge.emulator.base import Emulator, resource_service
 from pytest_converge.errors import UnsupportedServiceError
-from pytest_converge.toolchain import cache_dir
+from pytest_converge.storage import cache_dir
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CACHE = cache_dir()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge import ConvergenceError, Crash, LostResponse
-from pytest_converge.stack_protocol import Step
+from pytest_converge.run.protocol import Step
 
 #: These tests inspect the defects they expect instead of raising them.
 pytestmark = pytest.mark.converge(allow_defects=True)

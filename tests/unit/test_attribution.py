@@ -7,11 +7,11 @@ import dataclasses
 from pytest_converge.analysis.attribution import attribute, origin_of
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.state import StateResource
-from pytest_converge.collect.batches import batch_key, point_kind
 from pytest_converge.faults import parse_fault
 from pytest_converge.faults.proxy import Call, answer_tokens, request_tokens
 from pytest_converge.inventory import CloudObject
-from pytest_converge.matrix import _could_make, _reachable, _resource_of, _targets
+from pytest_converge.plugin.collect.batches import batch_key, point_kind
+from pytest_converge.run.matrix import _could_make, _reachable, _resource_of, _targets
 
 VPC = "crash@CreateVpc#1@aws_vpc.a"
 MODIFY = "crash@ModifyVpcAttribute#1@aws_vpc.a"
@@ -122,8 +122,8 @@ def test_a_finding_a_run_without_faults_has_is_every_points() -> None:
 
 def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None:
     from pytest_converge.errors import TerraformError
-    from pytest_converge.results import ApplyResult
-    from pytest_converge.scenario import recovery_failures
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
 
     def errored(address: str) -> dict:
         return {"type": "apply_errored", "hook": {"resource": {"addr": address}}}
@@ -146,8 +146,8 @@ def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None
 
 def test_an_emulator_gap_note_goes_to_the_resource_whose_diagnostic_names_its_operation() -> None:
     from pytest_converge.errors import TerraformError
-    from pytest_converge.results import ApplyResult
-    from pytest_converge.scenario import recovery_failures
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
 
     note = "the moto emulator does not implement `ec2:CreateVpcEndpoint` (it answered 500)"
     diags = [

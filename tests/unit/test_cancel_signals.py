@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_converge import cancel
+from pytest_converge.isolation import cancel
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_the_reaper_removes_the_directories_of_an_owner_killed_with_sigkill(tmp_
     owner = subprocess.Popen(
         [sys.executable, "-c", (
             "import os, sys, time\n"
-            "from pytest_converge import cancel\n"
+            "from pytest_converge.isolation import cancel\n"
             f"for d in ({str(kept)!r}, {str(dropped)!r}):\n"
             "    os.makedirs(os.path.join(d, 'sub'))\n"
             "    cancel.track_dir(d)\n"

@@ -309,8 +309,8 @@ def test_classify_with_none_uses_builtins():
 
 def _hook_with(*plugins):
     """A pluggy manager with the converge hookspec, the built-ins and ``plugins``."""
-    from pytest_converge import hookspecs
     from pytest_converge.analysis import classify as builtin
+    from pytest_converge.plugin import hookspecs
 
     pm = pluggy.PluginManager("pytest")
     pm.add_hookspecs(hookspecs)

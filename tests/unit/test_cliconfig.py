@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.cliconfig import (
+from pytest_converge.errors import ToolchainError
+from pytest_converge.terraform.cliconfig import (
     CliConfig,
     Source,
     check_mirror,
@@ -21,8 +22,7 @@ from pytest_converge.cliconfig import (
     unfollowed_links,
     write_config,
 )
-from pytest_converge.errors import ToolchainError
-from pytest_converge.hcl import parse_config
+from pytest_converge.terraform.hcl import parse_config
 
 AWS = "registry.terraform.io/hashicorp/aws"
 HERE = current_platform()

@@ -9,9 +9,9 @@ import pytest
 
 from pytest_converge import ApplyResult, ConvergenceError, RecoveryReport, UpgradeReport
 from pytest_converge.analysis.defects import Defect, WatchedList
-from pytest_converge.analysis.loop import Flapping
-from pytest_converge.loop import LoopReport
-from pytest_converge.results import DefectReport
+from pytest_converge.analysis.reconciliation import Flapping
+from pytest_converge.run.loop import LoopReport
+from pytest_converge.run.results import DefectReport
 
 
 @dataclass

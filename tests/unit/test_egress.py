@@ -10,8 +10,8 @@ import urllib.request
 import pytest
 
 from pytest_converge.analysis.defects import KINDS
-from pytest_converge.analysis.egress import egress_defects, in_flight
-from pytest_converge.egress import Attempt, EgressGuard
+from pytest_converge.analysis.egress_check import egress_defects, in_flight
+from pytest_converge.isolation.egress import Attempt, EgressGuard
 from pytest_converge.report import KIND_HELP, load_schema
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.errors import ConvergeError, DefectError, LoopError
-from pytest_converge.loop import Loop, drift_scenario
+from pytest_converge.run.loop import Loop, drift_scenario
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_converge import ConvergenceError, Defect
-from pytest_converge.stack import ApplyResult, RecoveryReport
+from pytest_converge.run.stack import ApplyResult, RecoveryReport
 
 
 def report(defects, replayed, flaky):
@@ -48,7 +48,7 @@ def test_warnings_alone_do_not_fail():
 def test_a_replay_failing_the_same_way_on_other_objects_is_not_flaky():
     # A crash leaves unrecorded whatever the run created before it; which
     # independent resources that was depends on terraform's walk order.
-    from pytest_converge.stack import _outcome
+    from pytest_converge.run.stack import _outcome
 
     first = [Defect(kind="duplicate", address="aws_subnet.a[0]", module="net")]
     again = [Defect(kind="duplicate", address="aws_subnet.a[1]", module="net")]
@@ -59,7 +59,7 @@ def test_a_replay_failing_the_same_way_on_other_objects_is_not_flaky():
 
 
 def test_the_address_a_diagnostic_names_keeps_its_instance_key():
-    from pytest_converge.stack import _address_in
+    from pytest_converge.run.stack import _address_in
 
     seen = "EntityAlreadyExists: Role with name readonly already exists."
     assert (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge.analysis.source import attribute_expression, find_resource
-from pytest_converge.hcl import (
+from pytest_converge.terraform.hcl import (
     NOT_LITERAL,
     HclError,
     blocks_of,
@@ -18,8 +18,12 @@ from pytest_converge.hcl import (
     parse_text,
     provider_regions,
 )
-from pytest_converge.tfvars import assigned_variables, declared_variables, missing_variables
-from pytest_converge.workspace import aws_provider_configs, local_calls, uses_aws
+from pytest_converge.terraform.tfvars import (
+    assigned_variables,
+    declared_variables,
+    missing_variables,
+)
+from pytest_converge.terraform.workspace import aws_provider_configs, local_calls, uses_aws
 
 TRICKY = """\
 # a comment with a brace {
@@ -185,7 +189,7 @@ resource "aws_sqs_queue" "jobs" {
 @pytest.fixture
 def parse_cache(tmp_path, monkeypatch):
     """A fresh cache (as a new process has) in a directory of its own."""
-    from pytest_converge import hcl
+    from pytest_converge.terraform import hcl
 
     monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(hcl, "_PARSES", hcl._ParseCache())
@@ -193,7 +197,7 @@ def parse_cache(tmp_path, monkeypatch):
 
 
 def _no_parser(monkeypatch):
-    from pytest_converge import hcl
+    from pytest_converge.terraform import hcl
 
     def refuse():
         raise AssertionError("parsed again: the cache was not used")
@@ -231,7 +235,7 @@ def test_a_broken_entry_is_parsed_again_and_a_bad_file_is_never_cached(parse_cac
 
 
 def test_an_unwritable_cache_only_costs_the_parse(tmp_path, monkeypatch):
-    from pytest_converge import hcl
+    from pytest_converge.terraform import hcl
 
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
@@ -241,7 +245,7 @@ def test_an_unwritable_cache_only_costs_the_parse(tmp_path, monkeypatch):
 
 
 def test_a_full_cache_loses_its_oldest_half(parse_cache, monkeypatch, tmp_path):
-    from pytest_converge import hcl
+    from pytest_converge.terraform import hcl
 
     monkeypatch.setattr(hcl._ParseCache, "LIMIT", 4)
     for n in range(5):

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from pytest_converge import hookspecs
+from pytest_converge.plugin import hookspecs
 
 HOOKS = [
     (name, fn)

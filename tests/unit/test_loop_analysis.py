@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_converge.analysis.loop import (
+from pytest_converge.analysis.plan import parse_plan
+from pytest_converge.analysis.reconciliation import (
     Observation,
     OutOfBand,
     analyse,
     drifted,
     track_drift,
 )
-from pytest_converge.analysis.plan import parse_plan
 
 QUEUE = "aws_sqs_queue.work"
 
@@ -229,7 +229,11 @@ def test_terraform_and_each_writer_sign_with_their_own_key():
         TERRAFORM_ACCESS_KEY,
         access_key_for,
     )
-    from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_override
+    from pytest_converge.terraform.workspace import (
+        ProviderConfig,
+        ProviderSchema,
+        provider_override,
+    )
 
     keys = {TERRAFORM_ACCESS_KEY, FAKE_ACCESS_KEY, access_key_for("autoscaler")}
     assert len(keys) == 3

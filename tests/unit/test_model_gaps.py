@@ -6,7 +6,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from pytest_converge import model_facts
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.gaps import mark_emulator_gaps
 from pytest_converge.analysis.model_gaps import (
@@ -19,7 +18,8 @@ from pytest_converge.analysis.model_gaps import (
     model_questions,
     refusal_notes,
 )
-from pytest_converge.api_model import allowed_values, api_members, services_of
+from pytest_converge.awsapi import facts as model_facts
+from pytest_converge.awsapi.model import allowed_values, api_members, services_of
 from pytest_converge.emulator.moto_source import SourceIndex
 from pytest_converge.faults.operations import request_parameters
 from pytest_converge.faults.proxy import Call
@@ -402,7 +402,7 @@ def test_only_a_refusal_of_the_requests_form_can_be_the_emulators() -> None:
 def test_the_api_model_reads_no_aws_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     # A user's shell with an AWS_PROFILE this machine has no config for: botocore's
     # session would raise ProfileNotFound; the API's model needs no profile.
-    from pytest_converge import api_model
+    from pytest_converge.awsapi import model as api_model
 
     monkeypatch.setenv("AWS_PROFILE", "a-profile-nobody-configured")
     monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/config")

@@ -616,7 +616,7 @@ def test_a_pinned_fault_object_checks_its_address() -> None:
 
 
 def test_recorded_points_are_ordered_by_operation_resource_and_call() -> None:
-    from pytest_converge.collect.points import ordered
+    from pytest_converge.plugin.collect.points import ordered
 
     points = [
         "CreateQueue#1@aws_sqs_queue.q[10]",
@@ -637,7 +637,7 @@ def test_recorded_points_are_ordered_by_operation_resource_and_call() -> None:
 
 
 def test_a_call_is_located_in_the_one_open_apply_or_the_one_its_service_serves() -> None:
-    from pytest_converge.stack import applying_for
+    from pytest_converge.run.stack import applying_for
 
     assert applying_for([], "sqs") is None
     assert applying_for(["aws_vpc.main"], "sqs") == "aws_vpc.main"  # one open: it made the call
@@ -649,7 +649,7 @@ def test_a_call_is_located_in_the_one_open_apply_or_the_one_its_service_serves()
 
 
 def test_open_applies_follow_the_event_stream() -> None:
-    from pytest_converge.terraform import OpenApplies
+    from pytest_converge.terraform.runner import OpenApplies
 
     def event(kind: str, address: str) -> dict[str, object]:
         return {"type": kind, "hook": {"resource": {"addr": address}}}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.options import (
+from pytest_converge.plugin.options import (
     OPTIONS,
     Settings,
     allow_list,

@@ -14,7 +14,11 @@ def test_the_plugins_modules_are_imported_plainly_and_tests_are_still_rewritten(
     # This very module went through the rewriter: rewriting is on in this run,
     # so the plugin's modules would have been rewritten without PlainImports.
     assert isinstance(sys.modules[__name__].__loader__, AssertionRewritingHook)
-    for name in ("pytest_converge.plugin", "pytest_converge.stack", "pytest_converge.faults.proxy"):
+    for name in (
+        "pytest_converge.plugin.pytest_plugin",
+        "pytest_converge.run.stack",
+        "pytest_converge.faults.proxy",
+    ):
         assert not isinstance(sys.modules[name].__loader__, AssertionRewritingHook), name
     assert sum(isinstance(f, PlainImports) for f in sys.meta_path) == 1
 
@@ -23,5 +27,5 @@ def test_the_finder_answers_only_for_the_packages_submodules() -> None:
     finder = PlainImports()
     assert finder.find_spec("pytest", None) is None
     assert finder.find_spec("pytest_converge_other.x", list(pytest_converge.__path__)) is None
-    spec = finder.find_spec("pytest_converge.stack", list(pytest_converge.__path__))
-    assert spec is not None and spec.origin is not None and spec.origin.endswith("stack.py")
+    spec = finder.find_spec("pytest_converge.errors", list(pytest_converge.__path__))
+    assert spec is not None and spec.origin is not None and spec.origin.endswith("errors.py")

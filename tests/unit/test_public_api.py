@@ -49,7 +49,7 @@ def test_readme_api_section_lists_exactly_the_exports() -> None:
     # Grouped by the module each name comes from.
     groups = dict(re.findall(r"^    # ([\w.]+)\n((?:    [^#].*\n)+)", code.group(1), re.M))
     assert "ConvergeError" in groups["errors"] and "LoopError" in groups["errors"]
-    assert "Crash" in groups["faults"] and "Stack" in groups["stack"]
+    assert "Crash" in groups["faults"] and "Stack" in groups["run.stack"]
     assert "fault_points" in groups["pytest_converge"]
 
 

@@ -8,14 +8,14 @@ import pytest
 
 from pytest_converge.emulator.base import FAKE_ACCESS_KEY
 from pytest_converge.errors import UnsafeTargetError
-from pytest_converge.safety import (
+from pytest_converge.isolation.safety import (
     LoopbackTarget,
     ensure_loopback,
     is_loopback_url,
     loopback_target,
     terraform_env,
 )
-from pytest_converge.workspace import ProviderConfig, ProviderSchema, provider_override
+from pytest_converge.terraform.workspace import ProviderConfig, ProviderSchema, provider_override
 
 #: THE loopback table: every place that checks an endpoint (the session, the
 #: Stack, the provider override, the fault proxy's upstream, LocalStack's
@@ -162,7 +162,7 @@ def test_override_turns_off_5x_settings_that_lead_to_other_hosts():
 
 
 def test_called_modules_own_provider_blocks_are_found(tmp_path: Path):
-    from pytest_converge.workspace import nested_provider_configs
+    from pytest_converge.terraform.workspace import nested_provider_configs
 
     (tmp_path / "main.tf").write_text(
         'module "a" {\n  source = "./a"\n}\nmodule "b" {\n  source = "./b"\n}\n'
@@ -186,7 +186,7 @@ def test_module_without_provider_block_gets_one():
 
 
 def test_emulator_environment_is_an_allow_list(tmp_path: Path):
-    from pytest_converge.safety import emulator_env
+    from pytest_converge.isolation.safety import emulator_env
 
     shell = {
         "PATH": "/usr/bin",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_converge.analysis.plan import parse_plan
-from pytest_converge.analysis.upgrade import (
+from pytest_converge.analysis.upgrade_check import (
     STATEFUL_TYPES,
     is_allowed,
     moved_hints,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest_converge.analysis.defects import KINDS
 from pytest_converge.analysis.state import StateResource
-from pytest_converge.analysis.world import (
+from pytest_converge.analysis.world_check import (
     HeldObject,
     World,
     held_objects,
@@ -13,8 +13,8 @@ from pytest_converge.analysis.world import (
 )
 from pytest_converge.emulator.localstack_world import read_world
 from pytest_converge.emulator.moto_world import body
+from pytest_converge.inventory.world import state_regions
 from pytest_converge.report import KIND_HELP, format_defects, load_schema
-from pytest_converge.world import state_regions
 
 COVERED = ("aws_db_instance", "aws_s3_object", "aws_s3_bucket_object")
 FAULT = "error@ModifyDBInstance#1:status=403,code=AccessDenied"

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pytest_converge.terraform import IsFlagged
+from pytest_converge.terraform.runner import IsFlagged
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]

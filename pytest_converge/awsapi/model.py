@@ -1,0 +1,301 @@
+"""The AWS API's own model (botocore's service models): what a terraform attribute is sent as.
+
+A provider attribute is sent as a member of a create/update/put operation's
+input, named the same in another case style (``on_demand_throughput`` ->
+``OnDemandThroughput`` of ``CreateTable``/``UpdateTable``), a nested block as a
+nested shape, a list as a plural or singular name (``subnet_ids`` ->
+``SubnetIds``), and a name as the resource's noun plus the attribute
+(``aws_sqs_queue.name`` -> ``QueueName``)::
+
+    >>> [m.dotted for m in api_members("aws_dynamodb_table", "on_demand_throughput")]
+    ['OnDemandThroughput']
+
+Only those renamings are tried: an attribute with no such member has none
+(nothing is guessed). The service is the inventory catalogue's, the services
+the resource's apply called, or the one the type is named after.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..analysis.model_gaps import ApiMember
+from ..inventory.catalogue import CATALOGUE
+
+__all__ = [
+    "allowed_values",
+    "api_members",
+    "endpoint_prefix",
+    "known_service",
+    "operation_input",
+    "services_of",
+]
+
+#: Verbs of the operations that send a resource's settings.
+MUTATING_VERBS = (
+    "Create",
+    "Update",
+    "Put",
+    "Modify",
+    "Set",
+    "Register",
+    "Run",
+    "Add",
+    "Associate",
+    "Enable",
+    "Attach",
+    "Authorize",
+    "Allocate",
+    "Import",
+    "Replace",
+    "Request",
+    "Tag",
+)
+
+#: Type name prefixes (after ``aws_``) whose service is not the name itself.
+SERVICE_ALIASES = {
+    "cloudwatch_log": "logs",
+    "cloudwatch_query": "logs",
+    "cloudwatch_event": "events",
+    "cloudwatch_metric": "cloudwatch",
+    "cloudwatch_composite": "cloudwatch",
+    "cloudwatch_dashboard": "cloudwatch",
+    "appautoscaling": "application-autoscaling",
+    "api_gateway": "apigateway",
+    "apigatewayv2": "apigatewayv2",
+    "cognito_user": "cognito-idp",
+    "cognito_identity": "cognito-identity",
+    "lb": "elbv2",
+    "alb": "elbv2",
+    "elb": "elb",
+    "db": "rds",
+    "rds": "rds",
+    "lambda": "lambda",
+    "sfn": "stepfunctions",
+    "ecr": "ecr",
+    "vpc": "ec2",
+    "default": "ec2",
+    "subnet": "ec2",
+    "security_group": "ec2",
+    "route": "ec2",
+    "network": "ec2",
+    "internet_gateway": "ec2",
+    "egress_only_internet_gateway": "ec2",
+    "nat_gateway": "ec2",
+    "eip": "ec2",
+    "customer_gateway": "ec2",
+    "vpn": "ec2",
+    "instance": "ec2",
+    "launch_template": "ec2",
+    "key_pair": "ec2",
+    "ebs": "ec2",
+    "ami": "ec2",
+    "flow_log": "ec2",
+    "placement_group": "ec2",
+    "spot": "ec2",
+    "volume_attachment": "ec2",
+    "main_route_table": "ec2",
+    "ec2": "ec2",
+}
+
+
+@lru_cache(maxsize=1)
+def _loader() -> Any:
+    # botocore's data files only: a botocore Session would read the user's AWS config
+    # and fail on an AWS_PROFILE it does not find (ProfileNotFound), and nothing here
+    # needs a profile, a region or credentials.
+    import botocore.loaders
+
+    return botocore.loaders.create_loader()
+
+
+@lru_cache(maxsize=1)
+def _available() -> frozenset[str]:
+    return frozenset(_loader().list_available_services("service-2"))
+
+
+@lru_cache(maxsize=64)
+def _model(service: str) -> Any:
+    if service not in _available():
+        return None
+    try:
+        from botocore.model import ServiceModel
+
+        return ServiceModel(_loader().load_service_model(service, "service-2"), service)
+    except Exception:  # a model botocore lists and cannot load: no member known
+        return None
+
+
+def known_service(service: str) -> bool:
+    """botocore has a model of ``service`` (its own name, e.g. ``application-autoscaling``)."""
+    return service in _available()
+
+
+def endpoint_prefix(service: str) -> str:
+    """The service's endpoint prefix (``application-autoscaling``), or its name."""
+    model = _model(service)
+    return str(model.metadata.get("endpointPrefix") or service) if model else service
+
+
+def services_of(resource_type: str, called: Iterable[str] = ()) -> list[str]:
+    """botocore services a resource type's settings are sent to, best first.
+
+    The inventory catalogue's service, those of ``called`` (the services its
+    apply called) that botocore knows, and the one the type is named after.
+    """
+    found: list[str] = []
+    row = CATALOGUE.get(resource_type)
+    if row is not None and row.service:
+        found.append(row.service)
+    found.extend(s for s in called if s in _available())
+    named = _named_service(resource_type)
+    if named:
+        found.append(named)
+    return list(dict.fromkeys(found))
+
+
+def _named_service(resource_type: str) -> str | None:
+    """``aws_dynamodb_table`` -> ``dynamodb``: the longest prefix naming a service."""
+    words = resource_type.removeprefix("aws_").split("_")
+    for n in range(len(words), 0, -1):
+        prefix = "_".join(words[:n])
+        if prefix in SERVICE_ALIASES:
+            return SERVICE_ALIASES[prefix]
+        for candidate in (prefix.replace("_", "-"), prefix.replace("_", "")):
+            if candidate in _available():
+                return candidate
+    return None
+
+
+def api_members(
+    resource_type: str,
+    attribute: str,
+    services: Sequence[str] | None = None,
+    operations: Iterable[str] = (),
+) -> list[ApiMember]:
+    """The API members ``attribute`` (a plan path, indices left out) is sent as.
+
+    One per service and member path, with every mutating operation of the
+    resource that carries it: those named after the resource's noun (``Table``
+    for ``aws_dynamodb_table``) and ``operations`` (the ones its apply called).
+    """
+    parts = [p for p in re.sub(r"\[[^\]]*\]", "", attribute).split(".") if p]
+    if not parts:
+        return []
+    found: list[ApiMember] = []
+    for service in services if services is not None else services_of(resource_type):
+        model = _model(service)
+        if model is None:
+            continue
+        by_path: dict[tuple[str, ...], list[str]] = {}
+        shapes: dict[tuple[str, ...], Any] = {}
+        for name in _resource_operations(model, resource_type, operations):
+            shape = model.operation_model(name).input_shape
+            path = _member_path(shape, parts, _nouns(resource_type))
+            if path:
+                by_path.setdefault(path, []).append(name)
+                shapes.setdefault(path, shape)
+        for path, names in by_path.items():
+            shape = shapes[path]
+            wire = shape.members[path[0]].serialization.get("name") or ""
+            found.append(
+                ApiMember(service, tuple(names), path, shape.name, "" if wire == path[0] else wire)
+            )
+    return found
+
+
+def _nouns(resource_type: str) -> list[str]:
+    """The type's noun in its longer and shorter forms: ``aws_cloudwatch_log_group`` ->
+    ``cloudwatchloggroup``, ``loggroup``, ``group``."""
+    words = resource_type.removeprefix("aws_").split("_")
+    return ["".join(words[i:]) for i in range(len(words))]
+
+
+def _resource_operations(model: Any, resource_type: str, called: Iterable[str]) -> list[str]:
+    """The mutating operations about the resource: named after its longest noun that
+    names any, plus those its apply called."""
+    mutating = [
+        n
+        for n in model.operation_names
+        if n.startswith(MUTATING_VERBS) and model.operation_model(n).input_shape is not None
+    ]
+    chosen: list[str] = []
+    for noun in _nouns(resource_type):
+        chosen = [n for n in mutating if noun in n.lower()]
+        if chosen:
+            break
+    wanted = set(called)
+    chosen.extend(n for n in mutating if n in wanted and n not in chosen)
+    return chosen
+
+
+def _member_path(shape: Any, parts: Sequence[str], nouns: Sequence[str]) -> tuple[str, ...]:
+    """The member names ``parts`` lead to from ``shape`` (as far as they match; empty
+    when the first does not)."""
+    path: list[str] = []
+    for i, part in enumerate(parts):
+        shape = _element(shape)
+        members = getattr(shape, "members", None)
+        if not members:
+            break
+        name = _matching_member(members, part, nouns if i == 0 else ())
+        if name is None:
+            break
+        path.append(name)
+        shape = members[name]
+    return tuple(path)
+
+
+def _element(shape: Any) -> Any:
+    """A list's element shape (nested blocks are lists of structures); else ``shape``."""
+    while getattr(shape, "type_name", "") == "list":
+        shape = shape.member
+    return shape
+
+
+def _matching_member(members: Any, attribute: str, nouns: Sequence[str]) -> str | None:
+    """The member named ``attribute`` in another case style, as a plural or singular,
+    or as a noun of the resource followed by it (``name`` -> ``QueueName``)."""
+    want = attribute.replace("_", "").lower()
+    forms = {want, want + "s", want.removesuffix("s")}
+    if want.endswith("ies"):
+        forms.add(want[:-3] + "y")
+    exact = [m for m in members if m.lower() in forms]
+    if exact:
+        return exact[0]
+    prefixed = [m for m in members for noun in nouns if m.lower() == noun + want]
+    return prefixed[0] if prefixed else None
+
+
+def operation_input(service: str, operation: str) -> Any:
+    """The input shape of ``service``'s ``operation`` (None: unknown)."""
+    model = _model(service)
+    if model is None or operation not in model.operation_names:
+        return None
+    return model.operation_model(operation).input_shape
+
+
+#: Values a member's documentation lists: ``<code>aws:ssm:integration</code>``.
+_CODE = re.compile(r"<code>([^<]{1,80})</code>")
+
+
+def allowed_values(service: str, operation: str, member: str) -> frozenset[str]:
+    """The values botocore's model lists for ``member`` (a flattened name as sent,
+    ``DataType`` or ``Tags.member.1.Key``) of ``operation``: its enum, or the values
+    its documentation quotes. Empty when it lists none."""
+    shape = operation_input(service, operation)
+    for part in member.split("."):
+        shape = _element(shape)
+        members = getattr(shape, "members", None) or {}
+        if part in members:
+            shape = members[part]
+        elif not part.isdigit() and part != "member":
+            return frozenset()
+    if shape is None:
+        return frozenset()
+    values = set(getattr(shape, "enum", None) or ())
+    values.update(_CODE.findall(getattr(shape, "documentation", "") or ""))
+    return frozenset(values)

@@ -1,0 +1,644 @@
+"""The per-session state of the plugin: toolchain, emulator, templates, results.
+
+One ``ConvergeSession`` per pytest config, registered as a plugin named
+``converge-session`` (as pytest-xdist registers its ``DSession``): it gathers
+the defects and scenarios of every test report through its own hook methods,
+so an in-process pytest run inside a test (``pytester.runpytest()``) has its
+own session and never touches the outer one's. Fixtures and the collector take
+what they need from it, lazily, so a test run that never touches a module
+never starts an emulator or resolves terraform.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import logging
+import os
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..analysis.defects import Defect
+from ..analysis.upgrade_check import STATEFUL_TYPES
+from ..emulator.base import Emulator
+from ..emulator.localstack import localstack_missing
+from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
+from ..isolation.safety import ensure_loopback
+from ..run.stack import Stack
+from ..terraform.toolchain import Toolchain, resolve_toolchain
+from ..terraform.workspace import Templates, aws_addresses
+from .options import BACKENDS, Settings, settings
+from .progress import get_progress
+
+#: The name the session object is registered under as a plugin.
+PLUGIN_NAME = "converge-session"
+
+_log = logging.getLogger("pytest_converge")
+
+
+def module_id(config: pytest.Config, module: Path, converge_root: Path | None = None) -> str:
+    """The name of ``module`` in every report: its path relative to the rootdir.
+
+    Outside the rootdir it is relative to the parent of the ``--converge`` PATH
+    that holds it (``converge_root``), else the absolute path. Two modules
+    with the same base name (``sqs/examples/complete``, ``s3/examples/complete``)
+    never share a name.
+    """
+    path = Path(os.path.abspath(module))
+    for base in (config.rootpath, converge_root.parent if converge_root else None):
+        if base is None:
+            continue
+        base = Path(os.path.abspath(base))
+        if path == base:
+            return path.name or "."
+        if base in path.parents:
+            return path.relative_to(base).as_posix()
+    return path.as_posix()
+
+
+class ConvergeSession:
+    """Lazily built shared pieces; closed once at session end (or at exit)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self._lock = threading.RLock()
+        self._toolchain: Toolchain | None = None
+        self._emulator: Emulator | None = None
+        #: Made (and maybe launched) before its first use, not yet waited for.
+        self._pending: Emulator | None = None
+        self._confirmer: Emulator | None = None
+        self._templates: Templates | None = None
+        self._stacks: list[Any] = []
+        self._failed_start: ConvergeError | None = None
+        self._stateful: frozenset[str] | None = None
+        self._localstack_missing: str | None = None
+        #: Clean worlds by module content and emulator, shared by every Stack of the run
+        #: (see Stack.share_clean_worlds): one clean apply per module, not per test.
+        self._clean_worlds: dict[tuple[str, str], dict[str, Any]] = {}
+        #: The emulator was just started and nothing has run against it yet.
+        self._pristine = False
+        #: Deaths of the emulator with no scenario finished between them.
+        self._deaths = 0
+        #: Why the run must stop (the emulator died twice in a row), for the next teardown.
+        self._stop: str | None = None
+        #: Results gathered for the terminal summary and the reports.
+        self.defects: list[Defect] = []
+        self.scenarios: list[dict[str, Any]] = []
+        self.modules: set[str] = set()
+        #: Nodeids whose call phase failed (their defects are counted already).
+        self.failed_calls: set[str] = set()
+        #: Loop records for the JSON report's ``loops`` section, keyed by (test, loop).
+        self.loops: dict[tuple[str, int], dict[str, Any]] = {}
+        #: Module -> the engine and provider versions its runs used (the JSON report's
+        #: ``toolchains``).
+        self.toolchains: dict[str, dict[str, Any]] = {}
+        #: xdist controller: the workers (their ``workeroutput`` holds interrupted scenarios).
+        self._workers: list[Any] = []
+        atexit.register(self.close)
+
+    # -- settings ------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """The run's ``--converge*`` options, parsed once (:mod:`.options`)."""
+        return settings(self.config)
+
+    def option(self, name: str) -> Any:
+        """``--converge-NAME`` as given (else the ``converge_NAME`` ini key), or None.
+
+        The text a user wrote, for conftests written against earlier versions;
+        the plugin reads the typed :attr:`settings`.
+        """
+        return self.settings.raw.get(name)
+
+    # -- shared pieces -------------------------------------------------
+    def toolchain(self) -> Toolchain:
+        with self._lock:
+            if self._toolchain is None:
+                self._toolchain = resolve_toolchain(
+                    self.settings.terraform, provider_mirror=self.settings.provider_mirror
+                )
+            return self._toolchain
+
+    def templates(self, base: Path) -> Templates:
+        with self._lock:
+            if self._templates is None:
+                self._templates = Templates(self.toolchain(), base)
+                self._templates.extra_env.update(go_env(self.config))
+            return self._templates
+
+    def emulator(self) -> Emulator:
+        """The session's emulator, started on first use; whoever gets it may use it."""
+        with self._lock:
+            emulator = self._started_emulator()
+            self._pristine = False
+            return emulator
+
+    def launch_emulator(self) -> None:
+        """Spawn the emulator's process now, without waiting for it.
+
+        For a backend that can (moto): its start-up and warm-up then run on
+        another core while pytest collects and builds the first Stack. A failure
+        here is left for the first real use to report.
+        """
+        with self._lock:
+            if self._emulator is not None or self._failed_start is not None:
+                return
+            try:
+                launch = getattr(self._unstarted(), "launch", None)
+                if launch is not None:
+                    launch()
+            except ConvergeError:
+                self._pending = None
+
+    def _unstarted(self) -> Emulator:
+        """The session's emulator, made but maybe not started (or waited for) yet."""
+        with self._lock:
+            if self._pending is None:
+                self._pending = self._made_emulator()
+            return self._pending
+
+    def _made_emulator(self) -> Emulator:
+        backend = self.settings.backend
+        emulator = self.config.hook.pytest_converge_make_emulator(
+            config=self.config, backend=backend
+        )
+        if emulator is None:
+            raise EmulatorError(
+                f"no emulator backend named {backend!r}; built-in backends: {', '.join(BACKENDS)}"
+            )
+        return emulator
+
+    def _started_emulator(self, wait: bool = True) -> Emulator:
+        """The session's emulator, started. ``wait=False``: a backend that can
+        :meth:`launch` is not waited for (its endpoint takes calls already; they
+        are served once it is up), so the first Stack is built meanwhile."""
+        with self._lock:
+            if self._emulator is not None and not self._emulator.is_alive():
+                self._note_death()
+            if self._failed_start is not None:
+                raise self._failed_start
+            if self._emulator is None:
+                emulator, self._pending = self._pending or self._made_emulator(), None
+                launch = None if wait else getattr(emulator, "launch", None)
+                try:
+                    launch() if launch is not None else emulator.start()
+                    ensure_loopback(emulator.endpoint, "emulator endpoint")
+                except ConvergeError as exc:
+                    emulator.stop()
+                    # Do not retry for every test: one clear error, repeated.
+                    self._failed_start = exc
+                    raise
+                self._emulator = emulator
+                self._pristine = True
+            return self._emulator
+
+    def _note_death(self) -> None:
+        """The emulator died (or stopped answering): the next use starts a fresh one, once.
+
+        The scenario it died under has already failed saying so; the next one gets
+        a fresh emulator. If that one dies too before any scenario finished on it,
+        something kills it (memory, a crash every scenario triggers): the run stops
+        with one clear error rather than failing every scenario left.
+        """
+        dead, self._emulator = self._emulator, None
+        assert dead is not None
+        self._deaths += 1
+        with contextlib.suppress(Exception):
+            dead.stop()
+        if self._deaths > 1:
+            self._stop = (
+                f"the {dead.name} emulator died twice in a row (the fresh one started after "
+                "the first death died before any scenario finished on it); the run stops "
+                "here: look at the emulator's memory and at the scenario that was running"
+            )
+            self._failed_start = EmulatorError(self._stop)
+        else:
+            _log.warning("the %s emulator died; the next scenario gets a fresh one", dead.name)
+
+    def scenario_finished(self, emulator: Emulator) -> None:
+        """A Stack on ``emulator`` was closed: did the emulator outlive its scenario?"""
+        with self._lock:
+            if emulator is not self._emulator:
+                return
+            if emulator.is_alive():
+                self._deaths = 0
+            else:
+                self._note_death()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:
+        yield  # after the fixtures' teardown: their Stacks are closed by now
+        if self._stop is not None:
+            item.session.shouldstop = self._stop
+
+    def emptied_emulator(self) -> Emulator:
+        """The emulator, emptied; an emulator nothing has used since it started is
+        not reset (a reset would throw away the backends its warm-up built)."""
+        with self._lock:
+            emulator = self._started_emulator(wait=False)
+            pristine, self._pristine = self._pristine, False
+        if not pristine:
+            emulator.reset()
+        return emulator
+
+    def stack(
+        self,
+        module: Path,
+        *,
+        variables: dict[str, Any] | None = None,
+        on_defects: Any = None,
+        on_seen: Any = None,
+        reproduce: str = "",
+        name: str | None = None,
+    ) -> Stack:
+        """A Stack wired to this session: its emulator, templates, options and hooks.
+
+        The ``converge`` fixture and the zero-code items both build theirs here.
+        ``name`` is the module's identity in reports (:func:`module_id` by default).
+        """
+
+        config = self.config
+        factory = config._tmp_path_factory  # type: ignore[attr-defined]
+        base = factory.getbasetemp() / "converge-templates"
+        base.mkdir(exist_ok=True)
+        self.check_served(Path(module))
+
+        live = get_progress(config)
+        if live is not None:
+            live.begin()
+        with self._lock:  # the first Stack on a fresh emulator needs no reset
+            emulator = self._started_emulator(wait=False)
+            pristine, self._pristine = self._pristine, False
+        stack = Stack(
+            module,
+            emulator=emulator,
+            emulator_empty=pristine,
+            templates=self.templates(base),
+            workdir=factory.mktemp("stack"),
+            variables=variables,
+            parallelism=self.settings.parallelism,
+            timeouts=self.settings.timeouts,
+            inventory=self._inventory,
+            classify=lambda address, attribute, declared, observed: (
+                config.hook.pytest_converge_classify_diff(
+                    config=config,
+                    address=address,
+                    attribute=attribute,
+                    declared=declared,
+                    observed=observed,
+                )
+            ),
+            on_defects=on_defects,
+            on_seen=on_seen,
+            reproduce=reproduce,
+            name=name or module_id(config, module),
+            strict=self.settings.strict,
+            reattach=self.settings.reattach,
+        )
+        stack.loop_alert = self.settings.loop_alert
+        stack.stateful_types = self.stateful_types()
+        where = str(stack.template.root / stack.template.subdir)
+        stack.share_clean_worlds(self._clean_worlds.setdefault((where, emulator.name), {}))
+        if live is not None:  # its steps and applying resources on the status line
+            live.follow(stack)
+        return stack
+
+    def _inventory(
+        self,
+        emulator: Emulator,
+        regions: list[str] | None = None,
+        services: dict[str, set[str]] | None = None,
+    ) -> Any:
+        """Every ``pytest_converge_inventory`` implementation's objects."""
+        return self.config.hook.pytest_converge_inventory(
+            config=self.config, emulator=emulator, regions=regions, services=services
+        )
+
+    def check_served(self, module: Path) -> None:
+        """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service
+        the backend cannot serve; checked before anything is applied."""
+
+        addresses = aws_addresses(module)
+        if not addresses:
+            return  # no AWS: no emulator needed to know
+        # Asking what it serves uses nothing: the emulator stays pristine, and is not
+        # waited for (or started: --collect-only): a backend knows it when it is made.
+        with self._lock:
+            emulator = self._emulator or self._unstarted()
+        check = getattr(emulator, "check_served", None)
+        if check is not None:
+            try:
+                check(addresses, module.name)
+            except UnsupportedServiceError as exc:
+                self.unsupported(exc)
+                raise
+
+    def unsupported(self, exc: UnsupportedServiceError) -> None:
+        """Skip the current test or collector when the user asked to skip such modules."""
+        if self.settings.unsupported == "skip":
+            pytest.skip(" ".join(str(exc).split()))
+
+    def confirm(self, stack: Any) -> bool:
+        """Check ``stack``'s error-level findings on the second backend, if one is set.
+
+        Marks what only the first backend shows (``emulator_suspected``);
+        returns False when no second backend is configured.
+        """
+        name = self.settings.confirm_with
+        if not name:
+            return False
+        with self._lock:
+            if self._confirmer is None:
+                emulator = self.config.hook.pytest_converge_make_emulator(
+                    config=self.config, backend=name
+                )
+                if emulator is None:
+                    raise EmulatorError(
+                        f"--converge-confirm-with {name}: no emulator backend of that name; "
+                        f"built-in backends: {', '.join(BACKENDS)}"
+                    )
+                try:
+                    emulator.start()
+                    ensure_loopback(emulator.endpoint, "emulator endpoint")
+                except ConvergeError:
+                    emulator.stop()
+                    raise
+                self._confirmer = emulator
+            other = self._confirmer
+        other.reset()
+        stack.confirm_with(other)
+        return True
+
+    def localstack_missing(self) -> str | None:
+        """Why no LocalStack can be had in this run (None when one can): what a test marked
+        ``localstack`` is skipped with. Asked once per session."""
+        with self._lock:
+            if self._localstack_missing is None:
+                if self.settings.backend == "localstack":
+                    found = ""  # the session's own emulator: its start says what is wrong
+                else:
+                    found = localstack_missing(self.settings.localstack_python) or ""
+                self._localstack_missing = found
+            return self._localstack_missing or None
+
+    def stateful_types(self) -> frozenset[str]:
+        """The built-in stateful types as the ``pytest_converge_stateful_types`` hook left them."""
+        with self._lock:
+            if self._stateful is None:
+                types = set(STATEFUL_TYPES)
+                self.config.hook.pytest_converge_stateful_types(config=self.config, types=types)
+                self._stateful = frozenset(types)
+            return self._stateful
+
+    def track(self, stack: Any) -> None:
+        with self._lock:
+            self._stacks.append(stack)
+
+    def untrack(self, stack: Any) -> None:
+        with self._lock:
+            if stack in self._stacks:
+                self._stacks.remove(stack)
+        self.scenario_finished(stack.emulator)
+
+    def close(self) -> None:
+        """Stop everything still running; safe to call more than once."""
+        with self._lock:
+            stacks, self._stacks = self._stacks, []
+            emulator, self._emulator = self._emulator, None
+            launched, self._pending = self._pending, None
+            confirmer, self._confirmer = self._confirmer, None
+        for unused in (confirmer, launched):
+            if unused is not None:
+                unused.stop()
+        for stack in stacks:
+            try:
+                stack.close()
+            except Exception:
+                pass
+        if emulator is not None:
+            emulator.stop()
+
+    # -- reproduce lines ----------------------------------------------
+    def outcome_options(self) -> list[str]:
+        """The ``--converge-*`` options of this run that change what it finds.
+
+        Given on the command line or in the ini file, each is written out, so
+        the reproduce line gives the same outcome wherever it is pasted (the
+        rows of :data:`~pytest_converge.plugin.options.OPTIONS` marked ``outcome``;
+        ``--converge-faults`` is left to each zero-code item, which names its own).
+        """
+        return self.settings.outcome_args(skip=("faults",))
+
+    # -- results, gathered from test reports (also those of xdist workers) --
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Gather defects and scenarios from the reports' user properties.
+
+        Defects of a test that passed were expected by it (it asserted on them,
+        or on ``pytest.raises``): only their warnings are kept. A test that never
+        looked at its error defects fails in its call phase (``fixtures.fail_unseen``),
+        so they come with that failed report; those a fixture's teardown found
+        come in the teardown report (``converge_unraised``) and fail it there.
+        """
+        self._gather_loops(report)
+        for name, value in report.user_properties:
+            if name == TOOLCHAIN_PROPERTY:
+                record = json.loads(str(value))
+                self.toolchains[record.pop("module")] = record
+        if report.when == "teardown":
+            self._gather_unraised(report)
+            return
+        if report.when != "call" and not (report.when == "setup" and report.failed):
+            return
+        if report.failed:
+            self.failed_calls.add(report.nodeid)
+        found: list[Defect] = []
+        scenario = None
+        for name, value in report.user_properties:
+            if name == "converge_defects":
+                found.extend(Defect.from_dict(d) for d in json.loads(str(value)))
+            elif name == "converge_scenario":
+                scenario = json.loads(str(value))
+        if not report.failed:
+            found = [d for d in found if not d.is_error]
+        self.defects.extend(found)
+        if scenario is None and found:
+            scenario = {
+                "module": found[0].module,
+                "scenario": report.nodeid,
+                "outcome": report.outcome,
+                "seconds": round(report.duration, 3),
+            }
+        if scenario is not None:
+            scenario.setdefault("outcome", report.outcome)
+            self.scenarios.append(scenario)
+            self.modules.add(scenario["module"])
+
+    def _gather_loops(self, report: pytest.TestReport) -> None:
+        # A loop may finish in a fixture's teardown: its record can come in any phase.
+        for name, value in report.user_properties:
+            if name == "converge_loop":
+                record = json.loads(str(value))
+                key = (report.nodeid, record.get("loop", 0))
+                self.loops[key] = {"test": report.nodeid, **record}
+
+    def _gather_unraised(self, report: pytest.TestReport) -> None:
+        """Teardown: defects found after the call and never looked at, and flaky scenarios."""
+        for name, value in report.user_properties:
+            if name != "converge_unraised":
+                continue
+            found = [Defect.from_dict(d) for d in json.loads(str(value))]
+            self.defects.extend(found)
+            if not found:
+                continue
+            module = found[0].module
+            self.modules.add(module)
+            for scenario in self.scenarios:
+                if scenario.get("scenario") == report.nodeid:
+                    scenario["outcome"] = "failed"
+                    break
+            else:
+                self.scenarios.append(
+                    {
+                        "module": module,
+                        "scenario": report.nodeid,
+                        "outcome": "failed",
+                        "seconds": round(report.duration, 3),
+                    }
+                )
+        if any(name == "converge_flaky" for name, _ in report.user_properties):
+            self._mark_flaky(report.nodeid)  # after the unraised ones made its scenario
+
+    def record_interrupted(self, scenario: dict[str, Any], node: pytest.Item | None = None) -> None:
+        """A scenario a signal (Ctrl-C, SIGTERM, SIGHUP) cut short: outcome ``interrupted``.
+
+        pytest makes no report of the test a ``KeyboardInterrupt`` ends, so the item
+        hands its entry over itself; an xdist worker also puts it in its
+        ``workeroutput``, which the controller reads when the worker goes down
+        (:meth:`pytest_testnodedown`). The engine and provider versions ``node`` ran
+        with (its toolchain property) reach the report's ``toolchains`` the same way.
+        """
+        toolchain = _toolchain_of(node) if node is not None else None
+        self._take_scenario(scenario, toolchain)
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput.setdefault(INTERRUPTED_OUTPUT, []).append([scenario, toolchain])
+
+    def _take_scenario(self, scenario: dict[str, Any], toolchain: dict[str, Any] | None) -> None:
+        self.scenarios.append(scenario)
+        self.modules.add(scenario["module"])
+        if toolchain:
+            self.toolchains[scenario["module"]] = {
+                k: v for k, v in toolchain.items() if k != "module"
+            }
+
+    def interrupted_test(self, item: pytest.Item, seconds: float) -> None:
+        """A test whose Stacks a signal cut short: one ``interrupted`` scenario, for the
+        module of its first Stack, or of the one being made when the signal came (a
+        test that asked for none ran nothing of ours)."""
+        toolchain = _toolchain_of(item)
+        module = toolchain["module"] if toolchain is not None else item.stash.get(BUILDING, None)
+        if module is not None:
+            entry = {"module": module, "scenario": item.nodeid}
+            self.record_interrupted(
+                {**entry, "outcome": "interrupted", "seconds": round(seconds, 3)}, item
+            )
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodeready(self, node: Any) -> None:
+        """xdist controller: a worker started (its output is read when the session ends)."""
+        self._workers.append(node)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """xdist controller: the scenarios a worker's signal cut short (see above)."""
+        self._take_interrupted(node)
+
+    def take_interrupted_from_workers(self) -> None:
+        """xdist controller at session end: a controller that was interrupted itself stops
+        handling worker events, but xdist still stores each worker's final output."""
+        for node in self._workers:
+            self._take_interrupted(node)
+
+    def _take_interrupted(self, node: Any) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        for scenario, toolchain in output.pop(INTERRUPTED_OUTPUT, []):
+            self._take_scenario(scenario, toolchain)
+
+    def _mark_flaky(self, nodeid: str) -> None:
+        for scenario in self.scenarios:
+            if scenario.get("scenario") == nodeid:
+                scenario["outcome"] = "flaky"
+
+
+def _toolchain_of(node: pytest.Item) -> dict[str, Any] | None:
+    """The toolchain record :func:`record_toolchain` left on ``node``, if any."""
+    for name, value in node.user_properties:
+        if name == TOOLCHAIN_PROPERTY:
+            return dict(json.loads(str(value)))
+    return None
+
+
+#: The module of the first Stack a test asked for, noted before the Stack is made: a
+#: signal while it is being made (seconds, on aws 5.x) still names the module.
+BUILDING = pytest.StashKey[str]()
+
+#: The xdist ``workeroutput`` key of a worker's interrupted scenarios.
+INTERRUPTED_OUTPUT = "converge_interrupted"
+
+#: The user property that says which engine and providers a Stack of a test ran with.
+TOOLCHAIN_PROPERTY = "converge_toolchain"
+
+
+def record_toolchain(node: pytest.Item, stack: Any) -> None:
+    """Note on ``node`` the engine and provider versions ``stack`` runs with (the JSON
+    report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
+    record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
+    node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
+
+
+session_key = pytest.StashKey[ConvergeSession]()
+
+
+#: Go's collector target for terraform and its providers (Go's default is 100).
+#: Their heaps are mostly the provider's schema, decoded again by each command;
+#: collecting less often cut their CPU seconds by ~25% on aws 5.100.0
+#: (``examples/network``: apply 16.6 -> 10.7 s, plan 10.4 -> 8.3 s; 3.39: ~10%)
+#: for ~120 MB more peak memory per terraform process (327 -> 450 MB on 5.x).
+#: 800 saved no more and used 680 MB.
+GO_GC = "400"
+
+
+def go_env(config: pytest.Config, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The Go runtime settings for terraform and its providers: ``GOGC`` (see
+    :data:`GO_GC`) and, under xdist, ``GOMAXPROCS`` = the cores per worker.
+
+    Go gives each process every core, and its collector keeps the idle ones
+    busy; with as many workers as cores, each worker's terraform and provider
+    then fight the others' for them. Measured on 2 cores, 12 fault scenarios
+    with ``-n 2``: 54 -> 50 CPU seconds, 29 -> 27 s wall. A serial run keeps
+    Go's default ``GOMAXPROCS`` (it is ~5% faster there). A ``GOGC``,
+    ``GOMEMLIMIT`` or ``GOMAXPROCS`` the user set is left as it is.
+    """
+    environ = os.environ if environ is None else environ
+    settings: dict[str, str] = {}
+    if "GOGC" not in environ and "GOMEMLIMIT" not in environ:
+        settings["GOGC"] = GO_GC
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0) or 0)
+    if workers >= 2 and "GOMAXPROCS" not in environ:
+        settings["GOMAXPROCS"] = str(max(1, (os.cpu_count() or 1) // workers))
+    return settings
+
+
+def get_session(config: pytest.Config) -> ConvergeSession:
+    """The session object of ``config`` (made and registered as a plugin on first use)."""
+    if session_key not in config.stash:
+        session = ConvergeSession(config)
+        config.stash[session_key] = session
+        if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+            config.pluginmanager.register(session, PLUGIN_NAME)
+    return config.stash[session_key]

@@ -1,0 +1,414 @@
+"""A module's fault matrix in few runs: many faults in one run, a verdict per fault point.
+
+One run per fault point repeats, for every point, an emulator reset, a faulted apply
+of the whole module, a clean re-run, a second plan, an inventory and a world check.
+:func:`decide` runs many points together and shares the findings out:
+
+- **Faults that do not end terraform** (lost responses, errors, throttling) are armed
+  together in one apply: each is pinned to its resource and fires on that resource's
+  call.
+- **Faults that end it** (crash, interrupt) run as a chain of applies in one scenario,
+  one fault a link, in the order a clean apply made their calls: each link continues
+  from the state the last one left (``-refresh=false``), so it is a short apply up to
+  its call; the clean re-run, second plan, inventory and world check run once, after
+  the last link.
+- Each finding goes to the point whose resource it names
+  (:func:`.analysis.attribution.attribute`; an object no state tracks, to the resource
+  it resembles in a clean apply's state). A point whose fault did not fire is run
+  again in a later group (alone, the second time); points a finding cannot tell
+  apart are run again apart; a group with a finding no point accounts for is split
+  in halves, down to single points, which run as :class:`~.scenario.Scenario` does
+  for one fault (adaptive group testing). Every verdict belongs to one point.
+
+    verdicts = decide(stack, [parse_fault(l) for l in labels], clean_state=state)
+    verdicts["crash@CreateVpc#1@aws_vpc.main"].defects
+
+Grouped runs are not replayed: a point's own scenario (``pytest ... "mod::<label>"``,
+its reproduce line) runs it alone, replay included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..analysis.attribution import attribute, finding_key, origin_of
+from ..analysis.defects import Defect
+from ..analysis.gaps import resource_type
+from ..analysis.left_behind import left_behind
+from ..analysis.leftovers import left_object
+from ..analysis.state import StateResource
+from ..errors import ConvergeError
+from ..faults import Crash, Fault, Interrupt
+from ..faults.locate import CleanApply
+from .protocol import ScenarioStack, Step
+from .results import ApplyResult
+from .scenario import Scenario, errored, fault_hit, recovery_failures
+
+if TYPE_CHECKING:
+    from ..faults.proxy import Call
+    from ..inventory import CloudObject
+
+__all__ = ["Verdict", "decide", "ends_terraform"]
+
+_log = logging.getLogger("pytest_converge")
+
+#: Fault kinds that end the terraform process they fire in: one per apply.
+_ENDING = (Crash, Interrupt)
+
+
+def ends_terraform(fault: Fault) -> bool:
+    """A crash or an interrupt: the apply stops at its call, so one fires per apply."""
+    return isinstance(fault, _ENDING)
+
+
+@dataclass
+class Verdict:
+    """One fault point's outcome, and the run that decided it."""
+
+    label: str
+    defects: list[Defect] = field(default_factory=list)
+    #: Which run of this :func:`decide` decided it (1-based), its points and seconds.
+    run: int = 0
+    points: tuple[str, ...] = ()
+    seconds: float = 0.0
+    #: The resource the fault hit.
+    hit: str | None = None
+    #: The point could not be run (its fault never fired, even alone; the emulator died).
+    error: ConvergeError | None = None
+    #: The engine and providers that ran it (``terraform 1.11.4, hashicorp/aws 5.100.0``).
+    ran_with: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return any(d.is_error for d in self.defects)
+
+    @property
+    def shared(self) -> bool:
+        """Decided by a run of several points."""
+        return len(self.points) > 1
+
+
+class GroupScenario(Scenario):
+    """Several faults in one scenario, then every check once.
+
+    The faulted applies are armed with every fault not fired yet: faults that leave
+    terraform running all fire in one apply; of those that end it (crash, interrupt)
+    the first the walk reaches fires and stops it, and the next apply goes on from the
+    state it left (``-refresh=false``), as a re-run would. Terraform stops its walk at a resource
+    that fails (a retried create that finds its own first object: "already exists"),
+    so the applies go on past it: the faults not fired yet are armed again, with every
+    resource of ``clean_state`` targeted but the failed ones and what depends on them.
+    """
+
+    def __init__(
+        self,
+        stack: ScenarioStack,
+        faults: Sequence[Fault],
+        label: str,
+        clean_state: Sequence[StateResource] = (),
+        points: Sequence[str] = (),
+    ) -> None:
+        super().__init__(stack, faults[0], label=label)
+        self.faults = list(faults)
+        self.clean_state = list(clean_state)
+        #: With a clean apply's state, the faulted applies run in parallel (see Stack.apply).
+        self.clean = CleanApply(self.clean_state, tuple(points)) if self.clean_state else None
+        #: What the status line adds to each step (``35 of 148 points decided``).
+        self.progress = ""
+        self.results: list[ApplyResult] = []
+
+    def faulted_run(self, defects: list[Defect]) -> tuple[ApplyResult, ApplyResult | None]:
+        stack = self.stack
+        self.results = []
+        remaining = list(self.faults)
+        failed: set[str] = set()
+        while remaining:
+            # Every fault not fired yet is armed: the first call the walk reaches fires (an
+            # ending one then stops this apply), whatever order terraform walks in.
+            armed = remaining
+            targets = _targets(self.clean_state, failed) if failed else []
+            if failed and not _reachable(remaining, targets):
+                break  # every fault left is on what failed or depends on it
+            stack.step(
+                Step.FAULTED_APPLY, f"{len(armed)} faults armed ({self.label}{self.progress})"
+            )
+            # A later apply goes on from the state the last one left, as a re-run would.
+            result = stack.apply(armed, refresh=not self.results, targets=targets, clean=self.clean)
+            self.results.append(result)
+            stack.check_emulator()
+            fired = {f.label for f in result.fired}
+            remaining = [f for f in remaining if f.label not in fired]
+            broken = set(errored(result)) - failed if result.signalled is None else set()
+            failed |= broken
+            if not fired and not broken:
+                break  # the rest cannot fire here: a later group tries them
+        # The later applies' calls count for the coverage's created types (coverage()).
+        self.prepared_calls = [c for r in self.results[1:] for c in r.calls]
+        first = self.results[0]
+        stack.step(Step.RERUN, f"after {self.label}{self.progress}")
+        second = stack.apply()
+        failed_on = errored(second) if not second.ok else []
+        cut = set(stack.cut_since_start())
+        if not second.ok and not second.cut and not set(failed_on) <= cut:
+            defects.extend(recovery_failures(stack.name, self.label, first, second))
+        return first, second
+
+    def hit_of(self, first: ApplyResult) -> None:
+        """Several faults hit several resources: what each left behind is joined to its
+        cause once the findings are shared out (:func:`decide`)."""
+        return None
+
+    def fired(self) -> dict[str, str | None]:
+        """Each fault that fired -> the resource its call was made for."""
+        found: dict[str, str | None] = {}
+        for result in self.results:
+            for fault in result.fired:
+                call = next((c for c in result.calls if c.fault == fault.label), None)
+                found[fault.label] = fault.address or (call.address if call else None)
+        return found
+
+    def makers(
+        self, defects: Sequence[Defect], created: Sequence[CloudObject] = ()
+    ) -> dict[int, str]:
+        """``id(leftover) -> point`` for each leftover whose object a fault made: the first
+        faulted apply whose answers name the object, and in it the fault on the call that
+        made it, or else the one fault on that call's resource (the apply it stopped).
+        Where ``created`` tells the object's type, only a call of a resource of that type
+        made it (two types may share an id: subnet groups of two services, one name)."""
+        found: dict[int, str] = {}
+        for defect in defects:
+            if not defect.objects or defect.kind not in ("duplicate", "orphan"):
+                continue
+            made = defect.objects[0]
+            obj = left_object(defect, created)
+            for result in self.results:
+                call = next((c for c in result.calls if _could_make(c, made, obj)), None)
+                if call is None:
+                    continue
+                labels = {f.label for f in result.fired}
+                if call.fault in labels:
+                    found[id(defect)] = str(call.fault)
+                else:
+                    fired = self.fired()
+                    on = [f.label for f in result.fired if fired.get(f.label) == call.address]
+                    if len(on) == 1 and call.address is not None:
+                        found[id(defect)] = on[0]
+                break
+        return found
+
+    def unfired(self) -> list[Fault]:
+        fired = set(self.fired())
+        return [f for f in self.faults if f.label not in fired]
+
+
+#: Called with each verdict as it is decided (the items report it; progress shows it).
+OnVerdict = Callable[[Verdict], None]
+
+
+def decide(
+    stack: ScenarioStack,
+    faults: Sequence[Fault],
+    *,
+    clean_state: Sequence[StateResource] | None = None,
+    order: Sequence[str] = (),
+    reproduce: Mapping[str, str] | None = None,
+    on_verdict: OnVerdict | None = None,
+) -> dict[str, Verdict]:
+    """Decide every fault point of ``faults`` (one module, one Stack) in as few runs as
+    the findings allow; see the module docstring.
+
+    ``clean_state`` is the state of a clean apply (to tell whose leftover an object no
+    state tracks is); ``order`` the fault points in the order a clean apply made their
+    calls (a chain of ending faults follows it); ``reproduce`` each label's reproduce
+    line, put on its defects.
+    """
+    rank = {point: i for i, point in enumerate(order)}
+    queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
+    verdicts: dict[str, Verdict] = {}
+    runs = 0
+    common: set[tuple[object, ...]] | None = None
+
+    def decided(verdict: Verdict) -> None:
+        for d in verdict.defects:
+            d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
+        verdict.defects = stack.finish(verdict.defects)
+        verdict.ran_with = stack.ran_with
+        verdicts[verdict.label] = verdict
+        if on_verdict is not None:
+            on_verdict(verdict)
+
+    while queue:
+        group = queue.pop(0)
+        runs += 1
+        started = time.monotonic()
+        if len(group) == 1:
+            decided(_alone(stack, group[0], runs, started))
+            continue
+        label = f"{len(group)} points together"
+        scenario = GroupScenario(stack, group, label, clean_state or (), order)
+        scenario.progress = f"; {len(verdicts)} of {len(faults)} points decided"
+        found = scenario.run()
+        seconds = time.monotonic() - started
+        fired = scenario.fired()
+        origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
+        makers = scenario.makers(found.defects, found.created)
+        shared = attribute(found.defects, fired, origins, makers, common or ())
+        if shared.unattributed and common is None:
+            # Is it the module's own, found whatever the fault? A clean run says, once.
+            common = _without_faults(stack)
+            shared = attribute(found.defects, fired, origins, makers, common)
+        _log.info(
+            "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
+            stack.name,
+            runs,
+            len(group),
+            seconds,
+            len(fired),
+            len(group) - len(fired),
+            sorted(shared.ambiguous),
+            [(d.kind, d.address, d.message[:120]) for d in shared.unattributed],
+        )
+        by_label = {f.label: f for f in group}
+        later: list[list[Fault]] = []
+        if shared.unattributed:
+            # A finding no point accounts for: none of this run's verdicts is sure.
+            points = [by_label[p] for p in fired]
+            half = max(1, len(points) // 2)
+            later += [points[:half], points[half:]]
+        else:
+            together = tuple(p for p in fired if p not in shared.ambiguous)
+            for point in together:
+                hit = fired[point]
+                own = [_relabelled(d, point, label) for d in shared.by_point[point]]
+                decided(
+                    Verdict(
+                        point, left_behind(own, found.created, hit), runs, together, seconds, hit
+                    )
+                )
+            # Points a finding could belong to are run again, each in another group.
+            apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
+            later.extend(_spread(apart))
+        # Points whose fault did not fire (what they need failed first) go on in the next
+        # group; a group that fired none of them gives each its own run.
+        missed = scenario.unfired()
+        if len(missed) == len(group):
+            later.extend([f] for f in missed)
+        elif missed and later:
+            later[0] = [*missed, *later[0]]
+        elif missed:
+            later.append(missed)
+        queue = [g for g in later if g] + queue
+    return verdicts
+
+
+def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:
+    """What a clean apply and its second plan find (:func:`finding_key` each): the
+    module's own findings, which every fault point's run finds too. Its apply is as
+    parallel as a grouped run's."""
+    stack.fresh_start()
+    if not stack.apply().ok:
+        stack.take_run_findings("no fault")
+        return set()
+    found = stack.second_plan_defects("no fault") + stack.take_run_findings("no fault")
+    return {finding_key(d) for d in found}
+
+
+def _first_groups(faults: Sequence[Fault], rank: Mapping[str, int]) -> list[list[Fault]]:
+    """One group of the faults that leave terraform running, one chain of those that
+    end it (in the clean apply's order of their calls)."""
+    key = lambda f: (rank.get(f.point, len(rank)), f.label)  # noqa: E731
+    staying = sorted((f for f in faults if not ends_terraform(f)), key=key)
+    ending = sorted((f for f in faults if ends_terraform(f)), key=key)
+    return [staying, ending]
+
+
+def _spread(faults: list[Fault]) -> list[list[Fault]]:
+    """Groups in which no two faults are on one resource (they were told apart badly)."""
+    groups: list[list[Fault]] = []
+    for fault in faults:
+        home = next((g for g in groups if all(f.address != fault.address for f in g)), None)
+        if home is None:
+            groups.append([fault])
+        else:
+            home.append(fault)
+    return groups
+
+
+def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verdict:
+    """One point's own scenario, as :meth:`Stack.recover` runs it (without the replay)."""
+    try:
+        found = Scenario(stack, fault).run()
+    except ConvergeError as exc:
+        return Verdict(fault.label, [], run, (fault.label,), time.monotonic() - started, error=exc)
+    return Verdict(
+        fault.label,
+        found.defects,
+        run,
+        (fault.label,),
+        time.monotonic() - started,
+        fault_hit(found.first),
+    )
+
+
+def _could_make(call: Call, made: str, obj: CloudObject | None) -> bool:
+    """``call``'s answer (or request) named ``made`` and, where the object's type is
+    known, the call was made for a resource of that type (or for none terraform said)."""
+    if made not in call.answered and made not in call.requested:
+        return False
+    return obj is None or call.address is None or resource_type(call.address) == obj.type
+
+
+def _targets(clean: Sequence[StateResource], failed: set[str]) -> list[str]:
+    """Every managed instance of ``clean`` a run can still apply: all but the ``failed``
+    ones and those of resources that depend, directly or not, on a failed one's resource
+    (a target brings what it depends on, by resource, so those would fail again)."""
+    deps = {_resource_of(r.address): set(r.dependencies) for r in clean}
+    reached = {_resource_of(a) for a in failed}
+    blocked: set[str] = set()
+    while True:
+        more = {r for r, needs in deps.items() if r not in blocked and needs & (reached | blocked)}
+        if not more:
+            break
+        blocked |= more
+    return [
+        r.address
+        for r in clean
+        if r.is_managed and r.address not in failed and _resource_of(r.address) not in blocked
+    ]
+
+
+def _reachable(faults: Sequence[Fault], targets: Sequence[str]) -> bool:
+    """Can an apply of ``targets`` fire any of ``faults`` (one not pinned, or pinned to
+    a target)?"""
+    wanted = set(targets)
+    return any(f.address is None or f.address in wanted for f in faults)
+
+
+def _resource_of(address: str) -> str:
+    """``module.a["x"].aws_subnet.b[0]`` -> ``module.a.aws_subnet.b`` (state's dependency form)."""
+    out: list[str] = []
+    depth = 0
+    for ch in address:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def _relabelled(defect: Defect, point: str, run: str) -> Defect:
+    """``defect`` as the finding of ``point``'s scenario (a copy: a finding shared by
+    several points is each one's own); its text names the point, not the ``run``."""
+    return dataclasses.replace(
+        defect,
+        scenario=point,
+        objects=list(defect.objects),
+        message=defect.message.replace(f"after {run} ", f"after {point} "),
+    )

@@ -1,0 +1,160 @@
+"""The Stack as its runners see it: the steps it tells, and the interface they drive.
+
+The scenario runner (:mod:`.scenario`), the continuous loop (:mod:`.loop`),
+upgrades (:mod:`.upgrade`) and zero-code collection (:mod:`.collect`) drive a
+:class:`~pytest_converge.run.stack.Stack` only through :class:`ScenarioStack`, a
+``Protocol`` that mypy checks the Stack against wherever one is handed to them.
+What a Stack is doing is data, a :class:`Step`, told to ``Stack.on_step``
+(the live status line reads it) and logged as text::
+
+    stack.step(Step.FAULTED_APPLY, "crash@CreateVpc#1@aws_vpc.main")
+    # log: "mods/net: faulted apply: crash@CreateVpc#1@aws_vpc.main"
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..analysis.defects import Defect
+    from ..analysis.plan import Plan
+    from ..analysis.world_check import World
+    from ..emulator.base import Emulator
+    from ..faults import Call, Fault, Proxy
+    from ..faults.locate import CleanApply
+    from ..inventory import Inventory
+    from ..terraform.runner import Completed, Runner
+    from ..terraform.workspace import Template, Templates
+    from .results import ApplyResult
+
+
+class Step(str, enum.Enum):
+    """What a Stack is doing now; its value is how the status line names it."""
+
+    #: The Stack is being made (workspace, provider); a test's own first apply ends it.
+    INIT = "init"
+    #: An apply with no fault (a test's, the two-run's first).
+    APPLY = "apply"
+    #: A clean apply recorded to compare recovered worlds with (or for fault points).
+    CLEAN_APPLY = "clean apply"
+    #: The apply through the scenario's fault(s).
+    FAULTED_APPLY = "faulted apply"
+    #: The clean re-run after the faulted apply.
+    RERUN = "re-run"
+    SECOND_PLAN = "second plan"
+    #: The second plan had changes: apply them once more and plan a third time.
+    THIRD_PLAN = "third plan"
+    INVENTORY = "inventory"
+    WORLD_CHECK = "world check"
+    #: A scenario that found defects runs once more (a differing outcome is flaky).
+    REPLAY = "replay"
+    #: Findings re-checked on a second emulator (``--converge-confirm-with``).
+    CONFIRM = "confirming on the second emulator"
+    #: An upgrade: the released revision's apply, then the upgrade's plan and apply.
+    OLD_REVISION_APPLY = "old revision apply"
+    UPGRADE_PLAN = "upgrade plan"
+    UPGRADE_APPLY = "upgrade apply"
+    #: A cycle of the continuous loop (writers act, plan, apply).
+    LOOP_CYCLE = "loop cycle"
+
+
+class ScenarioStack(Protocol):
+    """What the runners use of a Stack (see the module docstring); nothing else of it.
+
+    Settings and places are read-only here; a runner changes a Stack only through
+    these methods.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ran_with(self) -> str: ...
+    @property
+    def module(self) -> Path: ...
+    @property
+    def root(self) -> Path:
+        """The Stack's own directory (its workspace, ``workdir``, is inside it)."""
+
+    @property
+    def workdir(self) -> Path: ...
+    @property
+    def variables(self) -> dict[str, Any]: ...
+    @property
+    def parallelism(self) -> int | None: ...
+    @property
+    def replay(self) -> bool: ...
+    @property
+    def reproduce(self) -> str: ...
+    @property
+    def loop_alert(self) -> int: ...
+    @property
+    def stateful_types(self) -> frozenset[str] | None: ...
+    @property
+    def on_loop(self) -> Callable[[dict[str, Any]], None] | None: ...
+    @property
+    def templates(self) -> Templates: ...
+    @property
+    def template(self) -> Template: ...
+    @property
+    def emulator(self) -> Emulator: ...
+    @property
+    def proxy(self) -> Proxy: ...
+    @property
+    def regions(self) -> set[str]:
+        """Every region a run signed a call for, and the declared ones."""
+
+    @property
+    def provider_regions(self) -> dict[str, str]:
+        """Provider configuration (``aws``, ``aws.west``) -> its literal region."""
+
+    @property
+    def applied(self) -> bool:
+        """The state holds a successful apply of this configuration."""
+
+    # -- what it is doing ----------------------------------------------------------
+    def step(self, step: Step, detail: str = "") -> None: ...
+
+    # -- runs ---------------------------------------------------------------------
+    def apply(
+        self,
+        faults: Sequence[Fault] | Fault | None = None,
+        *,
+        refresh: bool = True,
+        targets: Sequence[str] = (),
+        clean: CleanApply | None = None,
+    ) -> ApplyResult: ...
+    def apply_for_points(self) -> ApplyResult: ...
+    def plan(self) -> Plan: ...
+    def state(self) -> dict[str, Any]: ...
+    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed: ...
+    def note_applied(self) -> None: ...
+    def adopt_state(self, state_file: Path) -> None: ...
+    def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner: ...
+    def fresh_start(self) -> None: ...
+    def check_emulator(self) -> None: ...
+    def stall_watch(self) -> Callable[[], str | None]: ...
+    def note_calls(self, calls: Sequence[Call]) -> None: ...
+    def cut_since_start(self) -> list[str]: ...
+
+    # -- observations -----------------------------------------------------------
+    def inventory(self) -> Inventory: ...
+    def warm_inventory(self) -> None: ...
+    def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]: ...
+    def take_run_findings(self, scenario: str) -> list[Defect]: ...
+    def clean_world(self) -> World | None: ...
+    def recorded_world(self) -> World | None: ...
+    def world_defects(
+        self,
+        clean: World | None,
+        fault: str | None,
+        second: ApplyResult | None,
+        scenario: str,
+        inventoried: Collection[str] = (),
+    ) -> list[Defect]: ...
+
+    # -- results ------------------------------------------------------------------
+    def finish(self, defects: list[Defect]) -> list[Defect]: ...
+    def seen(self, defects: list[Defect]) -> None: ...

@@ -1,0 +1,1161 @@
+"""Stack: one module under test, and the runs that prove (or disprove) it converges.
+
+A Stack owns a private workspace (an initialised copy of the module) and a
+recording, fault-injecting proxy in front of the emulator. Every terraform
+run of the Stack goes through that proxy, so the endpoint written into the
+provider configuration never changes between runs.
+
+>>> stack = converge("modules/network")            # doctest: +SKIP
+>>> stack.apply().ok                                # doctest: +SKIP
+True
+>>> stack.assert_converged()                        # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import os
+import re
+import shutil
+import signal
+import time
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..analysis.defects import Defect, WatchedList
+from ..analysis.diffs import plan_defects
+from ..analysis.egress_check import egress_defects, in_flight
+from ..analysis.emulators import Outcome, emulator_differences
+from ..analysis.gaps import (
+    Gap,
+    emulator_version,
+    load_catalogue,
+    mark_disagreements,
+    mark_emulator_gaps,
+    undecodable_notes,
+    unimplemented_notes,
+)
+from ..analysis.model_gaps import ModelFacts, refusal_notes
+from ..analysis.plan import Plan, parse_plan, top_attribute
+from ..analysis.stalls import (
+    KNOWN_WAIT_LIMITS,
+    REFUSED_EGRESS,
+    STALL_LIMITS,
+    Stall,
+    StallLimits,
+    catalogued_wait,
+    find_stall,
+    retried_egress,
+    split_after_cut,
+    stall_defect,
+)
+from ..analysis.state import state_resources
+from ..analysis.world_check import World, world_defects
+from ..analysis.writers import sibling_writers
+from ..awsapi.facts import model_facts, refusal_facts
+from ..emulator.base import Emulator
+from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
+from ..faults import Call, Crash, Fault, Proxy, parse_fault
+from ..faults.cut import Gather
+from ..faults.locate import CleanApply, RequestMatcher, applying_for
+from ..inventory import Inventory, prepare_clients, take_inventory
+from ..inventory.world import take_world
+from ..isolation.egress import EgressGuard
+from ..isolation.safety import ensure_loopback
+from ..report import convergence_error
+from ..terraform.cliconfig import short_address
+from ..terraform.hcl import declared_regions, provider_regions
+from ..terraform.provider import ReattachedProvider
+from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
+from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses
+from . import upgrade as upgrades
+from .loop import Loop
+from .protocol import Step
+from .results import ApplyResult, RecoveryReport, UpgradeReport
+from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
+from .scenario import Scenario, points, report_fields
+from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
+
+_counter = itertools.count(1)
+_log = logging.getLogger("pytest_converge")
+
+
+class Stack:
+    """A module under test. Made by the ``converge`` fixture; see its docs."""
+
+    #: Cycles a loop may go without converging before it is a defect (``--converge-loop-alert``).
+    loop_alert: int = 3
+    #: Called with each loop's JSON record (the fixture and zero-code items report it).
+    on_loop: Callable[[dict[str, Any]], None] | None = None
+    #: Resource types whose replacement loses data (None: the built-in list);
+    #: the session sets it from the ``pytest_converge_stateful_types`` hook.
+    stateful_types: frozenset[str] | None = None
+    #: When a run is stuck on one call and stopped (see :mod:`.analysis.stalls`).
+    stall_limits: StallLimits = STALL_LIMITS
+    #: Told every terraform ``-json`` event of an apply (the live status line).
+    on_event: Callable[[dict[str, Any]], None] | None = None
+    #: Told each step the Stack starts, with its detail (the live status line).
+    on_step: Callable[[Step, str], None] | None = None
+
+    def __init__(
+        self,
+        module_dir: str | Path,
+        *,
+        emulator: Emulator,
+        templates: Templates,
+        workdir: Path,
+        variables: dict[str, Any] | None = None,
+        parallelism: int | None = None,
+        timeouts: dict[str, float] | None = None,
+        inventory: Callable[[Emulator], Any] | None = None,
+        classify: Callable[[str, str, Any, Any], str | None] | None = None,
+        on_defects: Callable[[Stack, list[Defect]], None] | None = None,
+        reproduce: str = "",
+        progress: Callable[[str], None] | None = None,
+        replay: bool = True,
+        on_seen: Callable[[Stack, list[Defect]], None] | None = None,
+        name: str | None = None,
+        strict: bool = False,
+        reattach: bool = True,
+        emulator_empty: bool = False,
+    ) -> None:
+        self.emulator = emulator
+        self.variables = dict(variables or {})
+        self.parallelism = parallelism
+        self.reproduce = reproduce
+        self._classify = classify
+        self._inventory = inventory
+        self._on_defects = on_defects
+        #: Told the defects a test looked at (see :meth:`_seen`).
+        self._on_seen = on_seen
+        #: Each step as a log line, ``<name>: <step>: <detail>`` (``--log-cli-level=INFO``).
+        self.progress: Callable[[str], None] = progress or _log.info
+        #: The workspace templates and the per-command timeouts the runs use.
+        self.templates = templates
+        self.timeouts = timeouts
+        self.template: Template = templates.get(module_dir)
+        self.module = self.template.module
+        #: The module's name in every report: its path relative to the rootdir
+        #: when made by the fixture or ``--converge`` (the base name otherwise).
+        self.name = name or self.module.name
+        self.replay = replay
+        #: Findings a known emulator gap explains stay errors (``--converge-strict``).
+        self.strict = strict
+        self.applied = False
+        self.last_apply: ApplyResult | None = None
+        self.last_plan: Plan | None = None
+        #: The applies of this scenario the stall watch cut (see second_plan_defects).
+        self._cuts: list[ApplyResult] = []
+        self.defects: list[Defect] = []
+        #: Provider configuration ("aws", "aws.west") -> its literal region.
+        self.provider_regions = provider_regions(self.module)
+        #: Every region a run signed a call for, plus the declared ones: what to inventory.
+        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
+        #: Region -> SigV4 services the runs called there; None once an unsigned call
+        #: (no credential scope) was seen, which makes every service worth listing.
+        self.services: dict[str, set[str]] | None = {}
+        #: Every fault scenario's report, in the order :meth:`recover` made them.
+        self.reports: list[RecoveryReport] = []
+        self._clients_prepared = False
+        #: Nothing has used the emulator since it started or was emptied (the
+        #: session knows): the first scenario skips its reset; any apply ends it.
+        self._emulator_empty = emulator_empty
+        #: The last command was stopped because the emulator under it died (see _stall_watch).
+        self._emulator_lost = False
+        #: The AWS resources and data sources the module and its modules declare.
+        self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The world a clean apply made, by variable values (see clean_world), and
+        #: the types the emulator's world() covers (None: not asked yet).
+        self._clean_worlds: dict[str, World | None] = {}
+        self._clean_states: dict[str, dict[str, Any]] = {}
+        self._world_covered: frozenset[str] | None = None
+        check_served = getattr(emulator, "check_served", None)
+        if check_served is not None:  # before any apply: not minutes of provider retries
+            check_served(self._addresses, self.name)
+        ensure_loopback(emulator.endpoint, "emulator endpoint")
+        self.proxy = Proxy(upstream=emulator.endpoint)
+        self.proxy.start()
+        self.egress_guard = EgressGuard()
+        #: egress and stalled defects of the runs since the scenario started
+        #: (see take_run_findings).
+        self._egress: list[Defect] = []
+        self._stalled: list[Defect] = []
+        base = workdir / f"stack-{next(_counter)}-{self.module.name}"
+        provider: ReattachedProvider | None = None
+        try:
+            self.egress_guard.start()
+            self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
+            #: The Stack's own directory (its workspace is ``workdir`` inside it).
+            self.root = base
+            env = {**templates.env(base), **self.egress_guard.proxy_env()}
+            provider = _reattached_provider(self.template, self.workdir, env, reattach)
+            self.runner = Runner(
+                templates.toolchain.command, self.workdir, env, timeouts, provider=provider
+            )
+        except BaseException:
+            # Cancelled (SIGTERM) can land here too: the caller never gets this Stack
+            # to close, so nothing it started may outlive the exception.
+            if provider is not None:
+                provider.stop()
+            self.proxy.stop()
+            self.egress_guard.stop()
+            shutil.rmtree(base, ignore_errors=True)
+            raise
+
+    # -- runs ----------------------------------------------------------
+    def apply(
+        self,
+        faults: Sequence[Fault] | Fault | None = None,
+        *,
+        refresh: bool = True,
+        targets: Sequence[str] = (),
+        clean: CleanApply | None = None,
+    ) -> ApplyResult:
+        """``terraform apply`` through ``faults`` (none by default).
+
+        Returns the result whether or not terraform succeeded; a failed apply
+        is data here (a fault is *meant* to break it). Use
+        ``.raise_for_error()`` when it must succeed. ``refresh=False`` plans from
+        the state alone (``-refresh=false``); ``targets`` applies only those addresses
+        (``-target``, and what they depend on).
+
+        Faults apply with ``-parallelism=1`` (one open apply makes every call),
+        unless ``clean``, what a clean apply of this configuration did, is given:
+        then terraform runs as parallel as it likes, each call is told to its
+        resource by what its request says (:class:`.faults.locate.RequestMatcher`),
+        and crashes gather into one cut (:class:`.faults.cut.Gather`).
+        """
+        armed = [faults] if isinstance(faults, Fault) else list(faults or [])
+        if clean is not None:
+            return self._apply(armed, self.parallelism, targets, refresh, clean)
+        parallelism = self.parallelism or (1 if armed else None)
+        return self._apply(armed, parallelism, targets, refresh=refresh)
+
+    def _apply(
+        self,
+        armed: list[Fault],
+        parallelism: int | None,
+        targets: Sequence[str] = (),
+        refresh: bool = True,
+        clean: CleanApply | None = None,
+    ) -> ApplyResult:
+        self.check_emulator()
+        self._emulator_empty = False
+        self.proxy.clear()
+        applying = OpenApplies()
+        matcher = RequestMatcher(clean) if clean is not None and armed else None
+        gather = None
+        if matcher is not None and any(isinstance(f, Crash) for f in armed):
+            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
+        # Every mutating call is attributed to the resource whose apply made it
+        # (Call.address), and a pinned fault fires only on its resource's calls.
+        self.proxy.arm(
+            armed,
+            signal=self.runner.signal,
+            locate=self._locator(applying, matcher),
+            answered=matcher.answered if matcher is not None else None,
+            gather=gather,
+        )
+        started = time.monotonic()
+        timeline: list[tuple[float, dict[str, Any]]] = []
+        watch, stalls = self._stall_watch(timeline)
+
+        def on_event(event: dict[str, Any]) -> None:
+            applying.see(event)
+            if matcher is not None:
+                matcher.see(event)
+            timeline.append((time.monotonic(), event))
+            if self.on_event is not None:
+                self.on_event(event)
+
+        try:
+            done = self.runner.run(
+                "apply",
+                input=False,
+                no_color=IsFlagged,
+                auto_approve=IsFlagged,
+                json=IsFlagged,
+                parallelism=parallelism,
+                target=list(targets) or None,
+                refresh=None if refresh else False,
+                on_event=on_event,
+                watch=watch,
+            )
+            error = None
+            if done.returncode != 0:
+                error = TerraformError(
+                    done.command,
+                    done.returncode,
+                    done.diagnostics() or _signal_note(done),
+                    done.stdout + done.stderr,
+                    str(self.workdir),
+                )
+        except TerraformError as exc:  # a timeout, or stopped by ``watch``
+            done, error = None, exc
+        finally:
+            unfired = self.proxy.disarm()
+        if self._emulator_lost:
+            raise EmulatorError(self._emulator_died("during apply"))
+        if error is not None:
+            _name_emulator_gaps(error, self.proxy.calls, self.emulator)
+        egress = self._egress_of(timeline)
+        result = ApplyResult(
+            ok=error is None,
+            error=error,
+            seconds=time.monotonic() - started,
+            calls=self.proxy.calls,
+            fired=[f for f in armed if f not in unfired],
+            unfired=unfired,
+            pending=done.pending() if done is not None else [],
+            # What the stall watch cut, else what terraform left open (a crash).
+            in_flight=in_flight(timeline, stalls[0].last)
+            if stalls
+            else done.open_addresses()
+            if done is not None
+            else applying.addresses(),
+            signalled=done.signalled if done is not None else None,
+            egress=egress,
+            stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
+            events=done.events if done is not None else [],
+            clock_offset=time.time() - time.monotonic(),
+        )
+        self.applied = self.applied or result.ok
+        self.last_apply = result
+        if result.cut:
+            self._cuts.append(result)
+        self.note_calls(result.calls)
+        if not armed and error is not None and not self.emulator.is_alive():
+            raise EmulatorError(self._emulator_died("during apply", error))
+        return result
+
+    def _locator(
+        self, applying: OpenApplies, matcher: RequestMatcher | None = None
+    ) -> Callable[[Any, bytes, str], str | None]:
+        """``locate(operation, body, path)`` for the proxy: the one resource whose apply
+        makes the call.
+
+        With ``-parallelism=1`` (fault scenarios and fault point recording, unless
+        ``parallelism`` says otherwise) one apply is open at a time; of several,
+        the one whose type the call's service serves, if only one does; in a
+        parallel grouped apply, the one ``matcher`` tells.
+        """
+
+        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
+            if not self.runner.caught_up():
+                _log.warning("terraform's events lag; %s is not located", operation.name)
+                return None
+            addresses = applying.addresses()
+            if matcher is not None and len(addresses) > 1:
+                return matcher.made(addresses, operation.name, body, path, operation.service)
+            return applying_for(addresses, operation.service)
+
+        return locate
+
+    def plan(self) -> Plan:
+        """``terraform plan``: what the next apply would change, down to attributes.
+
+        An empty plan costs one ``plan``; only a non-empty one is also shown
+        with ``show -json`` for its attribute-level detail (and its drift).
+        Drift under an empty plan changed nothing terraform manages, so it
+        cannot break convergence: its addresses are kept in ``drifted``.
+        """
+        self.check_emulator()
+        self.proxy.clear()
+        planfile = "converge.tfplan"
+        timeline: list[tuple[float, dict[str, Any]]] = []
+        watch, stalls = self._stall_watch(timeline)
+        try:
+            done = self.runner.run(
+                "plan",
+                input=False,
+                no_color=IsFlagged,
+                json=IsFlagged,
+                detailed_exitcode=IsFlagged,
+                out=planfile,
+                parallelism=self.parallelism,
+                check=True,
+                ok_codes=(0, 2),
+                on_event=lambda event: timeline.append((time.monotonic(), event)),
+                watch=watch,
+            )
+        except TerraformError as exc:
+            if self._emulator_lost:
+                raise EmulatorError(self._emulator_died("during plan")) from exc
+            _name_emulator_gaps(exc, self.proxy.calls, self.emulator)
+            self._stalled_of("terraform plan", exc, stalls, timeline, self._egress_of(timeline))
+            raise
+        else:
+            self._egress_of(timeline)
+        if done.returncode == 0:
+            self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
+        else:
+            shown = self.runner.run(
+                "show", planfile, json=IsFlagged, no_color=IsFlagged, check=True
+            )
+            self.last_plan = parse_plan(json.loads(shown.stdout))
+        return self.last_plan
+
+    def state(self) -> dict[str, Any]:
+        """The current state as ``terraform show -json`` prints it."""
+        shown = self.runner.run("show", json=IsFlagged, no_color=IsFlagged, check=True)
+        return json.loads(shown.stdout) if shown.stdout.strip() else {}
+
+    def outputs(self) -> dict[str, Any]:
+        """The root module's outputs after the last apply, read from the state: ``{name: value}``.
+
+        Sensitive outputs are included as values (this is a test run).
+        """
+        data = read_json(self.workdir / "terraform.tfstate")
+        return {k: v.get("value") for k, v in (data.get("outputs") or {}).items()}
+
+    # -- convergence ---------------------------------------------------
+    def converged_defects(self, scenario: str = "two-run") -> list[Defect]:
+        """Apply if not yet applied, then plan; a non-empty plan is applied and planned again.
+
+        Returns the defects (empty when the module converges). A run that tried to
+        reach a host beyond the emulator gives ``egress`` defects; when that made
+        the apply fail, they are returned instead of terraform's error.
+        """
+        found = self._converged_defects(scenario)
+        return WatchedList(found, lambda: self.seen(found))
+
+    def _converged_defects(self, scenario: str) -> list[Defect]:
+        try:
+            defects = self.second_plan_defects(scenario)
+        except (TerraformError, ConvergenceError):
+            found = self.take_run_findings(scenario)
+            if not found:
+                raise
+            return self.finish(found)
+        return self.finish(self.take_run_findings(scenario) + defects)
+
+    def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]:
+        """Apply if not yet applied, then plan; a plan with changes is applied and planned
+        again (permanence). Its defects, not finished (part of the runner's interface).
+
+        After an apply the stall watch cut (:attr:`ApplyResult.cut`) the plan still
+        runs: what the apply finished is checked as usual (permanence through an apply
+        of those resources only), the resources it cut or never reached are told on
+        the ``stalled`` finding (:func:`.analysis.stalls.split_after_cut`). ``cut`` adds
+        resources a failed apply left half made (a re-run's ``recovery-failed`` ones):
+        they and what they block are left out the same way.
+        """
+        cut = {*cut, *self.cut_since_start()}
+        if not self.applied and not cut:
+            self.step(Step.APPLY)
+            result = self.apply()
+            cut.update(self.cut_since_start())
+            if not cut:
+                result.raise_for_error()
+        self.step(Step.SECOND_PLAN)
+        applied = self.last_apply
+        second = self.plan()
+        state: list[str] = []
+        if cut:
+            state = self._managed_in_state()
+            after = split_after_cut(second, cut, state)
+            if self._cuts:
+                for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
+                    finding.message = f"{finding.message}. {after.note()}"
+            second = after.checked
+        if second.is_empty and not second.drift:
+            return []
+        writers = self._sibling_writers(second, applied)
+        third = None
+        targets = [rc.address for rc in second.changes]
+        if not second.is_empty and (not cut or targets):
+            # Permanence: what is still there after one more apply never goes away.
+            # After a cut, only the resources it finished are applied again.
+            self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
+            again = self._apply([], self.parallelism, targets) if cut else self.apply()
+            if again.ok:
+                third = self.plan()
+                if cut:
+                    third = split_after_cut(third, cut, state).checked
+        return plan_defects(
+            second,
+            third,
+            module=self.name,
+            scenario=scenario,
+            classify=self._classify,
+            module_dir=self.module,
+            writers=writers,
+        )
+
+    def cut_since_start(self) -> list[str]:
+        """The resources in flight when the stall watch cut an apply of this scenario
+        (since :meth:`fresh_start`; part of the runner's interface)."""
+        return list(dict.fromkeys(a for run in self._cuts for a in run.in_flight))
+
+    def _managed_in_state(self) -> list[str]:
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return [r.address for r in state if r.is_managed]
+
+    def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
+        """Drifted objects another resource of this configuration wrote during ``applied``."""
+        if not plan.drift or applied is None or not applied.events:
+            return {}
+        drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
+
+    def assert_converged(self) -> None:
+        """Raise :class:`ConvergenceError` unless the plan after apply is empty.
+
+        The error lists each defect: address, attribute path, declared ->
+        observed, its classification, why it happens and how to fix it.
+        """
+        defects = self._converged_defects("two-run")
+        self.defects.extend(defects)
+        errors = [d for d in defects if d.is_error]
+        if errors:
+            self.seen(defects)  # raised: the test fails with them, or caught them
+            raise convergence_error(defects, header=self.failure_header())
+
+    def compare_with(self, other: Emulator) -> list[Defect]:
+        """Run the two-run test here and on ``other``; what only one of them finds.
+
+        Returns ``emulator-difference`` findings (warnings) showing both sides'
+        second plans. Both emulators are emptied first.
+        """
+
+        def outcome(stack: Stack) -> Outcome:
+            stack.fresh_start()
+            stack.apply().raise_for_error()
+            defects = stack.second_plan_defects("two-run")
+            summary = stack.last_plan.summary() if stack.last_plan else "not planned"
+            return Outcome(stack.emulator.name, defects, summary)
+
+        twin = self._twin(other)
+        try:
+            mine, theirs = outcome(self), outcome(twin)
+        finally:
+            twin.close()
+        return self.finish(emulator_differences(self.name, mine, theirs))
+
+    def confirm_with(
+        self, other: Emulator, defects: Sequence[Defect] | None = None
+    ) -> list[Defect]:
+        """Re-run the two-run test on ``other``; mark the findings only this emulator shows.
+
+        ``defects`` (default: this Stack's ``defects``) get ``emulator_suspected``
+        and ``evidence`` naming ``other``'s second plan; an error becomes a
+        warning unless ``strict``. Returns the marked findings; none when the
+        module cannot be applied on ``other`` (then there is no evidence).
+        ``--converge-confirm-with`` does this for each module with error-level findings.
+        """
+        found = list(self.defects if defects is None else defects)
+        twin = self._twin(other)
+        try:
+            twin.fresh_start()
+            self.step(Step.CONFIRM, other.name)
+            if not twin.apply().ok:
+                self.progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                return []
+            theirs = twin.second_plan_defects("two-run")
+            plan = twin.last_plan.summary() if twin.last_plan else "not planned"
+        finally:
+            twin.close()
+        return mark_disagreements(
+            found, theirs, self.emulator.name, other.name, other_plan=plan, strict=self.strict
+        )
+
+    def _twin(self, other: Emulator) -> Stack:
+        """The same module, variables and options, on ``other``."""
+        return Stack(
+            self.module,
+            emulator=other,
+            templates=self.templates,
+            workdir=self.root.parent,
+            variables=self.variables,
+            parallelism=self.parallelism,
+            timeouts=self.timeouts,
+            classify=self._classify,
+            name=self.name,
+            strict=self.strict,
+        )
+
+    # -- continuous reconciliation --------------------------------------
+    def loop(self, alert: int | None = None) -> Loop:
+        """A simulated continuous agent over this Stack (applies first if needed).
+
+        See :class:`pytest_converge.run.loop.Loop`: ``writer()``, ``console()``,
+        ``run(cycles=N)``, ``paused()``.
+        """
+        return Loop(self, alert=self.loop_alert if alert is None else alert)
+
+    def reconfigure(self, vars: dict[str, Any]) -> None:
+        """Set variable values for the runs that follow: a change landing in the code."""
+        self.variables.update(vars)
+        (self.workdir / VARS_FILE).write_text(json.dumps(self.variables, indent=2))
+
+    # -- faults --------------------------------------------------------
+    def fault_points(self) -> list[str]:
+        """The mutating API calls of a clean apply, each pinned to the resource that made it.
+
+        ``["CreateVpc#1@aws_vpc.main", "CreateSubnet#1@aws_subnet.a[0]", ...]``: one
+        per (resource, operation, occurrence), so a scenario of each hits its
+        resource whatever order terraform walks in; a call no single resource's
+        apply held stays ``Op#n``. Runs one clean apply (``-parallelism=1``, as
+        fault scenarios do, unless ``parallelism`` is set) on an empty emulator
+        and state (so use it at collection time or in a session fixture), then
+        empties both again.
+        """
+        self.fresh_start()
+        result = self.apply_for_points()
+        if result.ok:
+            # Which resource a grouped run's leftover stands for, and what depends on what.
+            self._clean_states[self._world_key()] = read_json(self.workdir / "terraform.tfstate")
+        if result.ok and self._world_types():  # the world to check recoveries against
+            self._clean_worlds[self._world_key()] = self._world_now()
+        self.fresh_start()
+        result.raise_for_error()
+        return points(result.calls)
+
+    def apply_for_points(self) -> ApplyResult:
+        """A clean apply as a fault scenario's runs it (see :meth:`fault_points`); part of
+        the runner's interface."""
+        return self._apply([], self.parallelism or 1)
+
+    def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
+        """Apply through ``fault``, apply again with no fault, then check everything.
+
+        Defects: ``recovery-failed`` when the clean re-run fails, ``duplicate``
+        / ``orphan`` for cloud objects created and not in state, and the
+        second-plan defects of :meth:`assert_converged`. A scenario with
+        defects is replayed once (``replay=False`` skips that); when the
+        replay's outcome differs the report is ``flaky``, not hidden.
+        """
+        if isinstance(fault, str):
+            fault = parse_fault(fault)
+        started = time.monotonic()
+        found, again = Scenario(self, fault).run_and_replay(
+            self.replay if replay is None else replay
+        )
+        report = RecoveryReport(
+            module=self.name,
+            scenario=fault.label,
+            defects=self.finish(found.defects),
+            plan=self.last_plan,
+            seconds=time.monotonic() - started,
+            hit=found.hit,
+            replay_hit=again.hit if again is not None else None,
+            ran_with=self.ran_with,
+            **report_fields(found, again),
+        )
+        self.reports.append(report)
+        return report.watch(self.seen)
+
+    def seen(self, defects: list[Defect]) -> None:
+        """The test looked at ``defects`` (read a report's findings, or caught them raised)."""
+        if self._on_seen is not None:
+            self._on_seen(self, defects)
+
+    # -- the recovered world -------------------------------------------
+    def clean_world(self) -> World | None:
+        """The world a clean apply of this configuration makes, to check a recovery against.
+
+        None when there is nothing to compare: the emulator cannot tell what it
+        holds (no ``world()``), or the module declares no type it covers. Recorded
+        once per Stack and variable values, with a clean apply (``-parallelism=1``,
+        as fault scenarios run) that leaves the emulator to be emptied by the caller;
+        :meth:`fault_points` records it with its own clean apply.
+        """
+        key = self._world_key()
+        if key not in self._clean_worlds:
+            world = None
+            if self._world_types():
+                self.step(Step.CLEAN_APPLY, "to compare recovered worlds with")
+                self.fresh_start()
+                if self.apply_for_points().ok:
+                    world = self._world_now()
+            self._clean_worlds[key] = world
+        return self._clean_worlds[key]
+
+    def _world_key(self) -> str:
+        return json.dumps(self.variables, sort_keys=True, default=str)
+
+    def recorded_world(self) -> World | None:
+        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any
+        (part of the runner's interface)."""
+        return self._clean_worlds.get(self._world_key())
+
+    def recorded_state(self) -> dict[str, Any] | None:
+        """The state file :meth:`fault_points`' clean apply left, if it recorded one."""
+        return self._clean_states.get(self._world_key())
+
+    def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
+        """Keep clean worlds in ``worlds``, shared with the other Stacks of this module
+        content and emulator (the session's): one clean apply per module, not per test."""
+        self._clean_worlds = worlds
+
+    def remember_world(self, world: World) -> None:
+        """Take ``world`` as the clean world of this configuration (recorded elsewhere:
+        zero-code mode records it once per module with the fault points)."""
+        self._clean_worlds[self._world_key()] = world
+
+    def _world_types(self) -> set[str]:
+        """The types of this module whose objects the emulator's ``world()`` reads."""
+        read = getattr(self.emulator, "world", None)
+        if read is None:
+            return set()
+        if self._world_covered is None:
+            self.check_emulator()  # a dead emulator is named as such, before any call
+            self._world_covered = frozenset(read().get("covered") or ())
+        declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
+        return declared & self._world_covered
+
+    def _world_now(self) -> World | None:
+        """What the emulator holds now, matched to the state file."""
+
+        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        return take_world(self.emulator, state)
+
+    def world_defects(
+        self,
+        clean: World | None,
+        fault: str | None,
+        second: ApplyResult | None,
+        scenario: str,
+        inventoried: Collection[str] = (),
+    ) -> list[Defect]:
+        """After the scenario of ``fault`` (its label) re-ran clean (``second``) with an
+        empty plan: what the emulator holds that a clean apply does not (``wrong-fixed-point``, see
+        :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
+        plan = self.last_plan
+        if clean is None or fault is None or second is None or not second.ok:
+            return []
+        if self.last_apply is not second or plan is None or not plan.is_empty:
+            return []  # the second plan changed something: its own defects say what
+
+        recovered = self._world_now()
+        if recovered is None:
+            return []
+        return world_defects(
+            clean,
+            recovered,
+            fault=fault,
+            module=self.name,
+            scenario=scenario,
+            inventoried=inventoried,
+        )
+
+    # -- upgrades ------------------------------------------------------
+    def upgrade_from(
+        self,
+        old_module_dir: str | Path,
+        vars: dict[str, Any] | None = None,
+        *,
+        allow_replace: Sequence[str] = (),
+        fault: Fault | str | None = None,
+        replay: bool | None = None,
+    ) -> UpgradeReport:
+        """Apply the old revision, then this module over the same state, and check the upgrade.
+
+        ``old_module_dir`` is the released revision of this module (a checkout
+        of the last tag, for example; a relative path is from the current
+        directory); ``vars`` its variables (default: this Stack's).
+
+        Defects: ``destructive-upgrade`` (the upgrade plan replaces or deletes
+        an object of a stateful type, or renames an object without a
+        ``moved`` block: the fix is that block), ``upgrade-failed``, the
+        second-plan defects after the upgrade, and leftovers.
+        ``allow_replace`` accepts addresses (or globs). With ``fault`` the
+        upgrade apply runs through it and is re-run clean, as in
+        :meth:`recover` (``replay`` as there).
+
+        >>> stack.upgrade_from("../v1/modules/app").raise_for_defects()  # doctest: +SKIP
+        """
+        report = upgrades.upgrade_from(
+            self, old_module_dir, vars, allow_replace=allow_replace, fault=fault, replay=replay
+        )
+        return report.watch(self.seen)
+
+    def upgrade_fault_points(
+        self, old_module_dir: str | Path, vars: dict[str, Any] | None = None
+    ) -> list[str]:
+        """The mutating API calls of a clean upgrade apply from ``old_module_dir``."""
+        return upgrades.upgrade_fault_points(self, old_module_dir, vars)
+
+    # -- the runner's interface ----------------------------------------
+    # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides its
+    # public API: the ScenarioStack Protocol (stack_protocol.py), which mypy checks
+    # this class against wherever a Stack is handed to them. Nothing outside this
+    # module reaches into the private members below.
+    def step(self, step: Step, detail: str = "") -> None:
+        """Start ``step``: logged as ``<name>: <step>: <detail>`` and told to :attr:`on_step`."""
+        self.progress(
+            f"{self.name}: {step.value}: {detail}" if detail else f"{self.name}: {step.value}"
+        )
+        if self.on_step is not None:
+            self.on_step(step, detail)
+
+    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed:
+        """Run one terraform command in this Stack's workspace (its provider, timeouts and
+        egress guard): :meth:`.terraform.Runner.run`'s arguments."""
+        return self.runner.run(cmd, *args, **options)
+
+    def note_applied(self) -> None:
+        """An apply run outside :meth:`apply` (a loop's cycle) succeeded, or was tried."""
+        self.applied = True
+
+    def adopt_state(self, state_file: Path) -> None:
+        """Make ``state_file`` (another workspace's, if it wrote one) this Stack's state:
+        the next :meth:`second_plan_defects` applies this configuration over it first."""
+        if state_file.exists():
+            shutil.copyfile(state_file, self.workdir / "terraform.tfstate")
+        self.applied = False
+
+    def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner:
+        """A terraform runner for another workspace of this Stack (an old revision's, a
+        console change's scratch copy): the same engine, CLI config and timeouts; its
+        other hosts refused by this Stack's egress guard unless ``guarded`` is False."""
+        env = {**self.templates.env(root)}
+        if guarded:
+            env.update(self.egress_guard.proxy_env())
+        return Runner(self.templates.toolchain.command, workdir, env, self.timeouts)
+
+    def inventory(self) -> Inventory:
+        """The cloud objects in the emulator now: every region and service the runs touched.
+
+        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
+        """
+        return take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
+
+    def warm_inventory(self) -> None:
+        """Build the inventory's clients now (once per Stack), while the runs go on.
+
+        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
+        """
+        if self._clients_prepared:
+            return
+        self._clients_prepared = True
+        prepare_clients(
+            self.emulator,
+            sorted(self.regions),
+            {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
+        )
+
+    def note_calls(self, calls: Sequence[Call]) -> None:
+        """Add the regions and services ``calls`` signed for to what :meth:`inventory` lists.
+
+        :meth:`apply` does it for its own runs; a run of another workspace through
+        this Stack's proxy (an old revision's apply) is noted with this.
+        """
+        self.regions.update(c.region for c in calls if c.region)
+        for c in calls:
+            if self.services is None:
+                break
+            if c.region is None:
+                self.services = None
+            else:
+                self.services.setdefault(c.region, set()).add(c.service)
+
+    def stall_watch(self) -> Callable[[], str | None]:
+        """A ``watch`` for :meth:`Runner.run`: stops a command stuck on one call.
+
+        For runs outside :meth:`apply`/:meth:`plan` (a loop's cycles, an old
+        revision's apply): the command fails with ``TerraformStalled``.
+        """
+        return self._stall_watch([])[0]
+
+    def _egress_of(self, timeline: list[tuple[float, dict[str, Any]]]) -> list[Defect]:
+        """The egress defects of the run that just ended (also kept for _take_egress)."""
+        found = egress_defects(self.egress_guard.take(), timeline, module=self.name)
+        self._egress.extend(found)
+        return found
+
+    def _stall_watch(
+        self, timeline: list[tuple[float, dict[str, Any]]]
+    ) -> tuple[Callable[[], str | None], list[Stall]]:
+        """A ``watch`` for :meth:`Runner.run` that stops a command stuck on one call,
+        and the list it puts that :class:`Stall` in."""
+        found: list[Stall] = []
+        limits = self.stall_limits
+        known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
+        begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
+
+        self._emulator_lost = False
+
+        def watch() -> str | None:
+            # Called from the thread that appends to ``timeline``: no race.
+            progress = [t for t, e in timeline if e.get("type") in _PROGRESS_EVENTS]
+            calls = [c for c in self.proxy.calls if c.started >= begun]
+            # A dead emulator: the provider would retry its calls for minutes.
+            if any(c.unreached for c in calls) and not self.emulator.is_alive():
+                self._emulator_lost = True
+                return f"the {self.emulator.name} emulator stopped answering"
+            refused = [a for a in self.egress_guard.attempts if a.at >= begun]
+            stall = find_stall(calls, refused, progress, limits)
+            if stall is None and known != limits:
+                # A wait the catalogue explains is stopped sooner (KNOWN_WAIT_LIMITS).
+                early = find_stall(calls, refused, progress, known)
+                # The catalogue is read only for such a candidate, not for every command.
+                if early is not None and catalogued_wait(
+                    early, _waiting(in_flight(timeline, early.last), early), self._catalogue()
+                ):
+                    stall = early
+            if stall is None:
+                return None
+            found.append(stall)
+            return stall.describe()
+
+        return watch, found
+
+    def _catalogue(self) -> list[Gap]:
+        """The known-gaps entries that apply to this Stack's emulator and its version."""
+        version = emulator_version(self.emulator)
+        return [g for g in load_catalogue() if g.applies_to(self.emulator.name, version)]
+
+    def _stalled_of(
+        self,
+        command: str,
+        error: BaseException | None,
+        stalls: list[Stall],
+        timeline: list[tuple[float, dict[str, Any]]],
+        egress: list[Defect],
+    ) -> list[Defect]:
+        """The finding of a command stopped on a stall (also kept for take_run_findings).
+
+        A stall on a refused connection is told on the run's ``egress`` defects for
+        that host; a stall on the emulator is a ``stalled`` defect.
+        """
+        if not isinstance(error, TerraformStalled) or not stalls:
+            return []
+        stall = stalls[0]
+        told = stall.kind == REFUSED_EGRESS and retried_egress(
+            egress, stall, command, error.timeout
+        )
+        if told:
+            return []
+        gaps = self._catalogue()
+        addresses = in_flight(timeline, stall.last)
+        owner = stall_owner(addresses, stall, gaps)
+        if owner is not None:  # the resource that made the call comes first
+            addresses = [owner, *(a for a in addresses if a != owner)]
+        found = [
+            stall_defect(
+                stall,
+                command,
+                error.timeout,
+                addresses,
+                gaps,
+                emulator=self.emulator.name,
+                module=self.name,
+                strict=self.strict,
+            )
+        ]
+        self._stalled.extend(found)
+        return found
+
+    def take_run_findings(self, scenario: str) -> list[Defect]:
+        """The egress and stalled defects gathered since the last call, one per host and
+        resource (part of the runner's interface)."""
+        taken, self._egress = self._egress, []
+        unique = {(d.observed, d.address): d for d in taken}
+        stalled, self._stalled = self._stalled, []
+        for d in (*unique.values(), *stalled):
+            d.scenario = scenario
+        return [*unique.values(), *stalled]
+
+    def fresh_start(self) -> None:
+        """Empty emulator, empty state: the start of a scenario (part of the runner's interface)."""
+        self.check_emulator()
+        self._egress = []
+        self._stalled = []
+        if not self._emulator_empty:
+            self.emulator.reset()
+        for name in (
+            "terraform.tfstate",
+            "terraform.tfstate.backup",
+            ".terraform.tfstate.lock.info",
+        ):
+            path = self.workdir / name
+            if path.exists():
+                path.unlink()
+        self.applied = False
+        self.last_apply = None
+        self._cuts = []
+
+    def check_emulator(self) -> None:
+        """Raise :class:`EmulatorError` when the emulator under this Stack went away."""
+        if not self.emulator.is_alive():
+            raise EmulatorError(self._emulator_died("mid-scenario"))
+
+    def _emulator_died(self, when: str, error: object = None) -> str:
+        """Why this scenario has no outcome: the emulator under it went away."""
+        detail = f" (terraform said: {error})" if error else ""
+        return (
+            f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not answer: "
+            f"it died or stopped answering {when}{detail}. "
+            "This scenario's outcome is unknown: it is an error of the test set-up, not a "
+            f"finding about {self.name}. The next scenario runs on a fresh "
+            f"{self.emulator.name} emulator."
+        )
+
+    def finish(self, defects: list[Defect]) -> list[Defect]:
+        """Complete ``defects`` (module, reproduce line, known emulator gaps) and hand them
+        to the session; returns them (part of the runner's interface)."""
+        for d in defects:
+            d.module = d.module or self.name
+            d.reproduce = d.reproduce or self.reproduce
+        # Known emulator gaps: still listed, marked, warnings unless strict.
+        mark_emulator_gaps(
+            defects,
+            self.emulator.name,
+            emulator_version(self.emulator),
+            strict=self.strict,
+            configuration=self.last_plan.raw.get("configuration") if self.last_plan else None,
+            replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
+            if self.last_plan
+            else (),
+            model=self._model_facts(defects),
+        )
+        if self._on_defects is not None:
+            self._on_defects(self, defects)
+        return defects
+
+    def _model_facts(self, defects: list[Defect]) -> ModelFacts | None:
+        """What the API's model and the emulator's source say of ``defects`` and of the
+        calls the last apply made (see :mod:`.model_facts`): the evidence of a gap no
+        catalogue entry names yet."""
+        calls = self.last_apply.calls if self.last_apply is not None else []
+        return model_facts(defects, self.emulator, calls)
+
+    def close(self, keep: bool = False) -> None:
+        """Stop the proxies and the provider, and (unless ``keep``) delete the workspace."""
+        self.runner.close()
+        self.proxy.stop()
+        self.egress_guard.stop()
+        if not keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Stack {self.name} at {self.workdir}>"
+
+    @property
+    def engine(self) -> dict[str, str]:
+        """``{"flavor": "terraform", "version": "1.11.4"}``: the engine every run uses."""
+        toolchain = self.templates.toolchain
+        return {"flavor": toolchain.flavor, "version": toolchain.version}
+
+    @property
+    def providers(self) -> dict[str, str]:
+        """The provider versions init selected, by address (from the lock file)."""
+        return self.template.providers
+
+    @property
+    def ran_with(self) -> str:
+        """``terraform 1.11.4, hashicorp/aws 5.100.0``: what a failure header names."""
+        engine = self.engine
+        providers = [f"{short_address(a)} {v}" for a, v in sorted(self.providers.items())]
+        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers])
+
+    def failure_header(self) -> str:
+        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0]:``."""
+        return f"{self.name} does not converge [{self.ran_with}]:"
+
+
+#: Terraform ``-json`` events that show a run moving on (a stall is only one without them).
+_PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_errored"})
+
+
+def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
+    """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
+    the emulator refused on a value it does not know (:func:`.model_facts.refusal_facts`).
+
+    The provider reports such an answer as a hex dump of an HTML page (or
+    retries it until the timeout); the proxy saw the answer and knows the operation.
+    """
+    name = emulator.name
+    notes = unimplemented_notes(calls, name) + undecodable_notes(error.diagnostics, name)
+    notes += refusal_notes(refusal_facts(emulator, calls))
+    if notes:
+        error.diagnostics[:] = notes + [
+            _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics
+        ]
+        error.args = (error._message(),)
+
+
+#: The provider's hex dump of a response body it could not parse.
+_HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _waiting(addresses: Sequence[str], stall: Stall) -> str | None:
+    """The one resource in flight that ``stall``'s call can be for, if one can tell."""
+    return applying_for(addresses, stall.target.partition(":")[0])
+
+
+def stall_owner(addresses: Sequence[str], stall: Stall, gaps: Sequence[Gap]) -> str | None:
+    """Which of the resources in flight made ``stall``'s call: the one of its service,
+    else the first whose catalogued gap explains the wait (an SQS queue policy's own
+    25 s wait may be in flight beside a redrive allow policy moto never reads back)."""
+    return _waiting(addresses, stall) or next(
+        (a for a in addresses if catalogued_wait(stall, a, gaps)), None
+    )
+
+
+def _reattached_provider(
+    template: Template, workdir: Path, env: dict[str, str], reattach: bool
+) -> ReattachedProvider | None:
+    """The Stack's own aws provider process, started now (it is ready by the first run).
+
+    Only for a module with one aws provider configuration: terraform configures a
+    reattached process once per configuration, so with an alias (or a nested
+    module's own provider block) the last configuration's region would sign every
+    call. Such modules get terraform's own processes, one per configuration.
+    """
+    if not reattach or template.provider is None:
+        return None
+    if _aws_configurations(template) > 1:
+        return None
+    provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
+    provider.start()
+    return provider
+
+
+def _aws_configurations(template: Template) -> int:
+    """How many aws provider configurations a run of the template configures: the
+    module's blocks, those of the modules it calls (local and downloaded), and the
+    default one the workspace adds when the module has none of its own."""
+    added = 0 if any(c.alias is None for c in template.configs) else 1
+    return len(template.configs) + sum(map(len, template.nested.values())) + added
+
+
+def _signal_note(done: Completed) -> list[str]:
+    if done.signalled == signal.SIGKILL:
+        return ["terraform was killed (SIGKILL) mid-apply by a Crash fault"]
+    if done.signalled == signal.SIGINT:
+        return ["terraform was interrupted (SIGINT) mid-apply by an Interrupt fault"]
+    return []
+
+
+def _drifted(done: Completed) -> list[str]:
+    return [
+        e.get("change", {}).get("resource", {}).get("addr", "")
+        for e in done.events
+        if e.get("type") == "resource_drift"
+    ]
+
+
+class ConvergeFactory(Protocol):
+    """The ``converge`` fixture's value: ``converge(module_dir, vars=None) -> Stack``.
+
+    Annotate a test's parameter with it for type checking::
+
+        def test_vpc(converge: ConvergeFactory) -> None:
+            converge("modules/vpc", vars={"cidr": "10.0.0.0/16"}).assert_converged()
+    """
+
+    def __call__(
+        self, module_dir: str | os.PathLike[str], vars: dict[str, Any] | None = None
+    ) -> Stack: ...

@@ -1,0 +1,21 @@
+"""Where the plugin keeps things across sessions: mirrors, plugin caches, templates, parses.
+
+A leaf every layer may import (as ``errors``): ``CONVERGE_CACHE_DIR``, else
+``$XDG_CACHE_HOME/pytest-converge``, else ``~/.cache/pytest-converge``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["cache_dir"]
+
+
+def cache_dir() -> Path:
+    """Where mirrors, plugin caches and initialised templates live across sessions."""
+    explicit = os.environ.get("CONVERGE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pytest-converge"
