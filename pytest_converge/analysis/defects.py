@@ -27,6 +27,7 @@ KINDS = (
     "wrong-fixed-point",  # recovered with an empty plan, but the world differs from a clean run's
     "emulator-difference",  # converges on one emulator, not on another
     "unverified",  # created types no inventory lister covers: leftovers not looked for (warning)
+    "untested",  # a resource the backend cannot serve, and what waits on it: left out (warning)
     "egress",  # a run tried to reach a host beyond the emulator (refused)
     "stalled",  # a command repeated one call against the same answer and was stopped
     # Under a continuous loop (pytest_converge.run.loop):
@@ -65,7 +66,9 @@ SEVERITIES = (ERROR, WARNING, INFO)
 
 #: The kinds that are warnings (reported, never failing a test); every other kind is
 #: an error. The one place this is decided: defects, SARIF rules and the summary read it.
-WARNING_KINDS = frozenset({"needs-second-apply", "drift", "emulator-difference", "unverified"})
+WARNING_KINDS = frozenset(
+    {"needs-second-apply", "drift", "emulator-difference", "unverified", "untested"}
+)
 
 
 def severity_of(kind: str) -> str:
@@ -114,6 +117,8 @@ class Defect:
     #: Other resources of the same configuration that wrote this object
     #: (drift that is really a second writer of the same field).
     writers: list[str] = field(default_factory=list)
+    #: An ``untested`` resource's dependents, left out with it (never reached).
+    waiting: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

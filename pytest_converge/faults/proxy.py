@@ -54,6 +54,11 @@ _HOP_BY_HOP = frozenset(
      "te", "trailer", "trailers", "transfer-encoding", "upgrade", "content-length", "expect"}
 )  # fmt: skip
 _MAX_LINE = 65536
+#: The message of an operation the emulator answered with an error page (see _proxy_one).
+_NOT_SERVED = (
+    "the emulator has no code for this operation (it answered an error page, not an API "
+    "answer); pytest-converge answers it as not implemented so that it is not retried"
+)
 
 
 @dataclass
@@ -702,6 +707,11 @@ class _Handler(BaseHTTPRequestHandler):
                     call.unimplemented = unimplemented_operation(
                         response.status, response.headers, response.body
                     )
+                    if call.unimplemented and fault is None:
+                        # An HTML 500 the SDK would retry (five times, up to a minute per
+                        # call): answered as not implemented, which no SDK retries, so the
+                        # resource fails at once and terraform goes on with the rest.
+                        response = request.error(501, "NotImplemented", _NOT_SERVED)
                     if call.mutating and 200 <= response.status < 300:
                         call.answered = answer_tokens(response.body)
                         call.requested = request_tokens(body, path)

@@ -64,6 +64,8 @@ KIND_HELP: dict[str, str] = {
     "emulator-difference": "the module converges on one emulator and not on another",
     "unverified": "the scenario created types no inventory lister covers: their duplicates "
     "and orphans were not looked for",
+    "untested": "a resource the backend cannot serve (an operation it has no code for) and "
+    "what waits on it were left out; the rest of the module was judged (partly verified)",
     "egress": "a run tried to reach a host beyond the emulator (refused: runs stay offline)",
     "stalled": "a terraform command kept repeating one API call against the same answer "
     "(an emulator gap) and was stopped",
@@ -211,7 +213,15 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
     for module, found in defects_by_module.items():
         mine = count_defects(found)
         kinds_found = Counter(d.kind for d, _ in group_defects(found) if d.severity != INFO)
-        result = "FAILED" if mine.errors else ("warnings" if mine.warnings else "converged")
+        result = (
+            "FAILED"
+            if mine.errors
+            else "partly"
+            if any(d.kind == "untested" for d in found)
+            else "warnings"
+            if mine.warnings
+            else "converged"
+        )
         row = f"{module:<{width}}  {result:<10}"
         row += "".join(f"  {kinds_found.get(k, 0) or '-':>{len(k)}}" for k in kinds)
         lines.append(row)
@@ -232,11 +242,47 @@ def summary_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str
             + ", ".join(f"{c} {n}" for c, n in sorted(classes.items()))
         )
     lines.extend(_suspected_lines(defects_by_module))
+    lines.extend(_untested_lines(defects_by_module))
     if kinds:
         lines.append("legend:")
         lines.extend(f"  {k}: {KIND_HELP.get(k, k)}" for k in kinds)
         lines.append("next step: " + _next_step(defects_by_module))
     return lines
+
+
+def _untested_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str]:
+    """Each module the backend could not serve whole: partly verified, and what was not."""
+    lines: list[str] = []
+    for module, found in defects_by_module.items():
+        parts = partly_verified_of(defect_json(d) for d in found).get(module)
+        if not parts:
+            continue
+        if not lines:
+            lines.append("partly verified (the backend cannot serve a part; the rest was judged):")
+        for part in parts:
+            waiting = f", with {', '.join(part['waiting'])}" if part["waiting"] else ""
+            lines.append(
+                f"  {module}: {part['address']} untested ({part['operation']} not served){waiting}"
+            )
+    return lines
+
+
+def partly_verified_of(defects: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """``{module: [{"address", "operation", "waiting"}]}`` from ``untested`` findings (as the
+    JSON report has them): the part of each module no run could test, once each."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for d in defects:
+        if d.get("kind") != "untested" or not d.get("address"):
+            continue
+        found.setdefault(str(d.get("module", "")), {}).setdefault(
+            str(d["address"]),
+            {
+                "address": str(d["address"]),
+                "operation": str(d.get("observed", "")),
+                "waiting": list(d.get("waiting") or []),
+            },
+        )
+    return {m: list(parts.values()) for m, parts in sorted(found.items())}
 
 
 def _suspected_lines(defects_by_module: Mapping[str, Sequence[Defect]]) -> list[str]:
@@ -329,6 +375,7 @@ def json_report(
         "counts": count_defects(defects).to_dict(),
         "defects": [defect_json(d) for d in defects],
         "unverified_types": sorted(unverified),
+        "partly_verified": partly_verified_of(defect_json(d) for d in defects),
         "loops": [jsonable(dict(loop)) for loop in loops],
     }
 
@@ -347,6 +394,9 @@ def _scenario(item: Any) -> dict[str, Any]:
     unverified = get("unverified_types", None)
     if unverified:
         entry["unverified_types"] = sorted(str(t) for t in unverified)
+    untested = get("untested", None)
+    if isinstance(untested, Mapping) and untested:
+        entry["untested"] = {str(a): str(op) for a, op in untested.items()}
     hit = get("fault_address", None)
     if hit:
         entry["fault_address"] = str(hit)
@@ -599,6 +649,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "counts": _counts(defects),
         "defects": defects,
         "unverified_types": sorted(unverified),
+        "partly_verified": partly_verified_of(defects),
         "loops": loops,
     }
 

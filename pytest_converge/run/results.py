@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 from ..analysis.defects import Defect, WatchedList
 from ..analysis.plan import Plan, format_value
 from ..analysis.reconciliation import Cycle, DriftEvent, Flapping
+from ..analysis.untested import errored_addresses
 from ..analysis.upgrade_check import MovedHint, UpgradeAction
 from ..errors import FaultError, TerraformError, TerraformStalled
 from ..faults import Call, Fault, parse_fault
@@ -134,6 +135,25 @@ class ApplyResult:
     #: ``time.time() - time.monotonic()`` during the apply: turns a call's
     #: ``started`` into the epoch seconds terraform's events are stamped with.
     clock_offset: float = 0.0
+    #: The resources that failed on an operation the backend does not implement:
+    #: ``{address: "service:Operation"}`` (:mod:`..analysis.untested`).
+    untested: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def servable_ok(self) -> bool:
+        """The apply did all the backend can serve: it succeeded, or failed only on
+        resources the backend cannot serve (left out, see :attr:`untested`)."""
+        if self.ok:
+            return True
+        if not self.untested or self.cut or self.error is None:
+            return False
+        unnamed = any(
+            e.get("type") == "diagnostic"
+            and (e.get("diagnostic") or {}).get("severity") == "error"
+            and not (e.get("diagnostic") or {}).get("address")
+            for e in self.events
+        )
+        return not unnamed and set(errored_addresses(self.events)) <= set(self.untested)
 
     @property
     def cut(self) -> bool:

@@ -241,7 +241,9 @@ def rerun_clean(
     # A re-run the stall watch cut, or one that failed on a resource a cut left half
     # made, failed on the emulator: the ``stalled`` finding tells it.
     failed_on = address_in(second.error.diagnostics) if second.error is not None else None
-    done = second.ok or second.cut or failed_on in stack.cut_since_start()
+    # A part the backend cannot serve failing again is that part, not a failed recovery.
+    stall_cut = set(stack.cut_since_start()) - set(stack.untested)
+    done = second.ok or second.cut or second.servable_ok or failed_on in stall_cut
     failed = [] if done else recovery_failures(stack.name, scenario, first, second)
     if not second.ok and done and not second.cut and first.stalled:
         first.stalled[0].message += (

@@ -53,6 +53,7 @@ from ..analysis.stalls import (
     stall_defect,
 )
 from ..analysis.state import state_resources
+from ..analysis.untested import unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.facts import model_facts, refusal_facts
@@ -60,7 +61,7 @@ from ..emulator.base import Emulator
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
-from ..faults.locate import CleanApply, RequestMatcher, applying_for
+from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
 from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
@@ -76,8 +77,7 @@ from .loop import Loop
 from .protocol import Step
 from .results import ApplyResult, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
-from .scenario import Scenario, points, report_fields
-from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
+from .scenario import Scenario, address_in, points, report_fields
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -149,6 +149,15 @@ class Stack:
         self.last_plan: Plan | None = None
         #: The applies of this scenario the stall watch cut (see second_plan_defects).
         self._cuts: list[ApplyResult] = []
+        #: What this backend cannot serve of the module, learned from its applies
+        #: (``{address: "service:Operation"}``), and the resources a clean apply made
+        #: beside them: every later run targets those (:meth:`_default_targets`).
+        self.untested: dict[str, str] = {}
+        self._servable: list[str] = []
+        #: The resources that waited on an untested one (never reached), as first seen.
+        self._waiting: list[str] = []
+        #: This scenario's runs have told the untested part already (take_run_findings).
+        self._untested_told = False
         self.defects: list[Defect] = []
         #: Provider configuration ("aws", "aws.west") -> its literal region.
         self.provider_regions = provider_regions(self.module)
@@ -245,6 +254,7 @@ class Stack:
         self.check_emulator()
         self._emulator_empty = False
         self.proxy.clear()
+        targets = list(targets) or self._default_targets()
         applying = OpenApplies()
         matcher = RequestMatcher(clean) if clean is not None and armed else None
         gather = None
@@ -321,7 +331,14 @@ class Stack:
             stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
             events=done.events if done is not None else [],
             clock_offset=time.time() - time.monotonic(),
+            untested=untested_resources(
+                done.events if done is not None else [], self.proxy.calls, _served_by
+            )
+            if error is not None
+            else {},
         )
+        if result.untested and result.servable_ok:
+            self._learn_untested(result)
         self.applied = self.applied or result.ok
         self.last_apply = result
         if result.cut:
@@ -376,6 +393,7 @@ class Stack:
                 detailed_exitcode=IsFlagged,
                 out=planfile,
                 parallelism=self.parallelism,
+                target=self._default_targets() or None,
                 check=True,
                 ok_codes=(0, 2),
                 on_event=lambda event: timeline.append((time.monotonic(), event)),
@@ -425,9 +443,11 @@ class Stack:
     def _converged_defects(self, scenario: str) -> list[Defect]:
         try:
             defects = self.second_plan_defects(scenario)
-        except (TerraformError, ConvergenceError):
+        except (TerraformError, ConvergenceError) as exc:
             found = self.take_run_findings(scenario)
-            if not found:
+            # What the run's own findings explain (egress, a stall, a part the backend
+            # cannot serve) is reported as them; anything else is raised.
+            if not any(d.kind != "untested" for d in found) and not self._untested_error(exc):
                 raise
             return self.finish(found)
         return self.finish(self.take_run_findings(scenario) + defects)
@@ -488,7 +508,42 @@ class Stack:
     def cut_since_start(self) -> list[str]:
         """The resources in flight when the stall watch cut an apply of this scenario
         (since :meth:`fresh_start`; part of the runner's interface)."""
-        return list(dict.fromkeys(a for run in self._cuts for a in run.in_flight))
+        cut = [a for run in self._cuts for a in run.in_flight]
+        return list(dict.fromkeys([*cut, *self.untested]))
+
+    def _learn_untested(self, result: ApplyResult) -> None:
+        """Keep what ``result`` showed this backend cannot serve, and (the first time)
+        what the apply made beside it: later runs target only that."""
+        new = {a: op for a, op in result.untested.items() if a not in self.untested}
+        if not new:
+            return
+        self.untested.update(new)
+        made = self._managed_in_state()
+        self._waiting = unreached(result.events, made, self.untested)
+        self._servable = [a for a in made if a not in self.untested]
+        self.progress(
+            f"{self.name}: the {self.emulator.name} emulator cannot serve "
+            + ", ".join(f"{a} ({op})" for a, op in new.items())
+            + (
+                f"; left out with {len(self._waiting)} resource(s) waiting on it"
+                if self._waiting
+                else ""
+            )
+            + ": the rest is applied and judged"
+        )
+
+    def _untested_error(self, error: BaseException) -> bool:
+        """``error`` names only resources this backend cannot serve (a data source read at
+        plan time, say): the untested part failed, nothing of the module did."""
+        diagnostics = getattr(error, "diagnostics", None) or []
+        named = [address_in([d]) for d in diagnostics]
+        named = [a for a in named if a is not None]
+        return bool(named) and all(a in self.untested for a in named)
+
+    def _default_targets(self) -> list[str]:
+        """``-target`` for a run of a module with an untested part: what a clean apply made
+        beside it (nothing to add when the backend serves the whole module)."""
+        return list(self._servable) if self.untested else []
 
     def _managed_in_state(self) -> list[str]:
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
@@ -606,13 +661,14 @@ class Stack:
         """
         self.fresh_start()
         result = self.apply_for_points()
-        if result.ok:
+        if result.servable_ok:
             # Which resource a grouped run's leftover stands for, and what depends on what.
             self._clean_states[self._world_key()] = read_json(self.workdir / "terraform.tfstate")
-        if result.ok and self._world_types():  # the world to check recoveries against
+        if result.servable_ok and self._world_types():  # the world to check recoveries against
             self._clean_worlds[self._world_key()] = self._world_now()
         self.fresh_start()
-        result.raise_for_error()
+        if not result.servable_ok:
+            result.raise_for_error()
         return points(result.calls)
 
     def apply_for_points(self) -> ApplyResult:
@@ -670,7 +726,7 @@ class Stack:
             if self._world_types():
                 self.step(Step.CLEAN_APPLY, "to compare recovered worlds with")
                 self.fresh_start()
-                if self.apply_for_points().ok:
+                if self.apply_for_points().servable_ok:
                     world = self._world_now()
             self._clean_worlds[key] = world
         return self._clean_worlds[key]
@@ -959,7 +1015,17 @@ class Stack:
         stalled, self._stalled = self._stalled, []
         for d in (*unique.values(), *stalled):
             d.scenario = scenario
-        return [*unique.values(), *stalled]
+        untested: list[Defect] = []
+        if self.untested and not self._untested_told:
+            self._untested_told = True
+            untested = untested_defects(
+                self.untested,
+                self._waiting,
+                self.emulator.name,
+                module=self.name,
+                scenario=scenario,
+            )
+        return [*unique.values(), *stalled, *untested]
 
     def fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario (part of the runner's interface)."""
@@ -979,6 +1045,7 @@ class Stack:
         self.applied = False
         self.last_apply = None
         self._cuts = []
+        self._untested_told = False
 
     def check_emulator(self) -> None:
         """Raise :class:`EmulatorError` when the emulator under this Stack went away."""
@@ -1145,6 +1212,11 @@ def _drifted(done: Completed) -> list[str]:
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
+
+
+def _served_by(address: str, service: str) -> bool:
+    """``address`` is of a type ``service`` serves (the rule calls are located by)."""
+    return bool(serving([address], service))
 
 
 class ConvergeFactory(Protocol):

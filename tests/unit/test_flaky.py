@@ -59,7 +59,7 @@ def test_a_replay_failing_the_same_way_on_other_objects_is_not_flaky():
 
 
 def test_the_address_a_diagnostic_names_keeps_its_instance_key():
-    from pytest_converge.run.stack import _address_in
+    from pytest_converge.run.scenario import address_in as _address_in
 
     seen = "EntityAlreadyExists: Role with name readonly already exists."
     assert (

@@ -37,7 +37,7 @@ from __future__ import annotations
 from ..options import DEFAULT_FAULTS, allow_list, drift_kinds, fault_kinds, stage_names
 from .directory import ConvergeDirectory
 from .discovery import Discovery, discover
-from .items import ConvergeCoverageWarning, ConvergeItem, FaultPointsError
+from .items import ConvergeCoverageWarning, ConvergeItem, ConvergeUntestedWarning, FaultPointsError
 from .points import DriftTargets, FaultPoints, drift_targets, fault_points
 from .stacks import make_stack
 
@@ -46,6 +46,7 @@ __all__ = [
     "ConvergeCoverageWarning",
     "ConvergeDirectory",
     "ConvergeItem",
+    "ConvergeUntestedWarning",
     "Discovery",
     "DriftTargets",
     "FaultPoints",

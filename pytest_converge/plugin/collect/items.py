@@ -248,6 +248,26 @@ class ConvergeItem(ReportedItem):
                 ),
                 stacklevel=1,
             )
+        untested = {
+            d.address: str(d.observed) for d in defects if d.kind == "untested" and d.address
+        }
+        if untested:
+            # A skipped part of the verdict: named on the item, never a module error.
+            entry["untested"] = untested
+            self.user_properties.append(
+                (
+                    "converge.untested",
+                    "; ".join(f"{a}: {op} not served" for a, op in untested.items()),
+                )
+            )
+            warnings.warn(
+                ConvergeUntestedWarning(
+                    f"{self.nodeid}: partly verified: the backend cannot serve "
+                    + ", ".join(f"{a} ({op})" for a, op in untested.items())
+                    + "; that part (and what waits on it) was left out, the rest was judged"
+                ),
+                stacklevel=1,
+            )
         self.user_properties.append(("converge_scenario", json.dumps(entry)))
         if outcome == "interrupted":
             # pytest makes no report of a test a KeyboardInterrupt ends: hand it over here.
@@ -308,6 +328,10 @@ def _reconfirmed(stack: Any) -> ConvergenceError:
 
 class ConvergeCoverageWarning(pytest.PytestWarning):
     """A scenario created resource types that no inventory lister covers."""
+
+
+class ConvergeUntestedWarning(pytest.PytestWarning):
+    """A part of the module the backend cannot serve was left out (partly verified)."""
 
 
 def _converge_root(item: pytest.Item) -> Path | None:

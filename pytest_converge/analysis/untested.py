@@ -1,0 +1,139 @@
+"""The part of a module the backend cannot serve: left out of the run, named, never judged.
+
+An operation the emulator has no code for (``elasticache:CreateCacheParameterGroup``
+on moto) fails the resource that needs it at once (the proxy answers it as not
+implemented, so the provider does not retry it). Terraform goes on with every
+resource that does not depend on it; those that do are never reached. The rest of
+the module is applied and judged as usual, and each resource left out is one
+``untested`` finding (a warning): a skipped part of the verdict, not a module error::
+
+    left = untested_resources(events, calls, served_by)   # {address: "svc:Op"}
+    never = unreached(events, in_state, left)            # what waited on them
+    findings = untested_defects(left, never, "moto", module="m", scenario="two-run")
+
+Plain data in, plain data out: terraform's ``-json`` events, the proxy's call
+records (anything with ``service``, ``operation``, ``address``,
+``unimplemented``), addresses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from .defects import Defect
+from .gaps import operation_name
+
+__all__ = ["errored_addresses", "unreached", "untested_defects", "untested_resources"]
+
+
+class GapCall(Protocol):
+    """What is read of a proxy call record here."""
+
+    service: str
+    operation: str
+    method: str
+    path: str
+    address: str | None
+    unimplemented: bool
+
+
+def errored_addresses(events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The resources whose apply (``apply_errored``) or read (an error diagnostic naming
+    an address) failed, in the order terraform told them."""
+    found: list[str] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "apply_errored":
+            address = ((event.get("hook") or {}).get("resource") or {}).get("addr")
+        elif kind == "diagnostic":
+            diagnostic = event.get("diagnostic") or {}
+            address = diagnostic.get("address") if diagnostic.get("severity") == "error" else None
+        else:
+            continue
+        if address:
+            found.append(address)
+    return list(dict.fromkeys(found))
+
+
+def untested_resources(
+    events: Iterable[Mapping[str, Any]],
+    calls: Sequence[GapCall],
+    served_by: Callable[[str, str], bool],
+) -> dict[str, str]:
+    """The failed resources that failed on an operation the emulator does not implement.
+
+    ``{address: "service:Operation"}``. A call located to its resource names it; a
+    call no resource was located for goes to the one failed resource of a type its
+    service serves (``served_by(address, service)``). A resource that failed for
+    another reason is not here: its failure is the module's, judged as usual.
+    """
+    gaps = [c for c in calls if c.unimplemented]
+    if not gaps:
+        return {}
+    failed = errored_addresses(events)
+    found: dict[str, str] = {}
+    for call in gaps:
+        if call.address is not None:
+            owners = [a for a in failed if a == call.address]
+        else:
+            owners = [a for a in failed if served_by(a, call.service)]
+        if len(owners) == 1:
+            found.setdefault(
+                owners[0], operation_name(call.service, call.operation, call.method, call.path)
+            )
+    return found
+
+
+def unreached(
+    events: Iterable[Mapping[str, Any]], in_state: Iterable[str], left_out: Iterable[str]
+) -> list[str]:
+    """The resources the apply planned to create and never made: they wait on one left out."""
+    stated, out = set(in_state), set(left_out)
+    planned = [
+        ((event.get("change") or {}).get("resource") or {}).get("addr")
+        for event in events
+        if event.get("type") == "planned_change"
+        and (event.get("change") or {}).get("action") in ("create", "replace")
+    ]
+    return list(dict.fromkeys(a for a in planned if a and a not in stated and a not in out))
+
+
+def untested_defects(
+    untested: Mapping[str, str],
+    waiting: Sequence[str],
+    backend: str,
+    *,
+    module: str,
+    scenario: str,
+) -> list[Defect]:
+    """One ``untested`` warning per resource the backend cannot serve, naming the
+    operation and the resources left out with it."""
+    found = []
+    for address, operation in untested.items():
+        behind = f"; left out with it: {', '.join(waiting)}" if waiting else ""
+        found.append(
+            Defect(
+                kind="untested",
+                address=address,
+                module=module,
+                scenario=scenario,
+                observed=operation,
+                waiting=list(waiting),
+                message=(
+                    f"not tested on {backend}: the {backend} emulator does not implement "
+                    f"`{operation}`, which {address} needs{behind}. Every other resource "
+                    "was applied and judged: the module is partly verified"
+                ),
+                why=(
+                    "an emulator serves the operations it has code for; this resource's "
+                    "create or read calls one it has none for, so nothing about it (or what "
+                    "depends on it) can be observed here"
+                ),
+                fix=(
+                    "nothing in the module: test this part on a backend that serves "
+                    f"`{operation}` (--converge-backend), or against AWS"
+                ),
+            )
+        )
+    return found

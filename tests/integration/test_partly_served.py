@@ -1,0 +1,88 @@
+"""A module part of which the backend cannot serve still gets a verdict on the rest.
+
+``tests/modules/partly_served`` declares a capacity reservation (moto has no code for
+``ec2:CreateCapacityReservation``), a queue that names it and one that does not.
+Real terraform and provider, the embedded moto: the unserved operation fails its
+resource at once (one call, no retries), the queue that waits on it is left out with
+it, and the rest is applied and judged: an error in it is still found.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+MODULE = Path(__file__).resolve().parents[1] / "modules" / "partly_served"
+GAP = "aws_ec2_capacity_reservation.spare"
+
+
+def test_the_rest_is_judged_and_the_untested_part_named(converge):
+    stack = converge(MODULE)
+    found = stack.converged_defects()
+    assert [(d.kind, d.address) for d in found] == [("untested", GAP)]
+    [untested] = found
+    assert untested.observed == "ec2:CreateCapacityReservation"
+    assert untested.waiting == ["aws_sqs_queue.waiting"]
+    assert not untested.is_error
+    # The queue that does not wait on it was made; the unserved call was made once:
+    # answered as not implemented, the SDK did not retry it.
+    calls = [c for c in stack.last_apply.calls if c.operation == "CreateCapacityReservation"]
+    assert len(calls) <= 1
+    assert stack.state()["values"]["root_module"]["resources"][0]["address"] == "aws_sqs_queue.jobs"
+
+
+def test_an_error_in_the_served_part_is_still_found(converge, tmp_path):
+    shutil.copytree(MODULE, tmp_path, dirs_exist_ok=True)
+    with (tmp_path / "main.tf").open("a") as tf:
+        tf.write(
+            'resource "aws_security_group" "ssh" {\n'
+            "  ingress {\n"
+            '    protocol    = "tcp"\n'
+            "    from_port   = 22\n"
+            "    to_port     = 22\n"
+            '    cidr_blocks = ["10.0.0.0/8", "10.0.0.0/8"]\n'
+            "  }\n"
+            "}\n"
+        )
+    found = converge(tmp_path).converged_defects()
+    kinds = sorted((d.kind, d.address) for d in found)
+    assert ("permanent-diff", "aws_security_group.ssh") in kinds
+    assert ("untested", GAP) in kinds
+    [diff] = [d for d in found if d.kind == "permanent-diff"]
+    assert diff.is_error and diff.classification == "dedup"
+
+
+def test_zero_code_items_pass_partly_verified_in_every_report(pytester: pytest.Pytester) -> None:
+    shutil.copytree(MODULE, pytester.path / "mods" / "partly")
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-faults=lost-response",
+        "-p",
+        "no:cacheprovider",
+        "--converge-report=report.json",
+        "--junitxml=junit.xml",
+        "-n",
+        "0",
+    )
+    # The two-run and the one point of the served queue; no point on the unserved part.
+    result.assert_outcomes(passed=2, warnings=2)
+    out = result.stdout.str()
+    assert "partly verified" in out and f"{GAP} untested (ec2:CreateCapacityReservation" in out
+    assert "ConvergeUntestedWarning" in out
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["partly_verified"] == {
+        "mods/partly": [
+            {
+                "address": GAP,
+                "operation": "ec2:CreateCapacityReservation",
+                "waiting": ["aws_sqs_queue.waiting"],
+            }
+        ]
+    }
+    assert all(s["untested"] == {GAP: "ec2:CreateCapacityReservation"} for s in report["scenarios"])
+    assert not [d for d in report["defects"] if d["severity"] == "error"]
+    assert "converge.untested" in (pytester.path / "junit.xml").read_text()

@@ -1,0 +1,129 @@
+"""The untested part of a module: told from one run's events and calls (plain data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytest_converge.analysis.untested import (
+    errored_addresses,
+    unreached,
+    untested_defects,
+    untested_resources,
+)
+from pytest_converge.report import partly_verified_of, summary_lines
+
+
+@dataclass
+class FakeCall:
+    service: str
+    operation: str
+    address: str | None = None
+    unimplemented: bool = False
+    method: str = "POST"
+    path: str = "/"
+
+
+def _errored(address: str) -> dict:
+    return {"type": "apply_errored", "hook": {"resource": {"addr": address}}}
+
+
+def _planned(address: str, action: str = "create") -> dict:
+    return {"type": "planned_change", "change": {"resource": {"addr": address}, "action": action}}
+
+
+def _served_by(address: str, service: str) -> bool:
+    return address.split(".")[-2].removeprefix("aws_").split("_")[0] == service
+
+
+def test_a_resource_that_failed_on_an_unimplemented_operation_is_untested() -> None:
+    events = [_errored("aws_elasticache_parameter_group.this")]
+    calls = [FakeCall("elasticache", "CreateCacheParameterGroup", unimplemented=True)]
+    found = untested_resources(events, calls, _served_by)
+    assert found == {
+        "aws_elasticache_parameter_group.this": "elasticache:CreateCacheParameterGroup"
+    }
+
+
+def test_a_resource_that_failed_for_another_reason_is_the_modules_failure() -> None:
+    events = [_errored("aws_sqs_queue.jobs"), _errored("aws_elasticache_parameter_group.this")]
+    calls = [
+        FakeCall("sqs", "CreateQueue"),  # refused for the module's own reason
+        FakeCall("elasticache", "CreateCacheParameterGroup", unimplemented=True),
+    ]
+    found = untested_resources(events, calls, _served_by)
+    assert list(found) == ["aws_elasticache_parameter_group.this"]
+
+
+def test_a_located_call_names_its_resource_among_several_of_one_service() -> None:
+    events = [_errored("aws_ecr_registry_policy.this"), _errored("aws_ecr_repository.app")]
+    calls = [
+        FakeCall("ecr", "PutRegistryPolicy", "aws_ecr_registry_policy.this", unimplemented=True)
+    ]
+    assert untested_resources(events, calls, _served_by) == {
+        "aws_ecr_registry_policy.this": "ecr:PutRegistryPolicy"
+    }
+
+
+def test_an_unlocated_call_with_two_failed_candidates_names_neither() -> None:
+    events = [_errored("aws_ecr_registry_policy.this"), _errored("aws_ecr_repository.app")]
+    calls = [FakeCall("ecr", "PutRegistryPolicy", unimplemented=True)]
+    assert untested_resources(events, calls, _served_by) == {}
+
+
+def test_no_unimplemented_call_means_nothing_untested() -> None:
+    assert (
+        untested_resources([_errored("aws_sqs_queue.a")], [FakeCall("sqs", "X")], _served_by) == {}
+    )
+
+
+def test_a_data_source_read_at_plan_time_is_named_by_its_diagnostic() -> None:
+    events = [
+        {"type": "diagnostic", "diagnostic": {"severity": "error", "address": "data.aws_x.y"}},
+        {"type": "diagnostic", "diagnostic": {"severity": "warning", "address": "aws_z.w"}},
+    ]
+    assert errored_addresses(events) == ["data.aws_x.y"]
+
+
+def test_unreached_are_the_planned_creates_never_made_beside_the_untested() -> None:
+    events = [_planned("aws_a.one"), _planned("aws_b.two"), _planned("aws_c.three", "update")]
+    assert unreached(events, in_state=["aws_a.one"], left_out=["aws_x.gap"]) == ["aws_b.two"]
+    assert unreached(events, in_state=[], left_out=["aws_b.two"]) == ["aws_a.one"]
+
+
+def test_each_untested_resource_is_one_warning_naming_the_operation_and_what_waits() -> None:
+    [found] = untested_defects(
+        {"aws_ec2_capacity_reservation.c": "ec2:CreateCapacityReservation"},
+        ["aws_sqs_queue.waiting"],
+        "moto",
+        module="m",
+        scenario="two-run",
+    )
+    assert found.kind == "untested" and found.severity == "warning" and not found.is_error
+    assert found.observed == "ec2:CreateCapacityReservation"
+    assert found.waiting == ["aws_sqs_queue.waiting"]
+    assert "`ec2:CreateCapacityReservation`" in found.message and "partly verified" in found.message
+
+
+def test_reports_say_partly_verified_and_name_the_part() -> None:
+    defects = untested_defects(
+        {"aws_ec2_capacity_reservation.c": "ec2:CreateCapacityReservation"},
+        ["aws_sqs_queue.waiting"],
+        "moto",
+        module="mods/app",
+        scenario="two-run",
+    )
+    from pytest_converge.report import defect_json
+
+    assert partly_verified_of([defect_json(d) for d in defects * 2]) == {
+        "mods/app": [
+            {
+                "address": "aws_ec2_capacity_reservation.c",
+                "operation": "ec2:CreateCapacityReservation",
+                "waiting": ["aws_sqs_queue.waiting"],
+            }
+        ]
+    }
+    lines = summary_lines({"mods/app": defects, "mods/other": []})
+    assert any(line.startswith("mods/app") and "partly" in line for line in lines)
+    assert any("aws_ec2_capacity_reservation.c untested" in line for line in lines)
+    assert any(line.startswith("mods/other") and "converged" in line for line in lines)
