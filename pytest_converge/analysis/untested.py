@@ -18,13 +18,20 @@ records (anything with ``service``, ``operation``, ``address``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .defects import Defect
 from .gaps import operation_name
 
-__all__ = ["errored_addresses", "unreached", "untested_defects", "untested_resources"]
+__all__ = [
+    "Graph",
+    "errored_addresses",
+    "unreached",
+    "untested_defects",
+    "untested_resources",
+]
 
 
 class GapCall(Protocol):
@@ -97,6 +104,58 @@ def unreached(
         and (event.get("change") or {}).get("action") in ("create", "replace")
     ]
     return list(dict.fromkeys(a for a in planned if a and a not in stated and a not in out))
+
+
+#: ``"module.a.aws_x.y" -> "data.aws_z.w";`` in ``terraform graph``'s DOT output.
+_EDGE = re.compile(r'^\s*"([^"]+)"\s*->\s*"([^"]+)"', re.M)
+#: ``"aws_x.y" [label="aws_x.y"];``: a node (a resource or data source) of that output.
+_NODE = re.compile(r'^\s*"([^"]+)"\s*\[label=', re.M)
+
+
+class Graph:
+    """Terraform's own resource graph (``terraform graph``): what depends on what.
+
+    Used where no apply made anything to read it from: a read that fails at plan
+    time (a data source whose operation the backend lacks) stops the whole plan.
+    """
+
+    def __init__(self, nodes: Iterable[str], edges: Iterable[tuple[str, str]]) -> None:
+        self.nodes = list(dict.fromkeys(nodes))
+        #: node -> the nodes that depend on it directly.
+        self.dependents: dict[str, set[str]] = {}
+        for user, used in edges:
+            self.dependents.setdefault(used, set()).add(user)
+
+    @classmethod
+    def from_dot(cls, dot: str) -> Graph:
+        """Read ``terraform graph``'s output (terraform >= 1.7: resources and data sources)."""
+        return cls(_NODE.findall(dot), _EDGE.findall(dot))
+
+    def waiting_on(self, addresses: Iterable[str]) -> list[str]:
+        """Every node that depends on one of ``addresses``, directly or through others."""
+        seen: set[str] = set()
+        todo = [_config_address(a) for a in addresses]
+        while todo:
+            for user in self.dependents.get(todo.pop(), ()):
+                if user not in seen:
+                    seen.add(user)
+                    todo.append(user)
+        return [n for n in self.nodes if n in seen]
+
+    def servable(self, left_out: Iterable[str]) -> list[str]:
+        """The managed resources that neither are left out nor wait on what is."""
+        out = {_config_address(a) for a in left_out}
+        out.update(self.waiting_on(out))
+        return [n for n in self.nodes if n not in out and not _is_data(n)]
+
+
+def _config_address(address: str) -> str:
+    """``module.m["a"].aws_x.y[0]`` -> ``module.m.aws_x.y``: the graph names configuration."""
+    return re.sub(r"\[[^\]]*\]", "", address)
+
+
+def _is_data(address: str) -> bool:
+    return address.startswith("data.") or ".data." in address
 
 
 def untested_defects(

@@ -53,7 +53,7 @@ from ..analysis.stalls import (
     stall_defect,
 )
 from ..analysis.state import state_resources
-from ..analysis.untested import unreached, untested_defects, untested_resources
+from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.facts import model_facts, refusal_facts
@@ -337,8 +337,11 @@ class Stack:
             if error is not None
             else {},
         )
-        if result.untested and result.servable_ok:
-            self._learn_untested(result)
+        learned = result.untested and result.servable_ok and self._learn_untested(result)
+        if learned and not targets and not _applied_any(result) and self._servable:
+            # A read that failed at plan time stopped the whole apply: run it again on
+            # the part the backend serves (the same faults, armed afresh).
+            return self._apply(armed, parallelism, (), refresh, clean)
         self.applied = self.applied or result.ok
         self.last_apply = result
         if result.cut:
@@ -511,26 +514,29 @@ class Stack:
         cut = [a for run in self._cuts for a in run.in_flight]
         return list(dict.fromkeys([*cut, *self.untested]))
 
-    def _learn_untested(self, result: ApplyResult) -> None:
-        """Keep what ``result`` showed this backend cannot serve, and (the first time)
-        what the apply made beside it: later runs target only that."""
+    def _learn_untested(self, result: ApplyResult) -> bool:
+        """Keep what ``result`` showed this backend cannot serve, and what can be applied
+        beside it (what the apply made; terraform's graph when a read at plan time
+        stopped it before anything was made): later runs target only that."""
         new = {a: op for a, op in result.untested.items() if a not in self.untested}
         if not new:
-            return
+            return False
         self.untested.update(new)
         made = self._managed_in_state()
-        self._waiting = unreached(result.events, made, self.untested)
-        self._servable = [a for a in made if a not in self.untested]
+        if made:
+            self._waiting = unreached(result.events, made, self.untested)
+            self._servable = [a for a in made if a not in self.untested]
+        else:
+            graph = Graph.from_dot(self.runner.run("graph", check=True).stdout)
+            self._waiting = graph.waiting_on(self.untested)
+            self._servable = graph.servable(self.untested)
+        waiting = f"; {len(self._waiting)} resource(s) wait on it" if self._waiting else ""
         self.progress(
             f"{self.name}: the {self.emulator.name} emulator cannot serve "
             + ", ".join(f"{a} ({op})" for a, op in new.items())
-            + (
-                f"; left out with {len(self._waiting)} resource(s) waiting on it"
-                if self._waiting
-                else ""
-            )
-            + ": the rest is applied and judged"
+            + f"{waiting}: left out, the rest is applied and judged"
         )
+        return True
 
     def _untested_error(self, error: BaseException) -> bool:
         """``error`` names only resources this backend cannot serve (a data source read at
@@ -1212,6 +1218,19 @@ def _drifted(done: Completed) -> list[str]:
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
+
+
+def _applied_any(result: ApplyResult) -> bool:
+    """Terraform started applying some managed resource (it did not stop at the plan;
+    a data source's read at plan time is an ``apply_start`` too)."""
+    return any(
+        e.get("type") == "apply_start"
+        and (e.get("hook") or {}).get("action") != "read"
+        and not str(((e.get("hook") or {}).get("resource") or {}).get("addr", "")).startswith(
+            "data."
+        )
+        for e in result.events
+    )
 
 
 def _served_by(address: str, service: str) -> bool:

@@ -86,3 +86,22 @@ def test_zero_code_items_pass_partly_verified_in_every_report(pytester: pytest.P
     assert all(s["untested"] == {GAP: "ec2:CreateCapacityReservation"} for s in report["scenarios"])
     assert not [d for d in report["defects"] if d["severity"] == "error"]
     assert "converge.untested" in (pytester.path / "junit.xml").read_text()
+
+
+def test_a_read_that_fails_at_plan_time_leaves_out_only_what_uses_it(converge):
+    stack = converge(MODULE.parent / "partly_served_read")
+    found = stack.converged_defects()
+    read = "data.aws_codeartifact_authorization_token.packages"
+    assert [(d.kind, d.address) for d in found] == [("untested", read)]
+    assert found[0].observed == "codeartifact:GetAuthorizationToken"
+    assert found[0].waiting == ["aws_sqs_queue.token", "module.child.aws_sqs_queue.after"]
+    made = sorted(r["address"] for r in _resources(stack.state()))
+    assert made == ["aws_sqs_queue.jobs", "module.child.aws_sqs_queue.own"]
+
+
+def _resources(state: dict) -> list[dict]:
+    root = state["values"]["root_module"]
+    found = list(root.get("resources", []))
+    for child in root.get("child_modules", []):
+        found.extend(child.get("resources", []))
+    return found
