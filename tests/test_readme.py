@@ -115,6 +115,18 @@ def test_zero_code_lists_and_finds_what_the_readme_shows(pytester: pytest.Pytest
     assert_printed(faulted.outlines, fault_console)
 
 
+def test_a_module_served_in_part_is_judged_as_the_readme_shows(pytester: pytest.Pytester) -> None:
+    part = section("A module the emulator serves only in part")
+    [module] = blocks(part, "hcl")
+    [console] = blocks(part, "console")
+    (pytester.path / "modules" / "capacity").mkdir(parents=True)
+    (pytester.path / "modules" / "capacity" / "main.tf").write_text(module)
+    command = shlex.split(console.splitlines()[0])[2:]
+    result = pytester.runpytest_subprocess(*command, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, warnings=1)
+    assert_printed(result.outlines, console)
+
+
 # -- after the README's install, with nothing else ---------------------------------------
 
 
