@@ -114,6 +114,8 @@ border:2px solid transparent;vertical-align:middle}
 .converge .sq.selected{border-color:#000}
 .converge .badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:12px}
 .converge .badge.warning{background:#b9770e}
+.converge .badge.partly{background:#7d6608}
+.converge .untested{color:#7d6608}
 .converge ol.findings{margin:0;padding-left:20px;font-size:13px}
 .converge ol.findings li{margin-bottom:8px}
 .converge .pt{cursor:pointer;color:#1a5276;text-decoration:underline;font:12px monospace}
@@ -317,6 +319,18 @@ def _module_section(
         + (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none")
         + "</div>",
     ]
+    untested = [d for d, _ in group_defects(found) if d.kind == "untested"]
+    if untested:
+        out[1] = out[1].replace("</h2>", " <span class='badge partly'>partly verified</span></h2>")
+        out.append(
+            "<div class='untested'>partly verified: the backend cannot serve "
+            + "; ".join(
+                escape(f"{d.address} ({d.observed})")
+                + (escape(f", with {', '.join(d.waiting)}") if d.waiting else "")
+                for d in untested
+            )
+            + " (left out; the rest was judged)</div>"
+        )
     if suspected:
         out.append(
             "<div class='suspected'>suspected emulator gaps (not the module's fault): "

@@ -127,3 +127,21 @@ def test_reports_say_partly_verified_and_name_the_part() -> None:
     assert any(line.startswith("mods/app") and "partly" in line for line in lines)
     assert any("aws_ec2_capacity_reservation.c untested" in line for line in lines)
     assert any(line.startswith("mods/other") and "converged" in line for line in lines)
+
+
+def test_the_html_page_marks_a_partly_verified_module() -> None:
+    from pytest_converge.report import defect_json, json_report
+    from pytest_converge.report.html import html_report
+
+    defects = untested_defects(
+        {"aws_ec2_capacity_reservation.c": "ec2:CreateCapacityReservation"},
+        ["aws_sqs_queue.waiting"],
+        "moto",
+        module="mods/app",
+        scenario="two-run",
+    )
+    scenarios = [{"module": "mods/app", "scenario": "two-run", "outcome": "passed", "seconds": 1}]
+    page = html_report(json_report(["mods/app"], scenarios, defects))
+    assert "partly verified" in page
+    assert "aws_ec2_capacity_reservation.c (ec2:CreateCapacityReservation)" in page
+    assert defect_json(defects[0])["waiting"] == ["aws_sqs_queue.waiting"]
