@@ -116,11 +116,11 @@ def test_zero_code_lists_and_finds_what_the_readme_shows(pytester: pytest.Pytest
 
 
 def test_a_module_served_in_part_is_judged_as_the_readme_shows(pytester: pytest.Pytester) -> None:
-    part = section("A module the emulator serves only in part")
-    [module] = blocks(part, "hcl")
-    [console] = blocks(part, "console")
-    (pytester.path / "modules" / "capacity").mkdir(parents=True)
-    (pytester.path / "modules" / "capacity" / "main.tf").write_text(module)
+    [console] = blocks(section("A module the emulator serves only in part"), "console")
+    # The module it shows: a capacity reservation, a queue that names it, one that does not.
+    shutil.copytree(
+        REPO / "tests" / "modules" / "partly_served", pytester.path / "modules" / "capacity"
+    )
     command = shlex.split(console.splitlines()[0])[2:]
     result = pytester.runpytest_subprocess(*command, "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, warnings=1)
