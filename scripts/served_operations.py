@@ -124,7 +124,7 @@ def _methods(cls: type) -> set[str]:
 
 def _service_name(cls: type) -> str | None:
     try:
-        return str(cls().boto3_service_name)  # type: ignore[call-arg]
+        return str(cls().boto3_service_name)
     except Exception:
         return None
 
@@ -185,7 +185,7 @@ def analyse() -> dict[str, dict[str, Any]]:
         classes = _dispatching(handler)
         for cls in classes:
             service = _service_name(cls)
-            if service in available:
+            if service is not None and service in available:
                 routed.setdefault(service, []).append((_path_regex(path), cls))
         if not classes and _owner(handler) is not None:
             own.setdefault(module, []).append(_path_regex(path))

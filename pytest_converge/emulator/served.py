@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 __all__ = ["DATA_DIR", "Served", "ServiceOperations", "served"]
@@ -79,7 +79,7 @@ class Served:
         return self.by_service.get(service)
 
 
-@lru_cache(maxsize=None)
+@cache
 def served(backend: str) -> Served:
     """The operations ``backend`` (``"moto"``) serves; a backend with no data file
     knows no service (every answer None)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_converge.emulator.served import DATA_DIR, Served, served
+from pytest_converge.emulator.served import Served, served
 
 ROOT = Path(__file__).resolve().parents[2]
 
