@@ -106,9 +106,7 @@ def inferred(kind: str) -> dict[str, Any] | None:
     found = infer_operations(kind)
     if found is None:
         return None
-    return {"service": found.service, "source": "inferred"} | {
-        p: list(found.of(p)) for p in PHASES
-    }
+    return {"service": found.service, "source": "inferred"} | {p: list(found.of(p)) for p in PHASES}
 
 
 def build(

@@ -176,9 +176,7 @@ def _first_missing(
             answer = served.serves(service, operation)
             whole = answer is None and bool(served.services) and service not in served.services
             if answer is False or whole:
-                return Unservable(
-                    resource.address, resource.type, service, operation, phase, whole
-                )
+                return Unservable(resource.address, resource.type, service, operation, phase, whole)
     return None
 
 
@@ -208,7 +206,9 @@ def _modules(root: Mapping[str, Any]) -> Iterator[_Module]:
         module = stack.pop()
         yield module
         for name, call in sorted(module.body.get("module_calls", {}).items()):
-            stack.append(_Module(f"{module.path}module.{name}.", call.get("module", {}), call, module))
+            stack.append(
+                _Module(f"{module.path}module.{name}.", call.get("module", {}), call, module)
+            )
 
 
 def _references(value: Any) -> Iterator[str]:
@@ -275,10 +275,16 @@ class _Graph:
         return refs
 
     def _follow(
-        self, module: _Module, references: Iterable[str], found: set[str], seen: set[tuple[str, str]]
+        self,
+        module: _Module,
+        references: Iterable[str],
+        found: set[str],
+        seen: set[tuple[str, str]],
     ) -> None:
         references = list(references)
-        specific = {r.split(".")[1] for r in references if r.startswith("module.") and r.count(".") >= 2}
+        specific = {
+            r.split(".")[1] for r in references if r.startswith("module.") and r.count(".") >= 2
+        }
         for reference in references:
             if (module.path, reference) in seen:
                 continue
@@ -304,9 +310,10 @@ class _Graph:
 
 
 def dependents(configuration: Mapping[str, Any], addresses: Iterable[str]) -> set[str]:
-    """Every resource (configuration address, ``module.cache.aws_elasticache_replication_group.this``;
-    data sources as ``data.<type>.<name>``) that depends on one of ``addresses``
-    (instance addresses are fine), directly or through others; not those given."""
+    """Every resource that depends on one of ``addresses`` (instance addresses are
+    fine), directly or through others; not those given. As configuration addresses
+    (``module.cache.aws_elasticache_replication_group.this``; a data source as
+    ``module.cache.data.aws_iam_policy_document.d``)."""
     graph = _Graph(configuration)
     needed_by: dict[str, set[str]] = {}
     for address in graph.resources:

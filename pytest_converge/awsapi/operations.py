@@ -60,11 +60,28 @@ ALIASES: dict[str, tuple[str, int]] = {
     **{
         prefix: ("ec2", 0)
         for prefix in (
-            "ami", "customer_gateway", "default", "egress_only_internet_gateway",
-            "eip", "flow_log", "instance", "internet_gateway", "key_pair", "launch_template",
-            "main_route_table", "nat_gateway", "network", "placement_group", "route",
-            "security_group", "snapshot_create_volume_permission", "spot", "subnet",
-            "volume_attachment", "vpc", "vpn",
+            "ami",
+            "customer_gateway",
+            "default",
+            "egress_only_internet_gateway",
+            "eip",
+            "flow_log",
+            "instance",
+            "internet_gateway",
+            "key_pair",
+            "launch_template",
+            "main_route_table",
+            "nat_gateway",
+            "network",
+            "placement_group",
+            "route",
+            "security_group",
+            "snapshot_create_volume_permission",
+            "spot",
+            "subnet",
+            "volume_attachment",
+            "vpc",
+            "vpn",
         )
     },
     "ec2": ("ec2", 1),
@@ -280,9 +297,7 @@ def _pick(
         if not ending:
             continue
         for tier in tiers:
-            found = tuple(
-                op for op, verb, rest in split if verb in tier and rest.endswith(forms)
-            )
+            found = tuple(op for op, verb, rest in split if verb in tier and rest.endswith(forms))
             if found:
                 rest = _split(found[0])[1]
                 form = next(f for f in forms if rest.endswith(f))
@@ -326,11 +341,11 @@ def infer_operations(resource_type: str) -> ResourceOperations | None:
     create, noun = _pick(split, nouns, verbs["create"], ending=True)
     if not create:
         return None
-    phases = {
-        phase: _pick(split, [noun], verbs[phase], attributes=phase in ("read", "update"))[0]
+    read, update, delete = (
+        _pick(split, [noun], verbs[phase], attributes=phase in ("read", "update"))[0]
         for phase in PHASES[1:]
-    }
-    return ResourceOperations(service, create, **phases)
+    )
+    return ResourceOperations(service, create, read, update, delete)
 
 
 # -- the data file ---------------------------------------------------------------
@@ -344,10 +359,9 @@ def _data() -> dict[str, Any]:
 
 
 def _entry(entry: dict[str, Any]) -> ResourceOperations:
+    create, read, update, delete = (tuple(entry.get(phase, ())) for phase in PHASES)
     return ResourceOperations(
-        entry["service"],
-        *(tuple(entry.get(phase, ())) for phase in PHASES),
-        source=entry.get("source", "inferred"),
+        entry["service"], create, read, update, delete, entry.get("source", "inferred")
     )
 
 

@@ -64,23 +64,57 @@ def test_no_rule_no_service() -> None:
             ("ModifyCacheParameterGroup",),
             ("DeleteCacheParameterGroup",),
         ),
-        ("aws_efs_backup_policy", ("PutBackupPolicy",), ("DescribeBackupPolicy",), ("PutBackupPolicy",), ()),
-        ("aws_instance", ("RunInstances",), ("DescribeInstanceAttribute", "DescribeInstances"),
-         ("ModifyInstanceAttribute",), ("TerminateInstances",)),
-        ("aws_eip", ("AllocateAddress",), ("DescribeAddresses",), ("ModifyAddressAttribute",),
-         ("ReleaseAddress",)),
-        ("aws_route_table_association", ("AssociateRouteTable",), ("DescribeRouteTables",), (),
-         ("DisassociateRouteTable",)),
-        ("aws_default_vpc", ("DescribeVpcs",),
-         ("DescribeVpcAttribute", "DescribeVpcs"), ("ModifyVpcAttribute",), ()),
-        ("aws_iam_role_policy", ("PutRolePolicy",), ("GetRolePolicy",), ("PutRolePolicy",),
-         ("DeleteRolePolicy",)),
+        (
+            "aws_efs_backup_policy",
+            ("PutBackupPolicy",),
+            ("DescribeBackupPolicy",),
+            ("PutBackupPolicy",),
+            (),
+        ),
+        (
+            "aws_instance",
+            ("RunInstances",),
+            ("DescribeInstanceAttribute", "DescribeInstances"),
+            ("ModifyInstanceAttribute",),
+            ("TerminateInstances",),
+        ),
+        (
+            "aws_eip",
+            ("AllocateAddress",),
+            ("DescribeAddresses",),
+            ("ModifyAddressAttribute",),
+            ("ReleaseAddress",),
+        ),
+        (
+            "aws_route_table_association",
+            ("AssociateRouteTable",),
+            ("DescribeRouteTables",),
+            (),
+            ("DisassociateRouteTable",),
+        ),
+        (
+            "aws_default_vpc",
+            ("DescribeVpcs",),
+            ("DescribeVpcAttribute", "DescribeVpcs"),
+            ("ModifyVpcAttribute",),
+            (),
+        ),
+        (
+            "aws_iam_role_policy",
+            ("PutRolePolicy",),
+            ("GetRolePolicy",),
+            ("PutRolePolicy",),
+            ("DeleteRolePolicy",),
+        ),
     ],
-)  # fmt: skip
+)
 def test_inferred_from_the_resources_noun(
-    resource_type: str, create: tuple[str, ...], read: tuple[str, ...],
-    update: tuple[str, ...], delete: tuple[str, ...],
-) -> None:  # fmt: skip
+    resource_type: str,
+    create: tuple[str, ...],
+    read: tuple[str, ...],
+    update: tuple[str, ...],
+    delete: tuple[str, ...],
+) -> None:
     found = infer_operations(resource_type)
     assert found is not None
     assert (found.create, found.read, found.update, found.delete) == (create, read, update, delete)
@@ -129,22 +163,38 @@ def test_learning_from_recordings(tmp_path: Path) -> None:
     (recordings / "run.json").write_text(
         json.dumps(
             [
-                {"resource_type": "aws_vpc", "operation": "CreateVpc", "phase": "create",
-                 "provider_major": "5"},
-                {"resource_type": "aws_vpc", "operation": "ModifyVpcAttribute",
-                 "phase": "create", "provider_major": "5"},
+                {
+                    "resource_type": "aws_vpc",
+                    "operation": "CreateVpc",
+                    "phase": "create",
+                    "provider_major": "5",
+                },
+                {
+                    "resource_type": "aws_vpc",
+                    "operation": "ModifyVpcAttribute",
+                    "phase": "create",
+                    "provider_major": "5",
+                },
             ]
         )
-    )  # fmt: skip
+    )
     (recordings / "points.json").write_text(
         json.dumps({"provider_major": "3", "points": ["CreateQueue#1@module.q.aws_sqs_queue.jobs"]})
     )
     output = tmp_path / "ops.json"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "learn_resource_operations.py"),
-         "--recordings", str(recordings), "--output", str(output)],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "learn_resource_operations.py"),
+            "--recordings",
+            str(recordings),
+            "--output",
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(output.read_text())
     vpc = data["providers"]["5"]["types"]["aws_vpc"]
