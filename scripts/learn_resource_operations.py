@@ -137,7 +137,7 @@ def build(
                 # A phase a recording saw nothing of (reads are not recorded) keeps the inference.
                 base = entry or {"service": seen["service"], **{p: [] for p in PHASES}}
                 entry = {"service": seen["service"], "source": "learned"} | {
-                    p: seen[p] or base[p] for p in PHASES
+                    p: _in_order(seen[p], base[p]) for p in PHASES
                 }
             if entry is None:
                 unresolved.append(kind)
@@ -145,6 +145,15 @@ def build(
                 types[kind] = entry
         providers[major] = {"types": types, "unresolved": unresolved}
     return {"format": FORMAT, "botocore": version("botocore"), "providers": providers}
+
+
+def _in_order(seen: list[str], inferred: list[str]) -> list[str]:
+    """What a phase was seen to call, the inferred operations it called first (a
+    recording's order is not the call order: the create itself leads); the
+    inference when nothing was seen."""
+    if not seen:
+        return inferred
+    return [op for op in inferred if op in seen] + [op for op in seen if op not in inferred]
 
 
 def _major(text: str) -> tuple[str, Path]:

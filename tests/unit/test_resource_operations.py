@@ -202,3 +202,26 @@ def test_learning_from_recordings(tmp_path: Path) -> None:
     assert vpc["create"] == ["CreateVpc", "ModifyVpcAttribute"]
     assert vpc["read"] == ["DescribeVpcAttribute", "DescribeVpcs"]  # not recorded: inferred
     assert data["providers"]["3"]["types"]["aws_sqs_queue"]["create"] == ["CreateQueue"]
+
+
+def test_the_shipped_learned_entries_are_the_recordings() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "learn_resource_operations", ROOT / "scripts" / "learn_resource_operations.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    recorded = script.learned(script.recorded_calls(ROOT / "tests" / "data" / "recordings"))
+    shipped = {
+        (major, kind): ops
+        for major, kind, ops in entries(json.loads(DATA.read_text()))
+        if ops.source == "learned"
+    }
+    assert set(shipped) == {(m, k) for m, found in recorded.items() for k in found}
+    for (major, kind), ops in shipped.items():
+        assert set(ops.create) >= set(recorded[major][kind]["create"]), kind
+    sg = operations_of("aws_security_group", "3")
+    assert sg is not None and sg.create[0] == "CreateSecurityGroup"
+    assert "RevokeSecurityGroupEgress" in sg.create  # the default egress rule goes
