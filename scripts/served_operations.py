@@ -11,7 +11,9 @@ operation of a botocore service is served when
 * (query, json, ec2 protocols: the action is in the body or the
   ``X-Amz-Target`` header) a response class of that service has the method;
 * (rest-json, rest-xml: the action is the HTTP method and path) its path
-  also matches a ``url_paths`` entry routed to ``dispatch``.
+  also matches a ``url_paths`` entry routed to ``dispatch``;
+
+and the method is more than a stub that raises ``NotImplementedError``.
 
 A path routed to a handler of its own (S3's ``bucket_dispatch``, which reads
 the HTTP method and query string) is ``unlisted``: served or not, the
@@ -31,6 +33,7 @@ under ``fidelity``: a new behaviour is picked up by running this again::
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import importlib
 import importlib.util
@@ -39,6 +42,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -118,10 +122,31 @@ def _methods(cls: type) -> set[str]:
     return {
         name
         for name in method_names_from_class(cls)
-        if name not in base or getattr(cls, name) is not getattr(BaseResponse, name)
+        if (name not in base or getattr(cls, name) is not getattr(BaseResponse, name))
+        and not _stub(getattr(cls, name))
     }
 
 
+@functools.cache
+def _stub(function: Any) -> bool:
+    """A method whose body, unconditionally, raises NotImplementedError (moto's
+    ``get_download_url_for_layer``): routed, and still not served."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
+    if any(isinstance(node, ast.Return) for node in ast.walk(tree)):
+        return False  # answers on some path (EC2's modify_instance_attribute)
+    for statement in body:
+        if isinstance(statement, ast.Raise) and statement.exc is not None:
+            raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+            if isinstance(raised, ast.Name) and raised.id == "NotImplementedError":
+                return True
+    return False
+
+
+@functools.cache
 def _service_name(cls: type) -> str | None:
     try:
         return str(cls().boto3_service_name)

@@ -289,11 +289,14 @@ def _pick(
     noun itself in the first tier that names it, else (``ending``) a longer noun that
     ends in it (``CacheParameterGroup`` for ``parametergroup``); and that full noun."""
     for noun in nouns:
-        forms = _forms(noun, attributes)
+        forms = _forms(noun)
         for tier in tiers:
-            found = tuple(op for op, verb, rest in split if verb in tier and rest in forms)
-            if found:
-                return found, noun
+            # An attribute call (ModifyVpcAttribute) only where the noun has no call of its
+            # own in the tier: EC2's volume has ModifyVolume, not the provider's attribute one.
+            for wanted in (forms, _forms(noun, attributes)[len(forms) :]):
+                found = tuple(op for op, verb, rest in split if verb in tier and rest in wanted)
+                if found:
+                    return found, noun
         if not ending:
             continue
         for tier in tiers:
@@ -313,7 +316,7 @@ def infer_operations(resource_type: str) -> ResourceOperations | None:
     the create is a create verb on it or on a longer noun ending in it
     (``CreateCacheParameterGroup``), and the other phases are their verbs on the
     create's own noun (``Describe``/``Get``, ``Modify``/``Update``/``Put``,
-    ``Delete``, attribute calls included). A ``..._association`` type is
+    ``Delete``; its attribute calls where it has none of its own). A ``..._association`` type is
     ``Associate``/``Disassociate``; an ``aws_default_*`` type adopts what exists,
     so its create reads. None when no create is named so.
     """

@@ -74,7 +74,7 @@ def test_no_rule_no_service() -> None:
         (
             "aws_instance",
             ("RunInstances",),
-            ("DescribeInstanceAttribute", "DescribeInstances"),
+            ("DescribeInstances",),
             ("ModifyInstanceAttribute",),
             ("TerminateInstances",),
         ),
@@ -95,7 +95,7 @@ def test_no_rule_no_service() -> None:
         (
             "aws_default_vpc",
             ("DescribeVpcs",),
-            ("DescribeVpcAttribute", "DescribeVpcs"),
+            ("DescribeVpcs",),
             ("ModifyVpcAttribute",),
             (),
         ),
@@ -200,7 +200,7 @@ def test_learning_from_recordings(tmp_path: Path) -> None:
     vpc = data["providers"]["5"]["types"]["aws_vpc"]
     assert vpc["source"] == "learned"
     assert vpc["create"] == ["CreateVpc", "ModifyVpcAttribute"]
-    assert vpc["read"] == ["DescribeVpcAttribute", "DescribeVpcs"]  # not recorded: inferred
+    assert vpc["read"] == ["DescribeVpcs"]  # not recorded: inferred
     assert data["providers"]["3"]["types"]["aws_sqs_queue"]["create"] == ["CreateQueue"]
 
 
