@@ -33,7 +33,7 @@ under ``fidelity``: a new behaviour is picked up by running this again::
 from __future__ import annotations
 
 import argparse
-import ast
+import dis
 import functools
 import importlib
 import importlib.util
@@ -42,7 +42,6 @@ import json
 import os
 import re
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,28 +121,19 @@ def _methods(cls: type) -> set[str]:
     return {
         name
         for name in method_names_from_class(cls)
-        if (name not in base or getattr(cls, name) is not getattr(BaseResponse, name))
-        and not _stub(getattr(cls, name))
+        if name not in base or getattr(cls, name) is not getattr(BaseResponse, name)
     }
 
 
 @functools.cache
 def _stub(function: Any) -> bool:
-    """A method whose body, unconditionally, raises NotImplementedError (moto's
-    ``get_download_url_for_layer``): routed, and still not served."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    except (OSError, TypeError, SyntaxError):
+    """A method that raises NotImplementedError on every path (moto's
+    ``get_download_url_for_layer``): routed, and still not served. Read from its
+    bytecode: it names the exception and has no return, not even the implicit one."""
+    code = getattr(function, "__code__", None)
+    if code is None or "NotImplementedError" not in code.co_names:
         return False
-    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
-    if any(isinstance(node, ast.Return) for node in ast.walk(tree)):
-        return False  # answers on some path (EC2's modify_instance_attribute)
-    for statement in body:
-        if isinstance(statement, ast.Raise) and statement.exc is not None:
-            raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
-            if isinstance(raised, ast.Name) and raised.id == "NotImplementedError":
-                return True
-    return False
+    return not any(i.opname.startswith("RETURN") for i in dis.get_instructions(code))
 
 
 @functools.cache
@@ -178,11 +168,6 @@ def _matches(regex: re.Pattern[str], paths: list[str]) -> bool:
     return any(regex.fullmatch(p) or regex.fullmatch(p + "/") for p in paths)
 
 
-def _hosts(model: Any) -> list[str]:
-    prefix = model.get("metadata", {}).get("endpointPrefix") or ""
-    return [f"https://{prefix}.us-east-1.amazonaws.com", f"https://{prefix}.amazonaws.com"]
-
-
 @functools.cache
 def _loader() -> Any:
     # botocore's data files, no Session: an AWS_PROFILE the user config lacks breaks one.
@@ -198,12 +183,15 @@ def _model(service: str) -> Any:
 
 def analyse() -> dict[str, dict[str, Any]]:
     """botocore service -> ``{"operations", "unlisted", "whole"}`` as moto routes them now."""
-    from moto.backend_index import backend_url_patterns
     from moto.core.utils import camelcase_to_underscores
 
     available = set(_loader().list_available_services("service-2"))
 
-    # botocore service -> [(path regex, class)] routed to dispatch; custom handlers by module.
+    # botocore service -> [(path regex, class)] routed to dispatch, and the paths of
+    # handlers of their own: counted for the moto module's service and the handler's
+    # class's (``es``'s 2015 paths are ES's; S3's handlers are S3's), not every service
+    # whose host the module's URL pattern happens to match (``s3-outposts``).
+    squeezed = {name.replace("-", ""): name for name in available}
     routed: dict[str, list[tuple[re.Pattern[str], type]]] = {}
     own: dict[str, list[re.Pattern[str]]] = {}
     for module, path, handler in _handlers():
@@ -212,19 +200,16 @@ def analyse() -> dict[str, dict[str, Any]]:
             service = _service_name(cls)
             if service is not None and service in available:
                 routed.setdefault(service, []).append((_path_regex(path), cls))
-        if not classes and _owner(handler) is not None:
-            own.setdefault(module, []).append(_path_regex(path))
-    patterns = [(name, pattern) for name, pattern in backend_url_patterns if name in own]
+        owner = _owner(handler) if not classes else None
+        if owner is not None:
+            for service in {squeezed.get(module), _service_name(owner)} & available:
+                own.setdefault(service, []).append(_path_regex(path))
 
     found: dict[str, dict[str, Any]] = {}
-    for service in sorted(available):
+    for service in sorted(routed.keys() | own.keys()):
         model = _model(service)
-        hosts = _hosts(model)
-        modules = {n for n, p in patterns if any(p.match(h) for h in hosts)}
-        custom = [regex for n in sorted(modules) for regex in own[n]]
+        custom = own.get(service, [])
         routes = routed.get(service, [])
-        if not routes and not custom:
-            continue
         methods = {cls: _methods(cls) for _, cls in routes}
         rest = model["metadata"].get("protocol") in _REST
         served, unlisted = [], []
@@ -232,7 +217,9 @@ def analyse() -> dict[str, dict[str, Any]]:
             method = camelcase_to_underscores(operation)
             paths = _sample_paths(spec.get("http", {}).get("requestUri", "/"))
             if any(
-                method in methods[cls] and (not rest or _matches(regex, paths))
+                method in methods[cls]
+                and not _stub(getattr(cls, method))
+                and (not rest or _matches(regex, paths))
                 for regex, cls in routes
             ):
                 served.append(operation)
