@@ -282,9 +282,9 @@ class _Graph:
         seen: set[tuple[str, str]],
     ) -> None:
         references = list(references)
-        specific = {
-            r.split(".")[1] for r in references if r.startswith("module.") and r.count(".") >= 2
-        }
+        # ``module.net.name`` comes with a bare ``module.net``: only the output is read.
+        paths = [config_address(r).split(".") for r in references]
+        specific = {p[1] for p in paths if p[0] == "module" and len(p) > 2}
         for reference in references:
             if (module.path, reference) in seen:
                 continue

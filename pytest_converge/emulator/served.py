@@ -61,7 +61,7 @@ class Served:
     backend: str
     #: The backend's release the data was read from (None: no data for the backend).
     version: str | None = None
-    by_service: dict[str, ServiceOperations] = field(default_factory=dict, repr=False)
+    by_service: dict[str, ServiceOperations] = field(default_factory=dict, repr=False, hash=False)
 
     @property
     def services(self) -> frozenset[str]:

@@ -318,3 +318,25 @@ def test_a_real_plan() -> None:
     (change,) = planned_resources(data)
     assert change.address == 'module.gw.aws_customer_gateway.this["office"]'
     assert dependents(data["configuration"], [change.address]) == set()
+
+
+def test_a_counted_modules_output() -> None:
+    configuration = {
+        "root_module": {
+            "resources": [
+                resource("aws_sqs_queue.q", {"name": refs("module.net[0].name", "module.net")}),
+                resource("aws_sns_topic.t"),
+            ],
+            "module_calls": {
+                "net": {
+                    "count_expression": {"constant_value": 1},
+                    "module": {
+                        "resources": [resource("aws_ssm_parameter.p"), resource("aws_vpc.v")],
+                        "outputs": {"name": {"expression": refs("aws_ssm_parameter.p.name")}},
+                    },
+                }
+            },
+        }
+    }
+    assert dependents(configuration, ["module.net[0].aws_ssm_parameter.p"]) == {"aws_sqs_queue.q"}
+    assert dependents(configuration, ["module.net[0].aws_vpc.v"]) == set()

@@ -7,6 +7,7 @@ import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,32 +150,21 @@ def _dummy(shape: object, depth: int = 0) -> object:
     }.get(kind, "x")
 
 
-def _moto_answers(service: str, operation: str) -> bool:
+def _moto_answers(client: Any, operation: str) -> bool:
     """Call moto (as released: no fidelity layer) in this process; False when it says
     the action is not implemented or routes the request nowhere (404 with no code)."""
-    import boto3
-    from botocore.config import Config
     from botocore.exceptions import ClientError
 
-    client = boto3.client(
-        service,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-        config=Config(parameter_validation=False, retries={"max_attempts": 1}),
-    )
     model = client.meta.service_model.operation_model(operation)
     params = _dummy(model.input_shape) if model.input_shape is not None else {}
     method = {v: k for k, v in client.meta.method_to_api_mapping.items()}[operation]
     try:
-        getattr(client, method)(**params)  # type: ignore[arg-type]
+        getattr(client, method)(**params)
     except NotImplementedError:
         return False
     except ClientError as exc:
-        error = exc.response.get("Error", {})
-        return not (
-            error.get("Code") == "404" and exc.response["ResponseMetadata"]["HTTPStatusCode"] == 404
-        )
+        nowhere = exc.response.get("Error", {}).get("Code") == "404"
+        return not (nowhere and exc.response["ResponseMetadata"]["HTTPStatusCode"] == 404)
     except Exception:  # the operation's code ran and failed on dummy input: it is served
         return True
     return True
@@ -183,9 +173,24 @@ def _moto_answers(service: str, operation: str) -> bool:
 def test_the_data_agrees_with_moto_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONFIG_FILE"):
         monkeypatch.delenv(name, raising=False)
+    import boto3
+    from botocore.config import Config
     from moto import mock_aws
 
     moto = served("moto")
+    config = Config(parameter_validation=False, retries={"max_attempts": 1})
+    clients: dict[str, Any] = {}
     with mock_aws():
-        said = {(s, o): _moto_answers(s, o) for s, o in MISSING + SERVED}
+        for service, _ in MISSING + SERVED:
+            clients.setdefault(
+                service,
+                boto3.client(
+                    service,
+                    region_name="us-east-1",
+                    aws_access_key_id="testing",
+                    aws_secret_access_key="testing",
+                    config=config,
+                ),
+            )
+        said = {(s, o): _moto_answers(clients[s], o) for s, o in MISSING + SERVED}
     assert said == {(s, o): moto.serves(s, o) for s, o in MISSING + SERVED}
