@@ -20,8 +20,9 @@ Two sources, the first winning per (major, type, phase):
   (``--schema 5=schema.json``: ``terraform providers schema -json`` of a root
   that requires that provider version) and every type the file already has.
 
-Types no rule infers are kept under ``unresolved`` (so a run without schemas
-keeps them). ``tests/unit/test_resource_operations.py`` fails when an
+Every botocore service's signing name is kept too (``signing_names``: a
+lookup then reads no model). Types no rule infers are kept under
+``unresolved`` (so a run without schemas keeps them). ``tests/unit/test_resource_operations.py`` fails when an
 operation in the file is gone from botocore's model::
 
     python scripts/learn_resource_operations.py --schema 5=s5.json --schema 3=s3.json
@@ -45,8 +46,10 @@ sys.path.insert(0, str(ROOT))
 from pytest_converge.awsapi.operations import (  # noqa: E402
     DATA,
     PHASES,
+    botocore_services,
     infer_operations,
     service_of,
+    signing_name,
 )
 
 FORMAT = 1
@@ -144,7 +147,12 @@ def build(
             else:
                 types[kind] = entry
         providers[major] = {"types": types, "unresolved": unresolved}
-    return {"format": FORMAT, "botocore": version("botocore"), "providers": providers}
+    return {
+        "format": FORMAT,
+        "botocore": version("botocore"),
+        "providers": providers,
+        "signing_names": {s: signing_name(s) for s in sorted(botocore_services())},
+    }
 
 
 def _in_order(seen: list[str], inferred: list[str]) -> list[str]:

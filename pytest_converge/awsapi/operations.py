@@ -45,6 +45,7 @@ __all__ = [
     "operations_of",
     "service_model",
     "service_of",
+    "signing_name",
 ]
 
 #: Where :func:`operations_of` reads from.
@@ -219,6 +220,14 @@ def service_model(service: str) -> dict[str, Any] | None:
 
 
 # -- the service rule ------------------------------------------------------------
+@cache
+def _known_services() -> frozenset[str]:
+    """botocore's services as the data file lists them (a directory scan of botocore's
+    data saved), or as botocore does."""
+    kept = _data().get("signing_names")
+    return frozenset(kept) if kept else botocore_services()
+
+
 def _words(resource_type: str) -> list[str]:
     return resource_type.removeprefix("aws_").split("_")
 
@@ -228,7 +237,7 @@ def _named(resource_type: str) -> tuple[str, int] | None:
     if not resource_type.startswith("aws_"):
         return None
     words = _words(resource_type)
-    available = botocore_services()
+    available = _known_services()
     squeezed = {name.replace("-", ""): name for name in sorted(available)}
     for n in range(len(words), 0, -1):
         prefix = "_".join(words[:n])
@@ -249,10 +258,17 @@ def service_of(resource_type: str) -> AwsService | None:
     named = _named(resource_type)
     if named is None:
         return None
-    model = service_model(named[0])
+    signing = _data().get("signing_names", {}).get(named[0]) or signing_name(named[0])
+    return AwsService(named[0], signing)
+
+
+def signing_name(service: str) -> str:
+    """The SigV4 name of a botocore service, from its model (``stepfunctions`` ->
+    ``states``). The data file keeps every service's, so that a lookup does not parse
+    EC2's model."""
+    model = service_model(service)
     metadata = model.get("metadata", {}) if model else {}
-    signing = metadata.get("signingName") or metadata.get("endpointPrefix") or named[0]
-    return AwsService(named[0], str(signing))
+    return str(metadata.get("signingName") or metadata.get("endpointPrefix") or service)
 
 
 # -- inferring a type's operations from botocore's model --------------------------

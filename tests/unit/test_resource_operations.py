@@ -225,3 +225,12 @@ def test_the_shipped_learned_entries_are_the_recordings() -> None:
     sg = operations_of("aws_security_group", "3")
     assert sg is not None and sg.create[0] == "CreateSecurityGroup"
     assert "RevokeSecurityGroupEgress" in sg.create  # the default egress rule goes
+
+
+def test_the_signing_names_are_botocores() -> None:
+    from pytest_converge.awsapi.operations import botocore_services, signing_name
+
+    kept = json.loads(DATA.read_text())["signing_names"]
+    assert set(kept) == set(botocore_services()), "regenerate the data: botocore changed"
+    for service in ("stepfunctions", "elbv2", "cloudwatch", "efs", "sso-admin", "s3control"):
+        assert kept[service] == signing_name(service)
