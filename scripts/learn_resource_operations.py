@@ -22,8 +22,10 @@ Two sources, the first winning per (major, type, phase):
 
 Every botocore service's signing name is kept too (``signing_names``: a
 lookup then reads no model). Types no rule infers are kept under
-``unresolved`` (so a run without schemas keeps them). ``tests/unit/test_resource_operations.py`` fails when an
-operation in the file is gone from botocore's model::
+``unresolved`` (so a run without schemas keeps them). A learned entry
+already in the file is kept until ``--recordings`` gives the type again.
+``tests/unit/test_resource_operations.py`` fails when an operation in the file
+is gone from botocore's model::
 
     python scripts/learn_resource_operations.py --schema 5=s5.json --schema 3=s3.json
     python scripts/learn_resource_operations.py --recordings recordings/
