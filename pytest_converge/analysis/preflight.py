@@ -120,6 +120,16 @@ class Preflight:
         """Nothing planned is known to be unservable."""
         return not self.unservable
 
+    @property
+    def addresses(self) -> frozenset[str]:
+        """The unservable resources' addresses."""
+        return frozenset(r.address for r in self.unservable)
+
+    def words(self, backend: str) -> str:
+        """``moto cannot serve aws_x.y (svc:Op), ...``: the line a user reads first."""
+        named = ", ".join(f"{r.address} ({r.service}:{r.operation})" for r in self.unservable)
+        return f"{backend} cannot serve {named}" if named else f"{backend} serves every part"
+
 
 def planned_resources(plan: Mapping[str, Any]) -> list[PlannedResource]:
     """The ``resource_changes`` of terraform's plan JSON (``terraform show -json``)."""

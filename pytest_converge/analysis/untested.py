@@ -19,7 +19,7 @@ records (anything with ``service``, ``operation``, ``address``,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .defects import Defect
@@ -154,6 +154,12 @@ def _config_address(address: str) -> str:
     return re.sub(r"\[[^\]]*\]", "", address)
 
 
+def _declared(address: str) -> str:
+    """``module.m["a"].aws_x.y[0]`` -> ``aws_x.y``: the block that declares it, in any module."""
+    parts = _config_address(address).split(".")
+    return ".".join(parts[-3:] if len(parts) >= 3 and parts[-3] == "data" else parts[-2:])
+
+
 def _is_data(address: str) -> bool:
     return address.startswith("data.") or ".data." in address
 
@@ -165,11 +171,20 @@ def untested_defects(
     *,
     module: str,
     scenario: str,
+    predicted: Collection[str] = (),
 ) -> list[Defect]:
     """One ``untested`` warning per resource the backend cannot serve, naming the
-    operation and the resources left out with it."""
+    operation and the resources left out with it; ``predicted`` are the addresses the
+    pre-flight named before the apply (told as the finding's evidence)."""
     found = []
     for address, operation in untested.items():
+        evidence = (
+            f"named before the apply: the {backend} backend's served-operations data has no "
+            f"`{operation}`"
+            if _declared(address) in {_declared(p) for p in predicted}
+            else f"found by the apply: the {backend} emulator answered `{operation}` with an "
+            "error page (its served-operations data did not name it: a gap to add)"
+        )
         behind = f"; left out with it: {', '.join(waiting)}" if waiting else ""
         found.append(
             Defect(
@@ -179,6 +194,7 @@ def untested_defects(
                 scenario=scenario,
                 observed=operation,
                 waiting=list(waiting),
+                evidence=evidence,
                 message=(
                     f"not tested on {backend}: the {backend} emulator does not implement "
                     f"`{operation}`, which {address} needs{behind}. Every other resource "

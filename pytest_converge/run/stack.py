@@ -21,7 +21,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,6 +40,7 @@ from ..analysis.gaps import (
 )
 from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
+from ..analysis.preflight import PlannedResource, Preflight, preflight
 from ..analysis.stalls import (
     KNOWN_WAIT_LIMITS,
     REFUSED_EGRESS,
@@ -57,7 +58,9 @@ from ..analysis.untested import Graph, unreached, untested_defects, untested_res
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.facts import model_facts, refusal_facts
+from ..awsapi.operations import operations_of
 from ..emulator.base import Emulator
+from ..emulator.served import served
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
@@ -184,6 +187,13 @@ class Stack:
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
+        #: What the backend is known not to serve of the module, before any apply (the
+        #: runs confirm it: :attr:`untested` is what they found).
+        self.preflight = _preflight(
+            self._addresses, emulator.name, _aws_major(self.template.providers)
+        )
+        if self.preflight.unservable:
+            self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(upstream=emulator.endpoint)
         self.proxy.start()
@@ -1030,6 +1040,7 @@ class Stack:
                 self.emulator.name,
                 module=self.name,
                 scenario=scenario,
+                predicted=self.preflight.addresses,
             )
         return [*unique.values(), *stalled, *untested]
 
@@ -1218,6 +1229,26 @@ def _drifted(done: Completed) -> list[str]:
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
+
+
+def _preflight(addresses: Sequence[str], backend: str, major: str) -> Preflight:
+    """What ``backend`` is known not to serve of the resources and data sources a module
+    declares (``addresses``), from its data and the operations each type makes."""
+    planned = [
+        PlannedResource(a, a.split(".")[1], ("read",), "data")
+        if a.startswith("data.")
+        else PlannedResource(a, a.split(".")[0], ("create",))
+        for a in addresses
+    ]
+    return preflight(planned, served(backend), lambda kind: operations_of(kind, major))
+
+
+def _aws_major(providers: Mapping[str, str]) -> str:
+    """The major version of the aws provider init chose (``"5"``), ``"5"`` when unknown."""
+    for address, version in providers.items():
+        if address.endswith("hashicorp/aws"):
+            return version.split(".", 1)[0]
+    return "5"
 
 
 def _applied_any(result: ApplyResult) -> bool:

@@ -27,6 +27,9 @@ def test_the_rest_is_judged_and_the_untested_part_named(converge):
     assert untested.observed == "ec2:CreateCapacityReservation"
     assert untested.waiting == ["aws_sqs_queue.waiting"]
     assert not untested.is_error
+    # Known before the apply: the pre-flight read it from what moto serves.
+    assert [u.address for u in stack.preflight.unservable] == [GAP]
+    assert untested.evidence.startswith("named before the apply")
     # The queue that does not wait on it was made; the unserved call was made once:
     # answered as not implemented, the SDK did not retry it.
     calls = [c for c in stack.last_apply.calls if c.operation == "CreateCapacityReservation"]
@@ -94,6 +97,7 @@ def test_a_read_that_fails_at_plan_time_leaves_out_only_what_uses_it(converge):
     read = "data.aws_codeartifact_authorization_token.packages"
     assert [(d.kind, d.address) for d in found] == [("untested", read)]
     assert found[0].observed == "codeartifact:GetAuthorizationToken"
+    assert found[0].evidence.startswith("found by the apply")  # a data source's read
     assert found[0].waiting == ["aws_sqs_queue.token", "module.child.aws_sqs_queue.after"]
     made = sorted(r["address"] for r in _resources(stack.state()))
     assert made == ["aws_sqs_queue.jobs", "module.child.aws_sqs_queue.own"]

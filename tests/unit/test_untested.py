@@ -145,3 +145,19 @@ def test_the_html_page_marks_a_partly_verified_module() -> None:
     assert "partly verified" in page
     assert "aws_ec2_capacity_reservation.c (ec2:CreateCapacityReservation)" in page
     assert defect_json(defects[0])["waiting"] == ["aws_sqs_queue.waiting"]
+
+
+def test_a_finding_says_whether_the_pre_flight_named_it_before_the_apply() -> None:
+    told, found = untested_defects(
+        {
+            "module.cache.aws_elasticache_parameter_group.this[0]": "elasticache:X",
+            "aws_ec2_capacity_reservation.c": "ec2:Y",
+        },
+        [],
+        "moto",
+        module="m",
+        scenario="two-run",
+        predicted=["aws_elasticache_parameter_group.this"],
+    )
+    assert told.evidence.startswith("named before the apply")
+    assert found.evidence.startswith("found by the apply")
