@@ -6,6 +6,7 @@ A page asks for a table with a marker line, replaced before the page is rendered
     <!-- converge:defect-kinds -->   every defect kind, its severity and meaning
     <!-- converge:classifications --> the built-in classes of a permanent diff
     <!-- converge:api-imports -->    the import of every name in pytest_converge.__all__
+    <!-- converge:served -->          what each backend serves, from the pre-flight's data
 
 So the reference cannot fall behind the code: a new option, defect kind or
 class is in the docs the next time they are built. A marker with no table is
@@ -84,11 +85,54 @@ def api_imports() -> str:
     return "\n".join(lines)
 
 
+def served_table() -> str:
+    """Per backend and service: the operations served, and the resource types the pre-flight
+    says it cannot serve (the create or read operation missing), from the data it reads."""
+    from pytest_converge.awsapi.operations import _data, entries, service_model
+    from pytest_converge.emulator.served import DATA_DIR, served
+
+    out: list[str] = []
+    for path in sorted(DATA_DIR.glob("*.json")):
+        backend = served(path.stem)
+        needs: dict[str, dict[str, str]] = {}
+        for major, kind, ops in entries(_data()):
+            if major != "5":
+                continue
+            for phase in ("create", "read"):
+                missing = [o for o in ops.of(phase) if backend.serves(ops.service, o) is False]
+                if missing:
+                    needs.setdefault(ops.service, {})[kind] = missing[0]
+                    break
+        out += [
+            f"### {backend.backend} {backend.version}",
+            "",
+            "| service | operations served | of botocore's | added by the fidelity layer "
+            "| resource types it cannot serve (aws 5.x: the first operation missing) |",
+            "|---|---|---|---|---|",
+        ]
+        for name in sorted(backend.services):
+            found = backend.service(name)
+            assert found is not None
+            model = service_model(name) or {}
+            total = len(model.get("operations", {}))
+            count = (
+                "all (one handler)" if found.whole else str(len(found.operations | found.unlisted))
+            )
+            lacking = ", ".join(
+                f"`{kind}` ({op})" for kind, op in sorted(needs.get(name, {}).items())
+            )
+            added = ", ".join(sorted(found.fidelity)) or "-"
+            out.append(f"| {name} | {count} | {total} | {_cell(added)} | {_cell(lacking) or '-'} |")
+        out.append("")
+    return "\n".join(out)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "options": options_table,
     "defect-kinds": defect_kinds_table,
     "classifications": classifications_list,
     "api-imports": api_imports,
+    "served": served_table,
 }
 
 
