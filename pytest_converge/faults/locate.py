@@ -26,12 +26,12 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..analysis.gaps import resource_type
 from ..analysis.state import StateResource
-from ..inventory import BUILTIN_LISTERS, Lister
+from ..awsapi.operations import service_of
 from .operations import request_tokens
 
 __all__ = ["CleanApply", "RequestMatcher", "applying_for", "serving"]
@@ -212,13 +212,17 @@ def applying_for(addresses: Sequence[str], service: str) -> str | None:
 
 
 def serving(addresses: Sequence[str], service: str) -> list[str]:
-    """Those of ``addresses`` of a type ``service`` serves (see :func:`applying_for`)."""
+    """Those of ``addresses`` of a type ``service`` serves (see :func:`applying_for`):
+    the one rule from a type to its service (:func:`..awsapi.operations.service_of`),
+    whose signing name is what a call's credential scope names (``states`` for
+    ``aws_sfn_state_machine``)."""
+    return [a for a in addresses if service in _signed_as(resource_type(a) or "")]
 
-    def serves(address: str) -> bool:
-        kind = resource_type(address) or ""
-        lister = BUILTIN_LISTERS.get(kind)
-        if isinstance(lister, Lister) and lister.signing_name:
-            return lister.signing_name == service
-        return kind.removeprefix("aws_").split("_")[0] == service
 
-    return [a for a in addresses if serves(a)]
+@lru_cache(maxsize=4096)
+def _signed_as(kind: str) -> frozenset[str]:
+    """The names a call of ``kind``'s service is signed with: its signing name and its name."""
+    found = service_of(kind)
+    if found is not None:
+        return frozenset({found.signing_name, found.name})
+    return frozenset({kind.removeprefix("aws_").split("_")[0]})
