@@ -8,23 +8,17 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
+from ..awsapi.operations import service_of
 from ..errors import UnsupportedServiceError
 from ..isolation.fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 
-#: Resource type prefixes whose service is not the word after ``aws_``.
-_TYPE_SERVICES = {
-    "aws_kinesis_firehose_": "firehose",
-    "aws_kinesis_analytics_": "kinesisanalytics",
-    "aws_kinesis_video_": "kinesisvideo",
-    "aws_kinesisanalyticsv2_": "kinesisanalyticsv2",
-}
-
 
 def resource_service(type_: str) -> str:
-    """The AWS service behind a resource or data source type: ``aws_dynamodb_table`` -> dynamodb."""
-    for prefix, service in _TYPE_SERVICES.items():
-        if type_.startswith(prefix):
-            return service
+    """The AWS service behind a resource or data source type, as botocore names it
+    (``aws_dynamodb_table`` -> ``dynamodb``): the one rule, ``awsapi.operations.service_of``."""
+    found = service_of(type_)
+    if found is not None:
+        return found.name
     parts = type_.split("_")
     return parts[1] if len(parts) > 1 and parts[0] == "aws" else type_
 
