@@ -370,7 +370,7 @@ def _attribute_defect(
         kind, severity = "permanent-diff", ""  # "": the kind's own severity
         # A sensitive value is never shown, not even in the fix ("declare it as ...").
         shown = (declared, observed) if attr.sensitive else (attr.declared, attr.observed)
-        why = hints.why(classification, *shown)
+        why = hints.why(classification, *shown, attribute=attr.path)
         fix = hints.fix(classification, attr.path, *shown)
     return Defect(
         kind=kind,

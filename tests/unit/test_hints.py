@@ -27,3 +27,13 @@ def test_any_other_failure_says_make_the_create_idempotent():
     why, fix = recovery_failed_hints("timeout while waiting for state to become 'ready'", None)
     assert why == "the re-run cannot complete from the state the interrupted run left"
     assert "idempotent" in fix
+
+
+def test_an_empty_tag_value_is_explained_as_the_providers_not_the_emulators() -> None:
+    from pytest_converge.analysis import hints
+
+    text = hints.why("default", "", None, attribute="tags.Name")
+    assert "#20371" in text and "on AWS too" in text
+    assert "non-empty value" in hints.fix("default", "tags.Name", "", None)
+    # Any other empty value keeps the general cause.
+    assert hints.why("default", "", None, attribute="description") != text
