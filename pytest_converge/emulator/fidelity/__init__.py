@@ -55,6 +55,7 @@ SERVICES = (
     "outposts",
     "ecr",
     "efs",
+    "ram",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
