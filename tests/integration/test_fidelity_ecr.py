@@ -144,6 +144,60 @@ def test_pull_through_cache_rules_are_kept(emulator, raw_moto) -> None:
         raw_moto.client("ecr").describe_pull_through_cache_rules()
 
 
+LIFECYCLE = json.dumps({"rules": [{
+    "rulePriority": 1,
+    "selection": {"tagStatus": "any", "countType": "imageCountMoreThan", "countNumber": 30},
+    "action": {"type": "expire"},
+}]})  # fmt: skip
+
+
+def test_repository_creation_templates_are_kept(emulator, raw_moto) -> None:
+    ecr = emulator.client("ecr")
+    created = ecr.create_repository_creation_template(
+        prefix="ecr-public", appliedFor=["PULL_THROUGH_CACHE"], lifecyclePolicy=LIFECYCLE,
+        resourceTags=[{"Key": "team", "Value": "ops"}],
+    )  # fmt: skip
+    assert created["registryId"] == ACCOUNT
+    template = created["repositoryCreationTemplate"]
+    # What AWS fills in when a template leaves them out.
+    assert template["encryptionConfiguration"] == {"encryptionType": "AES256"}
+    assert template["imageTagMutability"] == "MUTABLE"
+    [read] = ecr.describe_repository_creation_templates(prefixes=["ecr-public"])[
+        "repositoryCreationTemplates"
+    ]
+    assert (read["lifecyclePolicy"], read["appliedFor"]) == (LIFECYCLE, ["PULL_THROUGH_CACHE"])
+    assert read["resourceTags"] == [{"Key": "team", "Value": "ops"}]
+    # An unknown prefix is no error, only no template.
+    assert ecr.describe_repository_creation_templates(prefixes=["nope"])[
+        "repositoryCreationTemplates"
+    ] == []  # fmt: skip
+    updated = ecr.update_repository_creation_template(
+        prefix="ecr-public", description="public images", imageTagMutability="IMMUTABLE"
+    )["repositoryCreationTemplate"]
+    assert (updated["description"], updated["imageTagMutability"]) == ("public images", "IMMUTABLE")
+    assert updated["lifecyclePolicy"] == LIFECYCLE
+    for call, kwargs, code in [
+        (ecr.create_repository_creation_template,
+         {"prefix": "ecr-public", "appliedFor": ["REPLICATION"]},
+         "TemplateAlreadyExistsException"),
+        (ecr.create_repository_creation_template,
+         {"prefix": "Upper", "appliedFor": ["REPLICATION"]}, "InvalidParameterException"),
+        (ecr.create_repository_creation_template,
+         {"prefix": "other", "appliedFor": ["REPLICATION"], "repositoryPolicy": "{"},
+         "InvalidParameterException"),
+        (ecr.update_repository_creation_template, {"prefix": "nope", "description": "x"},
+         "TemplateNotFoundException"),
+    ]:  # fmt: skip
+        assert _code(call, **kwargs) == code, (call, kwargs)
+    deleted = ecr.delete_repository_creation_template(prefix="ecr-public")
+    assert deleted["repositoryCreationTemplate"]["prefix"] == "ecr-public"
+    assert _code(ecr.delete_repository_creation_template, prefix="ecr-public") == (
+        "TemplateNotFoundException"
+    )
+    with pytest.raises(ClientError, match=r"500|not been implemented"):
+        raw_moto.client("ecr").describe_repository_creation_templates()
+
+
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_the_ecr_registry_settings_converge_on_aws5(
     converge, converge_emulator, provider_line
@@ -158,3 +212,5 @@ def test_the_ecr_registry_settings_converge_on_aws5(
         "dockerhub": "docker-hub",
         "ecr-complete": "ecr",
     }
+    [template] = ecr.describe_repository_creation_templates()["repositoryCreationTemplates"]
+    assert (template["prefix"], template["appliedFor"]) == ("ecr-public", ["PULL_THROUGH_CACHE"])

@@ -1,4 +1,4 @@
-"""ECR: the registry's settings (registry policy, replication, pull through cache rules).
+"""ECR: the registry's settings (policy, replication, pull through cache, creation templates).
 
 Following the Amazon ECR API reference
 (https://docs.aws.amazon.com/AmazonECR/latest/APIReference/) and its user
@@ -14,6 +14,11 @@ guide's registry permissions page:
 - ``CreatePullThroughCacheRule``, ``DescribePullThroughCacheRules``,
   ``UpdatePullThroughCacheRule``, ``DeletePullThroughCacheRule``: the
   registry's pull through cache rules; moto 5.2 implements none of them.
+- ``CreateRepositoryCreationTemplate``, ``DescribeRepositoryCreationTemplates``,
+  ``UpdateRepositoryCreationTemplate``, ``DeleteRepositoryCreationTemplate``:
+  the settings ECR gives the repositories it creates (for pull through cache,
+  replication, create on push); moto 5.2 implements none of them. What the
+  templates do to such repositories is not modelled (moto pulls no images).
 """
 
 from __future__ import annotations
@@ -330,3 +335,182 @@ def _pull_through_cache_rule() -> None:
 
     graft(PullThroughCacheBackend, onto=ECRBackend)
     graft(PullThroughCacheResponse, onto=ECRResponse)
+
+
+#: A repository creation template's prefix (the API's Prefix pattern).
+TEMPLATE_PREFIX = re.compile(
+    r"([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*/?|ROOT)"
+)
+#: CreateRepositoryCreationTemplate parameters a template keeps as they are given.
+TEMPLATE_FIELDS = (
+    "description",
+    "encryptionConfiguration",
+    "resourceTags",
+    "imageTagMutability",
+    "imageTagMutabilityExclusionFilters",
+    "repositoryPolicy",
+    "lifecyclePolicy",
+    "appliedFor",
+    "customRoleArn",
+)
+
+
+def _check_template(fields: dict[str, Any]) -> None:
+    for name in ("repositoryPolicy", "lifecyclePolicy"):
+        if fields.get(name):
+            try:
+                json.loads(fields[name])
+            except ValueError:
+                raise _error(
+                    "InvalidParameterException",
+                    f"Invalid parameter at '{name}' failed to satisfy constraint: "
+                    "'Invalid JSON policy'",
+                ) from None
+    applied = fields.get("appliedFor")
+    if applied is not None and (
+        not applied or set(applied) - {"REPLICATION", "PULL_THROUGH_CACHE", "CREATE_ON_PUSH"}
+    ):
+        raise _error(
+            "ValidationException",
+            "appliedFor must name one or more of REPLICATION, PULL_THROUGH_CACHE, CREATE_ON_PUSH",
+        )
+
+
+class CreationTemplateBackend:
+    """The registry's repository creation templates (an ECRBackend mixin)."""
+
+    @property
+    def repository_creation_templates(self) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] | None = vars(self).get("_creation_templates")
+        if found is None:
+            found = vars(self)["_creation_templates"] = {}
+        return found
+
+    def _creation_template(self, prefix: str) -> dict[str, Any]:
+        template = self.repository_creation_templates.get(prefix)
+        if template is None:
+            raise _error(
+                "TemplateNotFoundException",
+                f"The repository creation template with prefix '{prefix}' does not exist in "
+                f"the registry with id '{self.account_id}'",  # type: ignore[attr-defined]
+            )
+        return template
+
+    def create_repository_creation_template(
+        self, prefix: str, fields: dict[str, Any]
+    ) -> dict[str, Any]:
+        if not TEMPLATE_PREFIX.fullmatch(prefix or ""):
+            raise _error(
+                "InvalidParameterException",
+                f"Invalid parameter at 'prefix' failed to satisfy constraint: "
+                f"'must match {TEMPLATE_PREFIX.pattern}'",
+            )
+        if fields.get("appliedFor") is None:
+            fields["appliedFor"] = []
+        _check_template(fields)
+        if prefix in self.repository_creation_templates:
+            raise _error(
+                "TemplateAlreadyExistsException",
+                f"The repository creation template with prefix '{prefix}' already exists in "
+                f"the registry with id '{self.account_id}'",  # type: ignore[attr-defined]
+            )
+        now = _now()
+        template = {
+            "prefix": prefix,
+            # What AWS fills in when they are not given.
+            "encryptionConfiguration": {"encryptionType": "AES256"},
+            "imageTagMutability": "MUTABLE",
+            "resourceTags": [],
+            **{k: v for k, v in fields.items() if v is not None},
+            "createdAt": now,
+            "updatedAt": now,
+        }
+        self.repository_creation_templates[prefix] = template
+        return dict(template)
+
+    def describe_repository_creation_templates(self, prefixes: list[str]) -> list[Any]:
+        every = self.repository_creation_templates
+        return [dict(every[p]) for p in prefixes if p in every] if prefixes else [
+            dict(t) for t in every.values()
+        ]  # fmt: skip
+
+    def update_repository_creation_template(
+        self, prefix: str, fields: dict[str, Any]
+    ) -> dict[str, Any]:
+        template = self._creation_template(prefix)
+        given = {k: v for k, v in fields.items() if v is not None}
+        _check_template(given)
+        template.update(given, updatedAt=_now())
+        return dict(template)
+
+    def delete_repository_creation_template(self, prefix: str) -> dict[str, Any]:
+        template = self._creation_template(prefix)
+        del self.repository_creation_templates[prefix]
+        return template
+
+
+class CreationTemplateResponse:
+    """The repository creation template actions (an ECRResponse mixin)."""
+
+    def _template_fields(self) -> dict[str, Any]:
+        return {name: self._get_param(name) for name in TEMPLATE_FIELDS}  # type: ignore[attr-defined]
+
+    def _template_answer(self, template: dict[str, Any]) -> Any:
+        from moto.core.responses import ActionResult
+
+        registry = self.ecr_backend.account_id  # type: ignore[attr-defined]
+        return ActionResult({"registryId": registry, "repositoryCreationTemplate": template})
+
+    def create_repository_creation_template(self) -> Any:
+        template = self.ecr_backend.create_repository_creation_template(  # type: ignore[attr-defined]
+            self._get_param("prefix"),  # type: ignore[attr-defined]
+            self._template_fields(),
+        )
+        return self._template_answer(template)
+
+    def describe_repository_creation_templates(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        found = self.ecr_backend.describe_repository_creation_templates(  # type: ignore[attr-defined]
+            get("prefixes") or []
+        )
+        templates, following = _page(found, get("nextToken"), get("maxResults"))
+        answer: dict[str, Any] = {
+            "registryId": self.ecr_backend.account_id,  # type: ignore[attr-defined]
+            "repositoryCreationTemplates": templates,
+        }
+        if following:
+            answer["nextToken"] = following
+        return ActionResult(answer)
+
+    def update_repository_creation_template(self) -> Any:
+        template = self.ecr_backend.update_repository_creation_template(  # type: ignore[attr-defined]
+            self._get_param("prefix"),  # type: ignore[attr-defined]
+            self._template_fields(),
+        )
+        return self._template_answer(template)
+
+    def delete_repository_creation_template(self) -> Any:
+        template = self.ecr_backend.delete_repository_creation_template(  # type: ignore[attr-defined]
+            self._get_param("prefix")  # type: ignore[attr-defined]
+        )
+        return self._template_answer(template)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ecr.repository-creation-template",
+    does="CreateRepositoryCreationTemplate keeps a template (AES256 encryption and MUTABLE tags "
+    "unless given), DescribeRepositoryCreationTemplates returns it, "
+    "UpdateRepositoryCreationTemplate changes what it is given and "
+    "DeleteRepositoryCreationTemplate removes it; a missing one is TemplateNotFoundException",
+    reference=_API + "API_CreateRepositoryCreationTemplate.html",
+    test=_TESTS + "test_repository_creation_templates_are_kept",
+)
+def _repository_creation_template() -> None:
+    from moto.ecr.models import ECRBackend
+    from moto.ecr.responses import ECRResponse
+
+    graft(CreationTemplateBackend, onto=ECRBackend)
+    graft(CreationTemplateResponse, onto=ECRResponse)

@@ -1,8 +1,10 @@
 # The registry-level settings of terraform-aws-modules/ecr's complete example
 # (aws 5.x): a registry policy that lets pull through cache import upstream
 # images, and pull through cache rules for a public, a credentialed and a
-# private upstream. moto 5.2 refuses the policy's ecr:BatchImportUpstreamImage
-# and has no pull through cache rules (ecr.registry-policy-scope,
+# private upstream, with the repository creation template those repositories
+# get. moto 5.2 refuses the policy's ecr:BatchImportUpstreamImage
+# and has neither pull through cache rules nor creation templates
+# (ecr.registry-policy-scope, ecr.repository-creation-template,
 # ecr.pull-through-cache-rule). The example's scanning and replication
 # configurations are left out: their ID is the provider's account ID, which the
 # plugin's skip_requesting_account_id leaves empty (see docs/emulator-gaps.md).
@@ -66,4 +68,37 @@ resource "aws_ecr_pull_through_cache_rule" "priv" {
   ecr_repository_prefix      = "ecr-complete"
   upstream_registry_url      = "${local.account_id}.dkr.ecr.us-west-2.amazonaws.com"
   upstream_repository_prefix = "myapp"
+}
+
+# modules/repository-template of the same project: what the pull through cache
+# repositories under ecr-public/ are created with.
+resource "aws_ecr_repository_creation_template" "ecr_public" {
+  prefix        = "ecr-public"
+  description   = "Pull through cache repository template for Public ECR artifacts"
+  applied_for   = ["PULL_THROUGH_CACHE"]
+  resource_tags = { Example = "ecr-complete" }
+
+  lifecycle_policy = jsonencode({
+    rules = [{
+      rulePriority = 1
+      description  = "Keep last 30 images"
+      selection = {
+        tagStatus     = "tagged"
+        tagPrefixList = ["v"]
+        countType     = "imageCountMoreThan"
+        countNumber   = 30
+      }
+      action = { type = "expire" }
+    }]
+  })
+
+  repository_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Sid       = "PrivateReadOnly"
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::${local.account_id}:root" }
+      Action    = ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"]
+    }]
+  })
 }
