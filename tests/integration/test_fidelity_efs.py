@@ -120,6 +120,50 @@ def test_a_file_system_is_replicated_to_another_region(emulator, raw_moto) -> No
         )
 
 
+def test_a_file_systems_protection_is_kept(emulator, raw_moto) -> None:
+    efs, there = emulator.client("efs", region="eu-west-1"), emulator.client("efs", "eu-west-2")
+    fs = efs.create_file_system(CreationToken="protected")["FileSystemId"]
+
+    def protection(client: Any = efs, fs_id: str = fs) -> str:
+        [found] = client.describe_file_systems(FileSystemId=fs_id)["FileSystems"]
+        return str(found["FileSystemProtection"]["ReplicationOverwriteProtection"])
+
+    assert protection() == "ENABLED"
+    changed = efs.update_file_system_protection(
+        FileSystemId=fs, ReplicationOverwriteProtection="DISABLED"
+    )
+    assert (changed["ReplicationOverwriteProtection"], protection()) == ("DISABLED", "DISABLED")
+    # Only a file system whose protection is off takes a replication's data.
+    target = there.create_file_system(CreationToken="failback")["FileSystemId"]
+    existing = [{"Region": "eu-west-2", "FileSystemId": target}]
+    assert _code(
+        efs.create_replication_configuration, SourceFileSystemId=fs, Destinations=existing
+    ) == "BadRequest"  # fmt: skip
+    there.update_file_system_protection(
+        FileSystemId=target, ReplicationOverwriteProtection="DISABLED"
+    )
+    efs.create_replication_configuration(SourceFileSystemId=fs, Destinations=existing)
+    assert protection(there, target) == "REPLICATING"
+    assert _code(
+        there.update_file_system_protection, FileSystemId=target,
+        ReplicationOverwriteProtection="ENABLED",
+    ) == "ReplicationAlreadyExists"  # fmt: skip
+    for wanted, code in [("REPLICATING", "BadRequest"), ("ENABLED", "FileSystemNotFound")]:
+        assert (
+            _code(
+                efs.update_file_system_protection,
+                FileSystemId=fs if code == "BadRequest" else "fs-00000000",
+                ReplicationOverwriteProtection=wanted,
+            )
+            == code
+        )
+    raw = raw_moto.client("efs")
+    raw_fs = raw.create_file_system(CreationToken="protected")["FileSystemId"]
+    assert "FileSystemProtection" not in raw.describe_file_systems(FileSystemId=raw_fs)[
+        "FileSystems"
+    ][0]  # fmt: skip
+
+
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_the_efs_complete_example_converges_on_aws5(
     converge, converge_emulator, provider_line
@@ -136,3 +180,4 @@ def test_the_efs_complete_example_converges_on_aws5(
         "Replications"
     ]
     assert replication["Destinations"][0]["Region"] == "eu-west-2"
+    assert fs["FileSystemProtection"] == {"ReplicationOverwriteProtection": "DISABLED"}

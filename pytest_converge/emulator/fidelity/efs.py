@@ -1,4 +1,4 @@
-"""EFS: a file system's backup policy and policy removal, and replication to another Region.
+"""EFS: a file system's backup policy, policy removal, protection, replication to another Region.
 
 Following the Amazon EFS API reference
 (https://docs.aws.amazon.com/efs/latest/ug/api-reference.html):
@@ -16,6 +16,10 @@ Following the Amazon EFS API reference
   read-only file system EFS creates in the destination Region (its
   ``FileSystemProtection`` is ``REPLICATING``; every other file system's is
   ``ENABLED``); moto 5.2 implements none of them.
+- ``UpdateFileSystemProtection`` / ``FileSystemProtection``: a file system's
+  replication overwrite protection, ``ENABLED`` until turned ``DISABLED`` (as
+  a replication's existing destination must be); moto 5.2 neither returns nor
+  changes it.
 """
 
 from __future__ import annotations
@@ -292,15 +296,54 @@ class ReplicationResponse:
     "Region; ReplicationNotFound for a file system without one",
     reference=_API + "API_CreateReplicationConfiguration.html",
     test=_TESTS + "test_a_file_system_is_replicated_to_another_region",
-    replaces={"moto.efs.models:FileSystem.info_json": "0f52c3fb5e662563"},
 )
 def _replication_configuration() -> None:
-    from moto.efs.models import EFSBackend, FileSystem
+    from moto.efs.models import EFSBackend
     from moto.efs.responses import EFSResponse
 
     graft(ReplicationBackend, onto=EFSBackend)
     graft(ReplicationResponse, onto=EFSResponse)
     _route("/2015-02-01/file-systems/<file_system_id>/replication-configuration")
+
+
+class ProtectionResponse:
+    """UpdateFileSystemProtection (an EFSResponse mixin)."""
+
+    def update_file_system_protection(self) -> Any:
+        from moto.efs.exceptions import BadRequest, EFSError
+
+        file_system = _file_system(self.efs_backend, self._get_param("FileSystemId"))  # type: ignore[attr-defined]
+        wanted = self._get_param("ReplicationOverwriteProtection")  # type: ignore[attr-defined]
+        if wanted not in ("ENABLED", "DISABLED"):
+            raise BadRequest(f"ReplicationOverwriteProtection {wanted!r}: ENABLED or DISABLED")
+        if _protection(file_system) == "REPLICATING":
+            error = EFSError(
+                "ReplicationAlreadyExists",
+                f"File system '{file_system.file_system_id}' is the destination of a "
+                "replication configuration.",
+            )
+            error.code = 409
+            raise error
+        file_system._replication_overwrite_protection = wanted
+        return json.dumps({"ReplicationOverwriteProtection": wanted}), _JSON
+
+
+@behaviour(
+    BEHAVIOURS,
+    "efs.file-system-protection",
+    does="DescribeFileSystems returns a file system's FileSystemProtection (ENABLED unless "
+    "changed, REPLICATING for a replication's destination) and UpdateFileSystemProtection "
+    "turns it ENABLED or DISABLED",
+    reference=_API + "API_UpdateFileSystemProtection.html",
+    test=_TESTS + "test_a_file_systems_protection_is_kept",
+    replaces={"moto.efs.models:FileSystem.info_json": "0f52c3fb5e662563"},
+)
+def _file_system_protection() -> None:
+    from moto.efs.models import FileSystem
+    from moto.efs.responses import EFSResponse
+
+    graft(ProtectionResponse, onto=EFSResponse)
+    _route("/2015-02-01/file-systems/<file_system_id>/protection")
     info_json = original(FileSystem, "info_json")
 
     def described(self: Any) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 # terraform-aws-modules/efs's complete example, cut to aws 5.x: an encrypted
 # file system with lifecycle policies, a file system policy, a mount target,
 # two access points (a POSIX user; a root directory created with an owner) and
-# automatic backups, replicated to eu-west-2. moto 5.2 has no PutBackupPolicy
-# and no replication configurations (efs.backup-policy,
-# efs.replication-configuration).
+# automatic backups, replicated to eu-west-2. moto 5.2 has no PutBackupPolicy,
+# no replication configurations and no file system protection
+# (efs.backup-policy, efs.replication-configuration, efs.file-system-protection).
 provider "aws" {
   region = "eu-west-1"
 }
@@ -42,6 +42,11 @@ resource "aws_efs_file_system" "this" {
 
   lifecycle_policy {
     transition_to_primary_storage_class = "AFTER_1_ACCESS"
+  }
+
+  # The module's protection variable: this file system may be a failback's destination.
+  protection {
+    replication_overwrite = "DISABLED"
   }
 
   tags = {
