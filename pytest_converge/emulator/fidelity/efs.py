@@ -122,15 +122,17 @@ def _file_system_policy() -> None:
 
     graft(FileSystemPolicyResponse, onto=EFSResponse)
     for name in ("describe_file_system_policy", "put_file_system_policy"):
-        moto_has = original(EFSBackend, name)
+        patch(EFSBackend, name, _checking_the_file_system(original(EFSBackend, name)))
 
-        def checked(
-            self: Any, file_system_id: str, *args: Any, _moto: Any = moto_has, **kw: Any
-        ) -> Any:
-            _file_system(self, file_system_id)
-            return _moto(self, file_system_id, *args, **kw)
 
-        patch(EFSBackend, name, checked)
+def _checking_the_file_system(moto_has: Any) -> Any:
+    """``moto_has``, answering FileSystemNotFound for an unknown file system first."""
+
+    def checked(self: Any, file_system_id: str, *args: Any, **kwargs: Any) -> Any:
+        _file_system(self, file_system_id)
+        return moto_has(self, file_system_id, *args, **kwargs)
+
+    return checked
 
 
 def _route(path: str) -> None:
