@@ -97,6 +97,11 @@ def test_a_file_system_is_replicated_to_another_region(emulator, raw_moto) -> No
         efs.create_replication_configuration, SourceFileSystemId=fs,
         Destinations=[{"Region": "us-east-1"}],
     ) == "BadRequest"  # fmt: skip
+    # Neither file system goes while they replicate.
+    assert _code(efs.delete_file_system, FileSystemId=fs) == "FileSystemInUse"
+    assert _code(there.delete_file_system, FileSystemId=destination["FileSystemId"]) == (
+        "FileSystemInUse"
+    )
     there.delete_replication_configuration(SourceFileSystemId=fs)
     for client in (efs, there):
         assert _code(client.delete_replication_configuration, SourceFileSystemId=fs) in (
@@ -108,6 +113,15 @@ def test_a_file_system_is_replicated_to_another_region(emulator, raw_moto) -> No
     )
     [copy] = there.describe_file_systems(FileSystemId=destination["FileSystemId"])["FileSystems"]
     assert copy["FileSystemProtection"] == {"ReplicationOverwriteProtection": "ENABLED"}
+    # LOCAL_CONFIGURATION_ONLY deletes the side of the Region asked only.
+    again = efs.create_replication_configuration(
+        SourceFileSystemId=fs, Destinations=[{"Region": "eu-west-2"}]
+    )["Destinations"][0]["FileSystemId"]
+    efs.delete_replication_configuration(
+        SourceFileSystemId=fs, DeletionMode="LOCAL_CONFIGURATION_ONLY"
+    )
+    assert _code(efs.describe_replication_configurations, FileSystemId=fs) == "ReplicationNotFound"
+    assert there.describe_replication_configurations(FileSystemId=again)["Replications"]
     assert _code(
         efs.create_replication_configuration, SourceFileSystemId="fs-00000000",
         Destinations=[{"Region": "eu-west-2"}],

@@ -15,7 +15,9 @@ Following the Amazon EFS API reference
   ``DeleteReplicationConfiguration``: a file system replicated to a new,
   read-only file system EFS creates in the destination Region (its
   ``FileSystemProtection`` is ``REPLICATING``; every other file system's is
-  ``ENABLED``); moto 5.2 implements none of them.
+  ``ENABLED``), deleted from both Regions or, with ``LOCAL_CONFIGURATION_ONLY``,
+  from the one asked; ``DeleteFileSystem`` refuses a file system in one. moto
+  5.2 implements none of them.
 - ``UpdateFileSystemProtection`` / ``FileSystemProtection``: a file system's
   replication overwrite protection, ``ENABLED`` until turned ``DISABLED`` (as
   a replication's existing destination must be); moto 5.2 neither returns nor
@@ -243,15 +245,17 @@ class ReplicationBackend:
             raise _replication_not_found(file_system_id)
         return found
 
-    def delete_replication_configuration(self, source_id: str) -> None:
+    def delete_replication_configuration(self, source_id: str, local_only: bool = False) -> None:
         from moto.efs.models import efs_backends
 
         replication = self.replications.get(source_id)
         if replication is None:
             _file_system(self, source_id)
             raise _replication_not_found(source_id)
-        for region in {replication["SourceFileSystemRegion"],
-                       *(d["Region"] for d in replication["Destinations"])}:  # fmt: skip
+        regions = {replication["SourceFileSystemRegion"],
+                   *(d["Region"] for d in replication["Destinations"])}  # fmt: skip
+        # LOCAL_CONFIGURATION_ONLY leaves the other Region's side as it is.
+        for region in {self.region_name} if local_only else regions:  # type: ignore[attr-defined]
             backend: Any = efs_backends[self.account_id][region]  # type: ignore[attr-defined]
             backend.replications.pop(source_id, None)
             for gone in replication["Destinations"]:
@@ -283,8 +287,10 @@ class ReplicationResponse:
         return json.dumps({"Replications": found}), _JSON
 
     def delete_replication_configuration(self) -> Any:
+        mode = self._get_param("deletionMode") or "ALL_CONFIGURATIONS"  # type: ignore[attr-defined]
         self.efs_backend.delete_replication_configuration(  # type: ignore[attr-defined]
-            self._get_param("SourceFileSystemId")  # type: ignore[attr-defined]
+            self._get_param("SourceFileSystemId"),  # type: ignore[attr-defined]
+            local_only=mode == "LOCAL_CONFIGURATION_ONLY",
         )
         return "", {"status": 204, **_JSON}
 
@@ -295,17 +301,35 @@ class ReplicationResponse:
     does="CreateReplicationConfiguration replicates a file system to a new read-only file system "
     "in the destination Region (FileSystemProtection REPLICATING, status ENABLED); "
     "DescribeReplicationConfigurations and DeleteReplicationConfiguration work from either "
-    "Region; ReplicationNotFound for a file system without one",
+    "Region; ReplicationNotFound for a file system without one; DeleteFileSystem refuses a "
+    "file system in one (FileSystemInUse)",
     reference=_API + "API_CreateReplicationConfiguration.html",
     test=_TESTS + "test_a_file_system_is_replicated_to_another_region",
+    replaces={"moto.efs.models:EFSBackend.delete_file_system": "92cd90a19d87e516"},
 )
 def _replication_configuration() -> None:
+    from moto.efs.exceptions import FileSystemInUse
     from moto.efs.models import EFSBackend
     from moto.efs.responses import EFSResponse
 
     graft(ReplicationBackend, onto=EFSBackend)
     graft(ReplicationResponse, onto=EFSResponse)
     _route("/2015-02-01/file-systems/<file_system_id>/replication-configuration")
+    delete = original(EFSBackend, "delete_file_system")
+
+    def delete_file_system(self: Any, file_system_id: str) -> None:
+        if file_system_id in self.file_systems_by_id and any(
+            file_system_id
+            in (r["SourceFileSystemId"], *(d["FileSystemId"] for d in r["Destinations"]))
+            for r in self.replications.values()
+        ):
+            raise FileSystemInUse(
+                f"File system '{file_system_id}' is part of a replication configuration: "
+                "delete the replication configuration first."
+            )
+        delete(self, file_system_id)
+
+    patch(EFSBackend, "delete_file_system", delete_file_system)
 
 
 class ProtectionResponse:
