@@ -53,6 +53,9 @@ SERVICES = (
     "ssoadmin",
     "organizations",
     "outposts",
+    "ecr",
+    "efs",
+    "ram",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
