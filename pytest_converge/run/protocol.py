@@ -1,7 +1,7 @@
 """The Stack as its runners see it: the steps it tells, and the interface they drive.
 
 The scenario runner (:mod:`.scenario`), the continuous loop (:mod:`.loop`),
-upgrades (:mod:`.upgrade`) and zero-code collection (:mod:`.collect`) drive a
+upgrades (:mod:`.upgrade`) and zero-code collection (:mod:`pytest_converge.plugin.collect`) drive a
 :class:`~pytest_converge.run.stack.Stack` only through :class:`ScenarioStack`, a
 ``Protocol`` that mypy checks the Stack against wherever one is handed to them.
 What a Stack is doing is data, a :class:`Step`, told to ``Stack.on_step``

@@ -13,7 +13,7 @@ re-run. Drift scenarios and loop cycles (:mod:`.loop`) start from
     found = Scenario(stack, fault).run()          # one run, from an empty emulator
     first, again = Scenario(stack, fault).run_and_replay(replay=True)
 
-The runner drives the Stack only through :class:`~.stack_protocol.ScenarioStack`
+The runner drives the Stack only through :class:`~.protocol.ScenarioStack`
 (mypy checks the Stack against it), never its private members; it decides what
 a run found and leaves the wording to ``analysis/``.
 """
@@ -338,7 +338,7 @@ def points(calls: Sequence[Call]) -> list[str]:
 
 def address_in(diags: Sequence[str]) -> str | None:
     """The resource address a diagnostic names: its trailing ``[address, file:line]``
-    (see :func:`~.terraform.format_diagnostic`); instance keys (``[0]``) included."""
+    (see :func:`~pytest_converge.terraform.runner.format_diagnostic`); instance keys (``[0]``) included."""
     for d in diags:
         match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
         if match and ":" not in match.group(1) and "." in match.group(1):

@@ -724,7 +724,7 @@ class Stack:
     ) -> list[Defect]:
         """After the scenario of ``fault`` (its label) re-ran clean (``second``) with an
         empty plan: what the emulator holds that a clean apply does not (``wrong-fixed-point``, see
-        :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
+        :mod:`.analysis.world_check`). ``inventoried`` types had their leftovers looked for."""
         plan = self.last_plan
         if clean is None or fault is None or second is None or not second.ok:
             return []
@@ -782,7 +782,7 @@ class Stack:
 
     # -- the runner's interface ----------------------------------------
     # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides its
-    # public API: the ScenarioStack Protocol (stack_protocol.py), which mypy checks
+    # public API: the ScenarioStack Protocol (run/protocol.py), which mypy checks
     # this class against wherever a Stack is handed to them. Nothing outside this
     # module reaches into the private members below.
     def step(self, step: Step, detail: str = "") -> None:
@@ -1071,7 +1071,7 @@ _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_error
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
-    the emulator refused on a value it does not know (:func:`.model_facts.refusal_facts`).
+    the emulator refused on a value it does not know (:func:`.awsapi.facts.refusal_facts`).
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
