@@ -338,7 +338,7 @@ def points(calls: Sequence[Call]) -> list[str]:
 
 def address_in(diags: Sequence[str]) -> str | None:
     """The resource address a diagnostic names: its trailing ``[address, file:line]``
-    (see :func:`~pytest_converge.terraform.runner.format_diagnostic`); instance keys (``[0]``) included."""
+    (see :func:`~..terraform.runner.format_diagnostic`); instance keys (``[0]``) included."""
     for d in diags:
         match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
         if match and ":" not in match.group(1) and "." in match.group(1):
