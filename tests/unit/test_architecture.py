@@ -48,9 +48,7 @@ def _exists(name: str) -> bool:
     folder = name.endswith("/")
     tail = name.rstrip("/")
     found = PACKAGE.rglob(tail.split("/")[-1])
-    return any(
-        str(p.relative_to(PACKAGE)).endswith(tail) and p.is_dir() == folder for p in found
-    )
+    return any(str(p.relative_to(PACKAGE)).endswith(tail) and p.is_dir() == folder for p in found)
 
 
 def test_every_path_and_module_file_it_names_exists() -> None:
