@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..inventory import Inventory
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
-    from .results import ApplyResult
+    from .results import ApplyResult, Observations
 
 
 class Step(str, enum.Enum):
@@ -155,6 +155,11 @@ class ScenarioStack(Protocol):
         inventoried: Collection[str] = (),
     ) -> list[Defect]: ...
 
+    def observations(self) -> Observations:
+        """What the run just made observed (its last plan and apply), to judge it by."""
+
     # -- results ------------------------------------------------------------------
-    def finish(self, defects: list[Defect]) -> list[Defect]: ...
+    def finish(
+        self, defects: list[Defect], observed: Observations | None = None
+    ) -> list[Defect]: ...
     def seen(self, defects: list[Defect]) -> None: ...

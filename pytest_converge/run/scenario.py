@@ -37,7 +37,7 @@ from ..faults import Call, Fault
 from ..inventory import CloudObject
 from ..terraform.runner import read_json
 from .protocol import ScenarioStack, Step
-from .results import ApplyResult, outcome
+from .results import ApplyResult, Observations, outcome
 
 #: ``prepare()`` of a scenario: runs after the baseline inventory, before the
 #: faulted run; returns the defects it found (an upgrade's plan analysis).
@@ -58,6 +58,8 @@ class Observed:
     unverified: list[str] = field(default_factory=list)
     #: The regions the inventory listed.
     regions: list[str] = field(default_factory=list)
+    #: What the run observed (its last plan and apply): what judges its defects reads.
+    observed: Observations = field(default_factory=Observations)
 
     @property
     def hit(self) -> str | None:
@@ -151,6 +153,7 @@ class Scenario:
             created,
             unverified,
             sorted(stack.regions),
+            stack.observations(),
         )
 
     def run_and_replay(self, replay: bool) -> tuple[Observed, Observed | None]:

@@ -74,7 +74,7 @@ from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses
 from . import upgrade as upgrades
 from .loop import Loop
 from .protocol import Step
-from .results import ApplyResult, RecoveryReport, UpgradeReport
+from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
 from .scenario import address_in as _address_in  # noqa: F401  (as _outcome)
@@ -638,8 +638,8 @@ class Stack:
         report = RecoveryReport(
             module=self.name,
             scenario=fault.label,
-            defects=self.finish(found.defects),
-            plan=self.last_plan,
+            defects=self.finish(found.defects, found.observed),
+            plan=found.observed.plan,
             seconds=time.monotonic() - started,
             hit=found.hit,
             replay_hit=again.hit if again is not None else None,
@@ -996,9 +996,21 @@ class Stack:
             f"{self.emulator.name} emulator."
         )
 
-    def finish(self, defects: list[Defect]) -> list[Defect]:
+    def observations(self) -> Observations:
+        """What the run just made observed: its last plan and apply (part of the runner's
+        interface; a runner takes them when its run ends and hands them to :meth:`finish`)."""
+        return Observations(self.last_plan, self.last_apply)
+
+    def finish(self, defects: list[Defect], observed: Observations | None = None) -> list[Defect]:
         """Complete ``defects`` (module, reproduce line, known emulator gaps) and hand them
-        to the session; returns them (part of the runner's interface)."""
+        to the session; returns them (part of the runner's interface).
+
+        ``observed`` is the run that found them (its plan's configuration and replaced
+        addresses, its apply's calls: the evidence of a gap); by default the run this
+        Stack just made, for a caller that judges it straight away.
+        """
+        seen = observed if observed is not None else self.observations()
+        plan = seen.plan
         for d in defects:
             d.module = d.module or self.name
             d.reproduce = d.reproduce or self.reproduce
@@ -1008,21 +1020,19 @@ class Stack:
             self.emulator.name,
             emulator_version(self.emulator),
             strict=self.strict,
-            configuration=self.last_plan.raw.get("configuration") if self.last_plan else None,
-            replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
-            if self.last_plan
-            else (),
-            model=self._model_facts(defects),
+            configuration=plan.raw.get("configuration") if plan else None,
+            replaced=[c.address for c in plan.changes if c.action == "replace"] if plan else (),
+            model=self._model_facts(defects, seen.applied),
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects
 
-    def _model_facts(self, defects: list[Defect]) -> ModelFacts | None:
+    def _model_facts(self, defects: list[Defect], applied: ApplyResult | None) -> ModelFacts | None:
         """What the API's model and the emulator's source say of ``defects`` and of the
-        calls the last apply made (see :mod:`.model_facts`): the evidence of a gap no
+        calls ``applied`` made (see :mod:`.awsapi.facts`): the evidence of a gap no
         catalogue entry names yet."""
-        calls = self.last_apply.calls if self.last_apply is not None else []
+        calls = applied.calls if applied is not None else []
         return model_facts(defects, self.emulator, calls)
 
     def close(self, keep: bool = False) -> None:
