@@ -176,6 +176,8 @@ _ORIGINALS: dict[tuple[int, str], Any] = {}
 _PUT: dict[tuple[int, str], Any] = {}
 #: The behaviour being installed (:func:`install` holds the lock meanwhile).
 _INSTALLING: list[Behaviour] = []
+#: What :func:`patch` finds where an attribute is not.
+_MISSING = object()
 
 
 def patch(owner: Any, name: str, value: Any, *, recorded: bool = True) -> None:
@@ -202,9 +204,6 @@ def patch(owner: Any, name: str, value: Any, *, recorded: bool = True) -> None:
         _check_recorded(owner, name, moto)
     setattr(owner, name, value)
     _PUT[key] = inspect.getattr_static(owner, name)
-
-
-_MISSING = object()
 
 
 def _check_recorded(owner: Any, name: str, moto: Any) -> None:
