@@ -53,3 +53,35 @@ def test_the_session_object_is_a_registered_plugin(pytester: pytest.Pytester) ->
     )
     pytester.makepyfile("def test_ok():\n    pass\n")
     pytester.runpytest().assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "1"]], ids=["serial", "xdist"])
+def test_a_fidelity_behaviour_left_out_is_named_in_the_run_and_its_report(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, workers: list[str]
+) -> None:
+    """moto's function under a behaviour changed (the test's digest stands in for the
+    one recorded): the server leaves the behaviour out, and the run says which and why."""
+    from pytest_converge.emulator.fidelity import RECORDED_VARIABLE
+
+    monkeypatch.setenv(RECORDED_VARIABLE, "moto.sqs.models:Queue.attributes=0000000000000000")
+    pytester.makepyfile(
+        test_fidelity="""
+        def test_uses_the_emulator(converge_emulator):
+            assert converge_emulator.client("sqs").list_queues()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", *workers, "--converge-report", "report.json"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*emulator fidelity*",
+            "*left out 1 behaviour(s) of its fidelity layer*",
+            "*sqs.redrive-policy-json: stale: moto.sqs.models:Queue.attributes changed",
+        ]
+    )
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["fidelity"] == {
+        "sqs.redrive-policy-json": "stale: moto.sqs.models:Queue.attributes changed"
+    }

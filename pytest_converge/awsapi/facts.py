@@ -1,7 +1,7 @@
 """What the API's model and the emulator's source say about a run's findings.
 
 The facts :mod:`.analysis.model_gaps` marks suspected emulator gaps from,
-looked up here (botocore's service models through :mod:`.api_model`, moto's
+looked up here (botocore's service models through :mod:`.model`, moto's
 source through :class:`.emulator.moto_source.SourceIndex`) and handed over as
 plain :class:`~.analysis.model_gaps.ModelFacts`::
 

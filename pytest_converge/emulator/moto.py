@@ -50,7 +50,7 @@ from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.safety import emulator_env
 from .base import Emulator
-from .fidelity import OFF_VARIABLE, STATUS_PATH
+from .fidelity import OFF_VARIABLE, RECORDED_VARIABLE, STATUS_PATH
 from .moto_world import WORLD_PATH
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
@@ -114,6 +114,8 @@ class MotoEmulator(Emulator):
         off = os.environ.get(OFF_VARIABLE) if self._fidelity_off is None else self._fidelity_off
         if off:
             env[OFF_VARIABLE] = off
+        if os.environ.get(RECORDED_VARIABLE):  # a test's stand-in digests (see fidelity)
+            env[RECORDED_VARIABLE] = os.environ[RECORDED_VARIABLE]
         return env
 
     def launch(self) -> None:

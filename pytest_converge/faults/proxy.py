@@ -108,7 +108,7 @@ class Call:
     requested: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
-    #: the evidence of a suspected emulator gap (:mod:`..model_facts`). Empty otherwise.
+    #: the evidence of a suspected emulator gap (:mod:`..awsapi.facts`). Empty otherwise.
     error_message: str = ""
     parameters: dict[str, str] = field(default_factory=dict)
 

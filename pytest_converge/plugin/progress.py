@@ -1,6 +1,6 @@
 """Live progress: which scenario runs, its step, the resource terraform is applying.
 
-A Stack tells its steps (``stack.on_step``, a :class:`~.stack_protocol.Step`) and
+A Stack tells its steps (``stack.on_step``, a :class:`~pytest_converge.run.protocol.Step`) and
 terraform's apply events (``stack.on_event``); :class:`Progress`, registered as the plugin
 ``converge-progress``, keeps each test-running process's status in a small
 JSON file under the run's shared base temp (one per xdist worker), and the

@@ -247,6 +247,7 @@ def report_data(converge: Any) -> dict[str, Any]:
         converge.defects,
         loops=list(converge.loops.values()),
         toolchains=converge.toolchains,
+        fidelity=converge.fidelity,
     )
 
 
@@ -276,6 +277,11 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     session = get_session(config)
+    fidelity = session.fidelity_lines()
+    if fidelity:
+        terminalreporter.section("emulator fidelity", yellow=True)
+        for line in fidelity:
+            terminalreporter.write_line(line)
     flaky = [s for s in session.scenarios if s.get("outcome") == "flaky"]
     if flaky:
         terminalreporter.section("flaky convergence scenarios")

@@ -26,6 +26,7 @@ import pytest
 from ..analysis.defects import Defect
 from ..analysis.upgrade_check import STATEFUL_TYPES
 from ..emulator.base import Emulator
+from ..emulator.fidelity import MOTO_VERSIONS, not_installed
 from ..emulator.localstack import localstack_missing
 from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from ..isolation.safety import ensure_loopback
@@ -97,6 +98,10 @@ class ConvergeSession:
         #: Module -> the engine and provider versions its runs used (the JSON report's
         #: ``toolchains``).
         self.toolchains: dict[str, dict[str, Any]] = {}
+        #: Behaviours of the emulator's fidelity layer it left out -> why (stale, failed,
+        #: moto out of range): the terminal summary warns, the JSON report's ``fidelity``.
+        self.fidelity: dict[str, str] = {}
+        self._fidelity_read: set[int] = set()
         #: xdist controller: the workers (their ``workeroutput`` holds interrupted scenarios).
         self._workers: list[Any] = []
         atexit.register(self.close)
@@ -136,7 +141,42 @@ class ConvergeSession:
         with self._lock:
             emulator = self._started_emulator()
             self._pristine = False
+            self.note_fidelity(emulator)
             return emulator
+
+    def note_fidelity(self, emulator: Emulator) -> None:
+        """Read, once per emulator started, which behaviours of its fidelity layer it left
+        out (moto's ``GET /converge-api/fidelity``; a backend without one has none).
+
+        Read after start (the status is complete once the server serves); an xdist
+        worker hands it to the controller in its ``workeroutput``.
+        """
+        read = getattr(emulator, "fidelity", None)
+        if read is None or id(emulator) in self._fidelity_read or not emulator.is_alive():
+            return
+        self._fidelity_read.add(id(emulator))
+        try:
+            status = read()
+        except EmulatorError as exc:
+            _log.warning("%s", exc)
+            return
+        self.fidelity.update(not_installed(status.get("behaviours") or {}))
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None and self.fidelity:
+            workeroutput[FIDELITY_OUTPUT] = dict(self.fidelity)
+
+    def fidelity_lines(self) -> list[str]:
+        """The terminal summary's warning: each behaviour left out, and why."""
+        if not self.fidelity:
+            return []
+        return [
+            f"the moto emulator left out {len(self.fidelity)} behaviour(s) of its fidelity "
+            "layer: a finding one of them models is moto's, not the module's",
+            *(f"  {name}: {why}" for name, why in sorted(self.fidelity.items())),
+            "Re-check a stale or failed behaviour against moto's source "
+            "(tests/unit/test_fidelity.py prints the digests), or install moto "
+            f"{MOTO_VERSIONS}.",
+        ]
 
     def launch_emulator(self) -> None:
         """Spawn the emulator's process now, without waiting for it.
@@ -227,6 +267,7 @@ class ConvergeSession:
                 return
             if emulator.is_alive():
                 self._deaths = 0
+                self.note_fidelity(emulator)
             else:
                 self._note_death()
 
@@ -566,6 +607,7 @@ class ConvergeSession:
 
     def _take_interrupted(self, node: Any) -> None:
         output = getattr(node, "workeroutput", None) or {}
+        self.fidelity.update(output.get(FIDELITY_OUTPUT) or {})
         for scenario, toolchain in output.pop(INTERRUPTED_OUTPUT, []):
             self._take_scenario(scenario, toolchain)
 
@@ -589,6 +631,8 @@ BUILDING = pytest.StashKey[str]()
 
 #: The xdist ``workeroutput`` key of a worker's interrupted scenarios.
 INTERRUPTED_OUTPUT = "converge_interrupted"
+#: The xdist ``workeroutput`` key of the fidelity behaviours a worker's emulator left out.
+FIDELITY_OUTPUT = "converge_fidelity"
 
 #: The user property that says which engine and providers a Stack of a test ran with.
 TOOLCHAIN_PROPERTY = "converge_toolchain"

@@ -349,6 +349,7 @@ def json_report(
     defects: Iterable[Defect],
     loops: Iterable[Mapping[str, Any]] = (),
     toolchains: Mapping[str, Mapping[str, Any]] | None = None,
+    fidelity: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The ``--converge-report`` document (validates against ``schemas/report.schema.json``).
 
@@ -356,7 +357,8 @@ def json_report(
     or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``;
     ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``);
     ``toolchains`` maps a module to the engine and provider versions its runs used
-    (``{"engine": {"flavor", "version"}, "providers": {address: version}}``).
+    (``{"engine": {"flavor", "version"}, "providers": {address: version}}``);
+    ``fidelity`` the behaviours of the emulator's fidelity layer it left out, and why.
     """
     entries = [_scenario(s) for s in scenarios]
     defects = list(defects)
@@ -377,6 +379,7 @@ def json_report(
         "unverified_types": sorted(unverified),
         "partly_verified": partly_verified_of(defect_json(d) for d in defects),
         "loops": [jsonable(dict(loop)) for loop in loops],
+        "fidelity": dict(sorted((fidelity or {}).items())),
     }
 
 
@@ -626,6 +629,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     unverified: set[str] = set()
     loops: list[Any] = []
     toolchains: dict[str, Any] = {}
+    fidelity: dict[str, str] = {}
     for i, doc in enumerate(documents):
         if not isinstance(doc, Mapping) or doc.get("version") != REPORT_VERSION:
             found = doc.get("version") if isinstance(doc, Mapping) else type(doc).__name__
@@ -641,6 +645,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         unverified.update(doc.get("unverified_types", []))
         loops.extend(doc.get("loops", []))
         toolchains.update(doc.get("toolchains", {}))
+        fidelity.update(doc.get("fidelity", {}))
     return {
         "version": REPORT_VERSION,
         "modules": sorted(modules),
@@ -651,6 +656,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "unverified_types": sorted(unverified),
         "partly_verified": partly_verified_of(defects),
         "loops": loops,
+        "fidelity": dict(sorted(fidelity.items())),
     }
 
 

@@ -46,7 +46,7 @@ from ..errors import ConvergeError
 from ..faults import Crash, Fault, Interrupt
 from ..faults.locate import CleanApply
 from .protocol import ScenarioStack, Step
-from .results import ApplyResult
+from .results import ApplyResult, Observations
 from .scenario import Scenario, errored, fault_hit, recovery_failures
 
 if TYPE_CHECKING:
@@ -233,10 +233,12 @@ def decide(
     runs = 0
     common: set[tuple[object, ...]] | None = None
 
-    def decided(verdict: Verdict) -> None:
+    def decided(verdict: Verdict, observed: Observations) -> None:
+        """``verdict``'s defects judged on the run that decided it (``observed``): a run
+        without faults may have run since (:func:`_without_faults`)."""
         for d in verdict.defects:
             d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
-        verdict.defects = stack.finish(verdict.defects)
+        verdict.defects = stack.finish(verdict.defects, observed)
         verdict.ran_with = stack.ran_with
         verdicts[verdict.label] = verdict
         if on_verdict is not None:
@@ -247,7 +249,7 @@ def decide(
         runs += 1
         started = time.monotonic()
         if len(group) == 1:
-            decided(_alone(stack, group[0], runs, started))
+            decided(*_alone(stack, group[0], runs, started))
             continue
         label = f"{len(group)} points together"
         scenario = GroupScenario(stack, group, label, clean_state or (), order)
@@ -288,7 +290,8 @@ def decide(
                 decided(
                     Verdict(
                         point, left_behind(own, found.created, hit), runs, together, seconds, hit
-                    )
+                    ),
+                    found.observed,
                 )
             # Points a finding could belong to are run again, each in another group.
             apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
@@ -339,13 +342,17 @@ def _spread(faults: list[Fault]) -> list[list[Fault]]:
     return groups
 
 
-def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verdict:
-    """One point's own scenario, as :meth:`Stack.recover` runs it (without the replay)."""
+def _alone(
+    stack: ScenarioStack, fault: Fault, run: int, started: float
+) -> tuple[Verdict, Observations]:
+    """One point's own scenario, as :meth:`Stack.recover` runs it (without the replay),
+    and what its run observed."""
     try:
         found = Scenario(stack, fault).run()
     except ConvergeError as exc:
-        return Verdict(fault.label, [], run, (fault.label,), time.monotonic() - started, error=exc)
-    return Verdict(
+        seconds = time.monotonic() - started
+        return Verdict(fault.label, [], run, (fault.label,), seconds, error=exc), Observations()
+    verdict = Verdict(
         fault.label,
         found.defects,
         run,
@@ -353,6 +360,7 @@ def _alone(stack: ScenarioStack, fault: Fault, run: int, started: float) -> Verd
         time.monotonic() - started,
         fault_hit(found.first),
     )
+    return verdict, found.observed
 
 
 def _could_make(call: Call, made: str, obj: CloudObject | None) -> bool:

@@ -1,7 +1,7 @@
 """The Stack as its runners see it: the steps it tells, and the interface they drive.
 
 The scenario runner (:mod:`.scenario`), the continuous loop (:mod:`.loop`),
-upgrades (:mod:`.upgrade`) and zero-code collection (:mod:`.collect`) drive a
+upgrades (:mod:`.upgrade`) and zero-code collection (:mod:`pytest_converge.plugin.collect`) drive a
 :class:`~pytest_converge.run.stack.Stack` only through :class:`ScenarioStack`, a
 ``Protocol`` that mypy checks the Stack against wherever one is handed to them.
 What a Stack is doing is data, a :class:`Step`, told to ``Stack.on_step``
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..inventory import Inventory
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
-    from .results import ApplyResult
+    from .results import ApplyResult, Observations
 
 
 class Step(str, enum.Enum):
@@ -158,6 +158,11 @@ class ScenarioStack(Protocol):
         inventoried: Collection[str] = (),
     ) -> list[Defect]: ...
 
+    def observations(self) -> Observations:
+        """What the run just made observed (its last plan and apply), to judge it by."""
+
     # -- results ------------------------------------------------------------------
-    def finish(self, defects: list[Defect]) -> list[Defect]: ...
+    def finish(
+        self, defects: list[Defect], observed: Observations | None = None
+    ) -> list[Defect]: ...
     def seen(self, defects: list[Defect]) -> None: ...

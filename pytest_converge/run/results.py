@@ -1,6 +1,7 @@
 """What the runs of a Stack return: apply results and the reports that hold defects.
 
     ApplyResult        one ``terraform apply`` (Stack.apply)
+    Observations       what one run observed, handed to what judges it (Stack.finish)
     DefectReport       errors / ok / duplicates / raise_for_defects of a report with defects
     ├── RecoveryReport one fault scenario (Stack.recover, zero-code fault items)
     ├── UpgradeReport  one upgrade (Stack.upgrade_from, zero-code upgrade items)
@@ -107,6 +108,21 @@ class DefectReport:
     def _failure_detail(self) -> str:
         """Text after the defects in the error's message (none by default)."""
         return ""
+
+
+@dataclass(frozen=True)
+class Observations:
+    """What one run of a Stack observed, for what judges its findings (:meth:`Stack.finish`).
+
+    Taken when the run ends (:meth:`Stack.observations`) and passed along with its
+    findings, so a run made in between (``matrix.decide``'s run without faults) is
+    never taken for it.
+    """
+
+    #: The run's last plan (its second or third): its configuration, what it replaces.
+    plan: Plan | None = None
+    #: The run's last apply: the calls it made (the evidence of a suspected gap).
+    applied: ApplyResult | None = None
 
 
 @dataclass

@@ -13,7 +13,7 @@ re-run. Drift scenarios and loop cycles (:mod:`.loop`) start from
     found = Scenario(stack, fault).run()          # one run, from an empty emulator
     first, again = Scenario(stack, fault).run_and_replay(replay=True)
 
-The runner drives the Stack only through :class:`~.stack_protocol.ScenarioStack`
+The runner drives the Stack only through :class:`~.protocol.ScenarioStack`
 (mypy checks the Stack against it), never its private members; it decides what
 a run found and leaves the wording to ``analysis/``.
 """
@@ -37,7 +37,7 @@ from ..faults import Call, Fault
 from ..inventory import CloudObject
 from ..terraform.runner import read_json
 from .protocol import ScenarioStack, Step
-from .results import ApplyResult, outcome
+from .results import ApplyResult, Observations, outcome
 
 #: ``prepare()`` of a scenario: runs after the baseline inventory, before the
 #: faulted run; returns the defects it found (an upgrade's plan analysis).
@@ -58,6 +58,8 @@ class Observed:
     unverified: list[str] = field(default_factory=list)
     #: The regions the inventory listed.
     regions: list[str] = field(default_factory=list)
+    #: What the run observed (its last plan and apply): what judges its defects reads.
+    observed: Observations = field(default_factory=Observations)
 
     @property
     def hit(self) -> str | None:
@@ -151,6 +153,7 @@ class Scenario:
             created,
             unverified,
             sorted(stack.regions),
+            stack.observations(),
         )
 
     def run_and_replay(self, replay: bool) -> tuple[Observed, Observed | None]:
@@ -340,7 +343,7 @@ def points(calls: Sequence[Call]) -> list[str]:
 
 def address_in(diags: Sequence[str]) -> str | None:
     """The resource address a diagnostic names: its trailing ``[address, file:line]``
-    (see :func:`~.terraform.format_diagnostic`); instance keys (``[0]``) included."""
+    (see :func:`~..terraform.runner.format_diagnostic`); instance keys (``[0]``) included."""
     for d in diags:
         match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
         if match and ":" not in match.group(1) and "." in match.group(1):

@@ -78,7 +78,7 @@ from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses
 from . import upgrade as upgrades
 from .loop import Loop
 from .protocol import Step
-from .results import ApplyResult, RecoveryReport, UpgradeReport
+from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, address_in, points, report_fields
 
@@ -710,8 +710,8 @@ class Stack:
         report = RecoveryReport(
             module=self.name,
             scenario=fault.label,
-            defects=self.finish(found.defects),
-            plan=self.last_plan,
+            defects=self.finish(found.defects, found.observed),
+            plan=found.observed.plan,
             seconds=time.monotonic() - started,
             hit=found.hit,
             replay_hit=again.hit if again is not None else None,
@@ -796,7 +796,7 @@ class Stack:
     ) -> list[Defect]:
         """After the scenario of ``fault`` (its label) re-ran clean (``second``) with an
         empty plan: what the emulator holds that a clean apply does not (``wrong-fixed-point``, see
-        :mod:`.analysis.world`). ``inventoried`` types had their leftovers looked for."""
+        :mod:`.analysis.world_check`). ``inventoried`` types had their leftovers looked for."""
         plan = self.last_plan
         if clean is None or fault is None or second is None or not second.ok:
             return []
@@ -854,7 +854,7 @@ class Stack:
 
     # -- the runner's interface ----------------------------------------
     # What scenario.py, loop.py, upgrade.py and collect/ use of a Stack besides its
-    # public API: the ScenarioStack Protocol (stack_protocol.py), which mypy checks
+    # public API: the ScenarioStack Protocol (run/protocol.py), which mypy checks
     # this class against wherever a Stack is handed to them. Nothing outside this
     # module reaches into the private members below.
     def step(self, step: Step, detail: str = "") -> None:
@@ -1080,9 +1080,21 @@ class Stack:
             f"{self.emulator.name} emulator."
         )
 
-    def finish(self, defects: list[Defect]) -> list[Defect]:
+    def observations(self) -> Observations:
+        """What the run just made observed: its last plan and apply (part of the runner's
+        interface; a runner takes them when its run ends and hands them to :meth:`finish`)."""
+        return Observations(self.last_plan, self.last_apply)
+
+    def finish(self, defects: list[Defect], observed: Observations | None = None) -> list[Defect]:
         """Complete ``defects`` (module, reproduce line, known emulator gaps) and hand them
-        to the session; returns them (part of the runner's interface)."""
+        to the session; returns them (part of the runner's interface).
+
+        ``observed`` is the run that found them (its plan's configuration and replaced
+        addresses, its apply's calls: the evidence of a gap); by default the run this
+        Stack just made, for a caller that judges it straight away.
+        """
+        seen = observed if observed is not None else self.observations()
+        plan = seen.plan
         for d in defects:
             d.module = d.module or self.name
             d.reproduce = d.reproduce or self.reproduce
@@ -1092,21 +1104,19 @@ class Stack:
             self.emulator.name,
             emulator_version(self.emulator),
             strict=self.strict,
-            configuration=self.last_plan.raw.get("configuration") if self.last_plan else None,
-            replaced=[c.address for c in self.last_plan.changes if c.action == "replace"]
-            if self.last_plan
-            else (),
-            model=self._model_facts(defects),
+            configuration=plan.raw.get("configuration") if plan else None,
+            replaced=[c.address for c in plan.changes if c.action == "replace"] if plan else (),
+            model=self._model_facts(defects, seen.applied),
         )
         if self._on_defects is not None:
             self._on_defects(self, defects)
         return defects
 
-    def _model_facts(self, defects: list[Defect]) -> ModelFacts | None:
+    def _model_facts(self, defects: list[Defect], applied: ApplyResult | None) -> ModelFacts | None:
         """What the API's model and the emulator's source say of ``defects`` and of the
-        calls the last apply made (see :mod:`.model_facts`): the evidence of a gap no
+        calls ``applied`` made (see :mod:`.awsapi.facts`): the evidence of a gap no
         catalogue entry names yet."""
-        calls = self.last_apply.calls if self.last_apply is not None else []
+        calls = applied.calls if applied is not None else []
         return model_facts(defects, self.emulator, calls)
 
     def close(self, keep: bool = False) -> None:
@@ -1155,7 +1165,7 @@ _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_error
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
-    the emulator refused on a value it does not know (:func:`.model_facts.refusal_facts`).
+    the emulator refused on a value it does not know (:func:`.awsapi.facts.refusal_facts`).
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.

@@ -67,7 +67,7 @@ def upgrade_from(
     return UpgradeReport(
         module=stack.name,
         scenario=scenario,
-        defects=stack.finish(found.defects),
+        defects=stack.finish(found.defects, found.observed),
         old=old,
         plan=plan,
         actions=upgrade_actions(plan),

@@ -105,3 +105,89 @@ def test_the_docs_list_every_behaviour_with_its_test() -> None:
         row = next((line for line in page.splitlines() if f"| `{item.name}` |" in line), "")
         assert row, f"docs/emulator-gaps.md lists no row for {item.name}"
         assert f"`{item.test.split('::')[1]}`" in row, (item.name, row)
+
+
+# -- install checks the digests; patch wraps only what was recorded ---------------------
+STAND_IN = """
+class Queue:
+    def attributes(self):
+        return "moto"
+
+    def other(self):
+        return "moto's other"
+"""
+
+
+@pytest.fixture
+def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+    """A module standing in for moto (installing over moto here would change it for
+    every test of this process), and a fresh registry of what was installed."""
+    (tmp_path / "stand_in_moto.py").write_text(STAND_IN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "stand_in_moto", raising=False)
+    for name in ("_STATUS", "_ORIGINALS", "_PUT"):
+        monkeypatch.setattr(fidelity, name, {})
+    monkeypatch.delenv(fidelity.RECORDED_VARIABLE, raising=False)
+    import stand_in_moto  # type: ignore[import-not-found]
+
+    return stand_in_moto
+
+
+def _wrapping(module: object, name: str = "attributes", label: str = "ours") -> object:
+    def install() -> None:
+        wrapped = fidelity.original(module.Queue, name)  # type: ignore[attr-defined]
+        fidelity.patch(module.Queue, name, lambda self: f"{label}({wrapped(self)})")  # type: ignore[attr-defined]
+
+    return install
+
+
+def _item(name: str, install: object, replaces: dict[str, str]) -> fidelity.Behaviour:
+    return fidelity.Behaviour(name, "does", "https://docs", "t.py::t", install, replaces)  # type: ignore[arg-type]
+
+
+def test_a_behaviour_whose_moto_function_changed_is_stale_and_not_installed(
+    stand_in: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dotted = "stand_in_moto:Queue.attributes"
+    digest = fidelity.source_digest(dotted)
+    fresh = _item("sqs.fresh", _wrapping(stand_in), {dotted: digest})
+    assert fidelity.stale(fresh) is None
+    # The test hook stands in for the digest the behaviour recorded.
+    monkeypatch.setenv(fidelity.RECORDED_VARIABLE, f"{dotted}=0000000000000000")
+    assert fidelity.stale(fresh) == f"stale: {dotted} changed"
+    monkeypatch.setattr(fidelity, "behaviours", lambda: [fresh])
+    assert fidelity.install(off="") == {"sqs.fresh": f"stale: {dotted} changed"}
+    assert stand_in.Queue().attributes() == "moto"  # type: ignore[attr-defined]
+    assert fidelity.not_installed(fidelity.status()["behaviours"]) == {
+        "sqs.fresh": f"stale: {dotted} changed"
+    }
+    gone = _item("sqs.gone", _wrapping(stand_in), {"stand_in_moto:Queue.gone": digest})
+    assert fidelity.stale(gone) == "stale: stand_in_moto:Queue.gone is gone"
+
+
+def test_patch_wraps_only_the_recorded_original_and_chains_behaviours(stand_in: object) -> None:
+    dotted = "stand_in_moto:Queue.attributes"
+    digest = fidelity.source_digest(dotted)
+    first = _item("sqs.first", _wrapping(stand_in, label="first"), {dotted: digest})
+    second = _item("sqs.second", _wrapping(stand_in, label="second"), {dotted: digest})
+    assert fidelity._installed(first) == "installed"
+    # A second behaviour over the same function wraps the first's wrapper: moto's own
+    # function under both is the recorded one, and its digest is still moto's.
+    assert fidelity._installed(second) == "installed"
+    assert stand_in.Queue().attributes() == "second(first(moto))"  # type: ignore[attr-defined]
+    assert fidelity.source_digest(dotted) == digest
+
+    # Not recorded: refused, as graft refuses, and moto's function stays.
+    unrecorded = _item("sqs.unrecorded", _wrapping(stand_in, "other"), {dotted: digest})
+    assert fidelity._installed(unrecorded).startswith("failed: RuntimeError: moto's Queue.other")
+    # Recorded with another digest (moto changed under it): refused too.
+    other = "stand_in_moto:Queue.other"
+    changed = _item("sqs.changed", _wrapping(stand_in, "other"), {other: "0000000000000000"})
+    assert fidelity._installed(changed) == (
+        f"failed: RuntimeError: moto's {other} is not the one recorded: re-check this behaviour"
+    )
+    assert stand_in.Queue().other() == "moto's other"  # type: ignore[attr-defined]
+    # A new attribute (a model's default) is added; an access check wraps what it finds.
+    fidelity.patch(stand_in.Queue, "redrive_allow_policy", None)  # type: ignore[attr-defined]
+    fidelity.patch(stand_in.Queue, "other", lambda self: "denied", recorded=False)  # type: ignore[attr-defined]
+    assert stand_in.Queue().other() == "denied"  # type: ignore[attr-defined]

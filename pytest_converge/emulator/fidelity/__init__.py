@@ -19,11 +19,18 @@ services (``ec2.subnet-dns64,logs``), for raw moto. ``GET
 
 Each behaviour is pinned to the moto it was written against: the versions
 (:data:`MOTO_VERSIONS`) and a digest of the source of every moto function it
-replaces or wraps (``replaces``). ``tests/unit/test_fidelity.py`` recomputes
-the digests and fails naming the behaviour to re-check when an upgrade
-changes moto under it; an operation a behaviour adds that moto gained since
-makes its install fail (:func:`graft` never overwrites), named in
-:func:`status`.
+replaces or wraps (``replaces``). :func:`install` checks them first: a
+behaviour whose moto function changed is ``stale: <callable> changed`` and
+left out, as is one for a moto outside the versions or whose install failed;
+:func:`status` names each, and the plugin's session warns with it.
+``tests/unit/test_fidelity.py`` recomputes the digests and fails naming the
+behaviour to re-check when an upgrade changes moto under it. Putting a
+behaviour in place refuses what it was not written over: :func:`graft` never
+overwrites an operation moto gained since, and :func:`patch` wraps only the
+function whose digest the behaviour recorded (or this layer's wrapper of it).
+
+``CONVERGE_MOTO_FIDELITY_RECORDED`` (for tests: ``callable=digest,...``)
+stands in for the digests the behaviours recorded, so a test makes one stale.
 """
 
 from __future__ import annotations
@@ -59,6 +66,9 @@ SERVICES = (
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
+#: The server's environment variable whose ``callable=digest`` pairs stand in for the
+#: digests behaviours recorded (a test makes a behaviour stale with it).
+RECORDED_VARIABLE = "CONVERGE_MOTO_FIDELITY_RECORDED"
 #: The path the moto server answers :func:`status` on.
 STATUS_PATH = "/converge-api/fidelity"
 
@@ -114,23 +124,43 @@ def behaviours() -> list[Behaviour]:
 
 
 def resolve(dotted: str) -> Any:
-    """``moto.ec2.models.subnets:Subnet.available_ip_address_count`` -> that function."""
+    """``moto.ec2.models.subnets:Subnet.available_ip_address_count`` -> that function
+    (moto's own, also after a behaviour of this layer replaced it)."""
+    owner, name = _owner(dotted)
+    if name is None:
+        return owner
+    if (id(owner), name) in _ORIGINALS:
+        return _ORIGINALS[id(owner), name]
+    return _unwrapped(inspect.getattr_static(owner, name))
+
+
+def _owner(dotted: str) -> tuple[Any, str | None]:
+    """``module:Class.attribute`` -> (the class, ``attribute``); a module's own function
+    -> (the module, its name); a bare module -> (the module, None)."""
     module_name, _, path = dotted.partition(":")
-    target: Any = importlib.import_module(module_name)
-    for part in path.split(".") if path else ():
-        owner = target
-        target = inspect.getattr_static(owner, part)
-        if isinstance(target, (staticmethod, classmethod)):
-            target = target.__func__
-        elif isinstance(target, property):
-            target = target.fget
-    return target
+    owner: Any = importlib.import_module(module_name)
+    parts = path.split(".") if path else []
+    for part in parts[:-1]:
+        owner = inspect.getattr_static(owner, part)
+    return owner, (parts[-1] if parts else None)
+
+
+def _unwrapped(value: Any) -> Any:
+    if isinstance(value, (staticmethod, classmethod)):
+        return value.__func__
+    if isinstance(value, property):
+        return value.fget
+    return value
+
+
+def digest_of(function: Any) -> str:
+    """The first 16 hex digits of the sha256 of ``function``'s source."""
+    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
 
 
 def source_digest(dotted: str) -> str:
     """The first 16 hex digits of the sha256 of a moto callable's source."""
-    source = inspect.getsource(resolve(dotted))
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+    return digest_of(resolve(dotted))
 
 
 def original(owner: Any, name: str) -> Any:
@@ -143,9 +173,81 @@ def original(owner: Any, name: str) -> Any:
     return value
 
 
-def patch(owner: Any, name: str, value: Any) -> None:
-    """Put ``value`` (a wrapper of :func:`original`, or a model's new default) on ``owner``."""
+#: (id(owner), name) -> moto's own function there, once a behaviour replaced it.
+_ORIGINALS: dict[tuple[int, str], Any] = {}
+#: (id(owner), name) -> what this layer put there last.
+_PUT: dict[tuple[int, str], Any] = {}
+#: The behaviour being installed (:func:`install` holds the lock meanwhile).
+_INSTALLING: list[Behaviour] = []
+#: What :func:`patch` finds where an attribute is not.
+_MISSING = object()
+
+
+def patch(owner: Any, name: str, value: Any, *, recorded: bool = True) -> None:
+    """Put ``value`` (a wrapper of :func:`original`, or a model's new default) on ``owner``.
+
+    Like :func:`graft`, it refuses what the behaviour was not written over: an
+    attribute moto has is replaced only when the installing behaviour recorded it in
+    ``replaces`` and moto's function there still has that digest (a wrapper this
+    layer put over it stands for it); otherwise it raises, so the behaviour is
+    re-checked rather than wrapping something else. An attribute moto lacks is added.
+    ``recorded=False`` is for a wrapper that does not depend on what it wraps (an
+    access check put over every operation): it wraps whatever moto has.
+    """
+    key = (id(owner), name)
+    current = inspect.getattr_static(owner, name, _MISSING)
+    ours = key in _PUT and current is _PUT[key]
+    if ours:  # a wrapper of this layer: what stands under it is moto's (or was added)
+        moto = _ORIGINALS.get(key, _MISSING)
+    else:
+        moto = _MISSING if current is _MISSING else _unwrapped(current)
+        if moto is not _MISSING:
+            _ORIGINALS[key] = moto
+    if moto is not _MISSING and recorded:
+        _check_recorded(owner, name, moto)
     setattr(owner, name, value)
+    _PUT[key] = inspect.getattr_static(owner, name)
+
+
+def _check_recorded(owner: Any, name: str, moto: Any) -> None:
+    """Raise unless the installing behaviour recorded ``owner.name`` with ``moto``'s digest."""
+    item = _INSTALLING[-1] if _INSTALLING else None
+    replaces = _recorded(item) if item is not None else {}
+    for dotted, digest in replaces.items():
+        where, attribute = _owner(dotted)
+        if attribute != name or where is not owner:
+            continue
+        if digest_of(moto) != digest:
+            raise RuntimeError(f"moto's {dotted} is not the one recorded: re-check this behaviour")
+        return
+    label = getattr(owner, "__qualname__", getattr(owner, "__name__", repr(owner)))
+    raise RuntimeError(
+        f"moto's {label}.{name} is not in the behaviour's replaces: record its digest "
+        "(tests/unit/test_fidelity.py prints it), or add what moto lacks under another name"
+    )
+
+
+def _recorded(item: Behaviour) -> dict[str, str]:
+    """``item``'s recorded digests, with :data:`RECORDED_VARIABLE`'s in their place."""
+    given = dict(
+        pair.strip().rsplit("=", 1)
+        for pair in os.environ.get(RECORDED_VARIABLE, "").split(",")
+        if "=" in pair
+    )
+    return {dotted: given.get(dotted, digest) for dotted, digest in item.replaces.items()}
+
+
+def stale(item: Behaviour) -> str | None:
+    """Why ``item`` must not be installed over this moto (``stale: <callable> changed``),
+    or None when every function it replaces still has the digest it recorded."""
+    for dotted, digest in _recorded(item).items():
+        try:
+            now = source_digest(dotted)
+        except (ImportError, AttributeError, OSError, TypeError):
+            return f"stale: {dotted} is gone"
+        if now != digest:
+            return f"stale: {dotted} changed"
+    return None
 
 
 def graft(mixin: type, onto: type) -> None:
@@ -186,8 +288,10 @@ def install(off: str | Collection[str] | None = None) -> dict[str, str]:
     """Install every behaviour not turned off; returns :func:`status`'s ``behaviours``.
 
     ``off``: names or services to leave out, ``"all"``, or a comma list; by
-    default the :data:`OFF_VARIABLE` of the environment. A behaviour that fails
-    to install is left out and its error kept (the server keeps serving).
+    default the :data:`OFF_VARIABLE` of the environment. A behaviour for a moto
+    outside :data:`MOTO_VERSIONS`, one whose recorded digests moto's source no
+    longer has (:func:`stale`) and one that fails to install are left out, and
+    why is kept (the server keeps serving).
     Idempotent: a second call installs nothing.
     """
     with _LOCK:
@@ -201,15 +305,29 @@ def install(off: str | Collection[str] | None = None) -> dict[str, str]:
                 _STATUS[item.name] = "off"
             elif not in_range:
                 _STATUS[item.name] = f"not installed: moto {moto} is outside {MOTO_VERSIONS}"
+            elif (why := stale(item)) is not None:
+                _STATUS[item.name] = why
             else:
-                try:
-                    item.install()
-                except Exception as exc:
-                    _STATUS[item.name] = f"failed: {type(exc).__name__}: {exc}"
-                    traceback.print_exc(file=sys.stderr)
-                else:
-                    _STATUS[item.name] = "installed"
+                _STATUS[item.name] = _installed(item)
         return dict(_STATUS)
+
+
+def _installed(item: Behaviour) -> str:
+    """Install ``item``: ``installed``, or why it failed (the server keeps serving)."""
+    _INSTALLING.append(item)
+    try:
+        item.install()
+    except Exception as exc:
+        traceback.print_exc(file=sys.stderr)
+        return f"failed: {type(exc).__name__}: {exc}"
+    finally:
+        _INSTALLING.pop()
+    return "installed"
+
+
+def not_installed(behaviours: Mapping[str, str]) -> dict[str, str]:
+    """Of :func:`status`'s ``behaviours``, those neither installed nor turned off: why."""
+    return {name: why for name, why in behaviours.items() if why not in ("installed", "off")}
 
 
 def status() -> dict[str, Any]:

@@ -20,7 +20,7 @@ One module per job:
 - :mod:`.items`: the collectors and items, their reports and reproduce lines;
 - :mod:`.arguments`: ``--converge`` paths checked, ``dir::scenario`` arguments rewritten
   (this module's hooks);
-- :mod:`.revision` and :mod:`.upgrade`: ``--converge-upgrade-from`` and
+- :mod:`.revision` and :mod:`.upgrade_items`: ``--converge-upgrade-from`` and
   ``--converge-stages`` (its own hooks);
 - :mod:`.plans`: ``--converge-plan FILE``, a saved plan's gate, ``<file>::plan-gate``
   (its own hooks; no emulator).

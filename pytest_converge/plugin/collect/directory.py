@@ -1,5 +1,5 @@
 """The collector of zero-code mode: a directory under a ``--converge`` PATH yields
-the items of its root module (:mod:`.items`, :mod:`.upgrade`), then the directories
+the items of its root module (:mod:`.items`, :mod:`.upgrade_items`), then the directories
 beneath it that hold root modules."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each root module yields ``<module>::two-run``, one ``<module>::<kind>@<Op>#<n>@<
 per fault kind and fault point (e.g. ``modules/network::crash@CreateVpc#1@aws_vpc.main``,
 the first CreateVpc of that resource's apply),
 ``<module>::drift-<kind>@<address>`` per drift kind and managed resource, and
-the upgrade and stage items of :mod:`.upgrade` (:mod:`.directory` collects them
+the upgrade and stage items of :mod:`.upgrade_items` (:mod:`.directory` collects them
 all). An item runs its scenario on
 a fresh Stack, records its defects as user properties (so they reach the
 controller under xdist) and can say the one command line that runs it again.
