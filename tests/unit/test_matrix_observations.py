@@ -76,6 +76,10 @@ class ToldStack(Stack):
         self.reports: list[Any] = []
         self.replay = True
         self._on_seen = None
+        self.untested: dict[str, str] = {}  # the backend serves all of it
+        self._untested_told = False
+        self._waiting: list[str] = []
+        self._servable: list[str] = []
 
     @property
     def ran_with(self) -> str:
