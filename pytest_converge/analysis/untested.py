@@ -70,26 +70,50 @@ def untested_resources(
 ) -> dict[str, str]:
     """The failed resources that failed on an operation the emulator does not implement.
 
-    ``{address: "service:Operation"}``. A call located to its resource names it; a
-    call no resource was located for goes to the one failed resource of a type its
-    service serves (``served_by(address, service)``). A resource that failed for
+    ``{address: "service:Operation"}``. A call located to its resource names it. A
+    call no resource was located for (several were open) goes to the failed
+    resources whose diagnostic names its operation (the provider's words, as
+    ``operation error EC2: EnableVgwRoutePropagation``), else to the failed ones of a
+    type its service serves (``served_by(address, service)``) when they are one
+    resource block (its ``count``/``for_each`` instances). A resource that failed for
     another reason is not here: its failure is the module's, judged as usual.
     """
     gaps = [c for c in calls if c.unimplemented]
     if not gaps:
         return {}
+    events = list(events)
     failed = errored_addresses(events)
+    said = _diagnostics(events)
     found: dict[str, str] = {}
     for call in gaps:
+        name = operation_name(call.service, call.operation, call.method, call.path)
         if call.address is not None:
             owners = [a for a in failed if a == call.address]
         else:
-            owners = [a for a in failed if served_by(a, call.service)]
-        if len(owners) == 1:
-            found.setdefault(
-                owners[0], operation_name(call.service, call.operation, call.method, call.path)
-            )
+            operation = name.partition(":")[2]
+            owners = [
+                a for a in failed if re.search(rf"\b{re.escape(operation)}\b", said.get(a, ""))
+            ]
+            if not owners:
+                owners = [a for a in failed if served_by(a, call.service)]
+                if len({_config_address(a) for a in owners}) != 1:
+                    owners = []
+        for owner in owners:
+            found.setdefault(owner, name)
     return found
+
+
+def _diagnostics(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each address's error diagnostics (summary and detail), as terraform told them."""
+    said: dict[str, str] = {}
+    for event in events:
+        diagnostic = event.get("diagnostic") or {}
+        if event.get("type") == "diagnostic" and diagnostic.get("severity") == "error":
+            address = diagnostic.get("address")
+            if address:
+                text = f"{diagnostic.get('summary', '')} {diagnostic.get('detail', '')}"
+                said[address] = f"{said.get(address, '')} {text}"
+    return said
 
 
 def unreached(

@@ -161,3 +161,32 @@ def test_a_finding_says_whether_the_pre_flight_named_it_before_the_apply() -> No
     )
     assert told.evidence.startswith("named before the apply")
     assert found.evidence.startswith("found by the apply")
+
+
+def _said(address: str, detail: str) -> dict:
+    return {
+        "type": "diagnostic",
+        "diagnostic": {"severity": "error", "summary": "x", "detail": detail, "address": address},
+    }
+
+
+def test_unlocated_calls_go_to_the_resources_whose_diagnostic_names_the_operation() -> None:
+    prop = "module.vgw.aws_vpn_gateway_route_propagation.private[{}]"
+    events = [_errored(prop.format(i)) for i in range(3)] + [_errored("aws_vpc.main")]
+    events += [
+        _said(prop.format(i), "operation error EC2: EnableVgwRoutePropagation, 501")
+        for i in range(3)
+    ]
+    events.append(_said("aws_vpc.main", "operation error EC2: CreateVpc, InvalidParameter"))
+    calls = [FakeCall("ec2", "EnableVgwRoutePropagation", unimplemented=True)] * 3
+    found = untested_resources(events, calls, lambda a, s: True)
+    assert sorted(found) == [prop.format(i) for i in range(3)]  # not the VPC
+
+
+def test_instances_of_one_block_share_an_unlocated_gap_when_no_diagnostic_names_it() -> None:
+    events = [_errored(f"aws_x_thing.t[{i}]") for i in range(2)]
+    calls = [FakeCall("x", "CreateThing", unimplemented=True)]
+    assert sorted(untested_resources(events, calls, _served_by)) == [
+        "aws_x_thing.t[0]",
+        "aws_x_thing.t[1]",
+    ]
