@@ -13,6 +13,7 @@ import pytest
 from _pytest import junitxml  # its stash key: the public way to the XML is a fixture
 
 from ..emulator.localstack import localstack_emulator
+from ..emulator.ministack import MiniStackEmulator
 from ..emulator.moto import MotoEmulator
 from ..errors import ConvergeError, ToolchainError
 from ..isolation import cancel
@@ -117,7 +118,7 @@ def _check_cli_config(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
-    """The built-in backends: moto (embedded) and LocalStack."""
+    """The built-in backends: moto (embedded), LocalStack and MiniStack."""
     session = get_session(config)
     if backend == "moto":
         return MotoEmulator()
@@ -125,6 +126,8 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
         return localstack_emulator(
             endpoint=session.settings.endpoint, python=session.settings.localstack_python
         )
+    if backend == "ministack":
+        return MiniStackEmulator(named=session.settings.ministack)
     return None
 
 

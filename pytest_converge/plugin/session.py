@@ -595,9 +595,14 @@ TOOLCHAIN_PROPERTY = "converge_toolchain"
 
 
 def record_toolchain(node: pytest.Item, stack: Any) -> None:
-    """Note on ``node`` the engine and provider versions ``stack`` runs with (the JSON
-    report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
-    record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
+    """Note on ``node`` the engine, provider versions and emulator ``stack`` runs with (the
+    JSON report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
+    record = {
+        "module": stack.name,
+        "engine": stack.engine,
+        "providers": stack.providers,
+        "backend": stack.backend,
+    }
     node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
 
 

@@ -1054,14 +1054,23 @@ class Stack:
         return self.template.providers
 
     @property
+    def backend(self) -> dict[str, str | None]:
+        """``{"name": "ministack", "version": "1.5.33"}``: the emulator every run uses
+        (version None where it cannot be told)."""
+        return {"name": self.emulator.name, "version": emulator_version(self.emulator)}
+
+    @property
     def ran_with(self) -> str:
-        """``terraform 1.11.4, hashicorp/aws 5.100.0``: what a failure header names."""
+        """``terraform 1.11.4, hashicorp/aws 5.100.0, on moto 5.2.5``: what a failure
+        header names."""
         engine = self.engine
         providers = [f"{short_address(a)} {v}" for a, v in sorted(self.providers.items())]
-        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers])
+        backend = " ".join(str(v) for v in self.backend.values() if v)
+        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers, f"on {backend}"])
 
     def failure_header(self) -> str:
-        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0]:``."""
+        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto
+        5.2.5]:``."""
         return f"{self.name} does not converge [{self.ran_with}]:"
 
 
