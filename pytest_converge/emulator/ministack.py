@@ -471,7 +471,9 @@ class MiniStackEmulator(Emulator):
         try:
             self._request("POST", RESET_PATH, timeout=60.0)
         except (OSError, urllib.error.URLError) as exc:
-            raise EmulatorError(f"MiniStack at {self.endpoint} did not accept a reset: {exc}") from exc
+            raise EmulatorError(
+                f"MiniStack at {self.endpoint} did not accept a reset: {exc}"
+            ) from exc
 
     def world(self, regions: Iterable[str] = ()) -> dict[str, Any]:
         """What MiniStack holds of the objects a world is compared on, read through its
@@ -481,7 +483,9 @@ class MiniStackEmulator(Emulator):
         try:
             return read_world(self.client, [self.region, *regions], served_services())
         except (BotoCoreError, ClientError) as exc:
-            raise EmulatorError(f"MiniStack at {self.endpoint} did not return its world: {exc}") from exc
+            raise EmulatorError(
+                f"MiniStack at {self.endpoint} did not return its world: {exc}"
+            ) from exc
 
 
 class _PortTaken(Exception):

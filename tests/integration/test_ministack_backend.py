@@ -160,7 +160,10 @@ def test_cache_parameter_group_reads_back_every_default(
         errors = [d for d in defects if d.is_error]
         assert errors == [], [d.message for d in errors]
         [gap] = [d for d in defects if d.kind == "permanent-diff"]
-        assert (gap.address, gap.attribute) == ("aws_elasticache_parameter_group.redis", "parameter")
+        assert (gap.address, gap.attribute) == (
+            "aws_elasticache_parameter_group.redis",
+            "parameter",
+        )
         assert gap.emulator_suspected
         observed = {p["name"] for p in gap.observed}
         assert {"maxmemory-policy", "databases", "timeout"} <= observed
