@@ -254,3 +254,47 @@ def test_a_session_on_ministack_names_it_and_leaves_nothing_running(tmp_path: Pa
     assert backends == [{"name": "ministack", "version": PINNED_VERSION}] * 2, backends
     assert [d["kind"] for d in report["defects"] if d["severity"] == "error"] == ["duplicate"]
     assert _leftovers(str(tmp_path)) == []
+
+
+REDRIVE = (
+    'provider "aws" {\n  region = "us-east-1"\n}\n'
+    'resource "aws_sqs_queue" "dlq" {\n  name = "confirm-dlq"\n}\n'
+    'resource "aws_sqs_queue" "work" {\n  name = "confirm-work"\n'
+    "  redrive_policy = jsonencode({\n"
+    "    deadLetterTargetArn = aws_sqs_queue.dlq.arn\n"
+    "    maxReceiveCount     = 5\n  })\n}\n"
+)
+
+
+def test_zero_code_confirm_with_ministack(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """moto as released answers an SQS redrive policy re-spaced (a permanent diff, an
+    error); MiniStack answers it compact: ``--converge-confirm-with ministack`` makes it a
+    suspected emulator gap with MiniStack's second plan as evidence. No Docker, no token."""
+    from pytest_converge.emulator.fidelity import OFF_VARIABLE
+
+    assert COMMAND is not None
+    # pytester points HOME elsewhere: tell the inner run where MiniStack is.
+    monkeypatch.setenv(EXECUTABLE_ENV, COMMAND.argv[0])
+    monkeypatch.setenv(OFF_VARIABLE, "sqs.redrive-policy-json")  # moto as released, there
+    module = pytester.path / "mods" / "redrive"
+    module.mkdir(parents=True)
+    (module / "main.tf").write_text(REDRIVE)
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-faults=none",
+        "--converge-confirm-with=ministack",
+        "-p",
+        "no:cacheprovider",
+        "--converge-report",
+        "report.json",
+    )
+    result.assert_outcomes(passed=1)
+    assert "suspected emulator gaps (1" in result.stdout.str()
+    report = json.loads((pytester.path / "report.json").read_text())
+    [diff] = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
+    assert diff["emulator_suspected"] and "ministack does not show" in diff["evidence"]
+    assert diff["severity"] == "warning"
+    assert "no changes" in diff["evidence"]  # MiniStack's second plan
