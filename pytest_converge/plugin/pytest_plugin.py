@@ -42,8 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "converge(allow_defects=False): a convergence test of a Terraform module "
-        "(pytest-converge); allow_defects=True accepts error defects the test never looked at",
+        "converge(allow_defects=False, backend=None): a convergence test of a Terraform module "
+        "(pytest-converge); allow_defects=True accepts error defects the test never looked at; "
+        "backend='ministack' (or moto, localstack) runs its Stacks on that emulator",
     )
     config.addinivalue_line(
         "markers",

@@ -298,3 +298,38 @@ def test_zero_code_confirm_with_ministack(
     assert diff["emulator_suspected"] and "ministack does not show" in diff["evidence"]
     assert diff["severity"] == "warning"
     assert "no changes" in diff["evidence"]  # MiniStack's second plan
+
+
+def test_a_test_module_pins_ministack_beside_the_runs_moto(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pytestmark = pytest.mark.converge(backend="ministack")``: that file's Stacks run on
+    MiniStack (moto has no CreateCacheParameterGroup), the other file's on the run's moto;
+    the report names each module's backend."""
+    assert COMMAND is not None
+    monkeypatch.setenv(EXECUTABLE_ENV, COMMAND.argv[0])  # pytester points HOME elsewhere
+    pytester.makepyfile(
+        test_cache=(
+            "import pytest\n"
+            "pytestmark = pytest.mark.converge(backend='ministack')\n"
+            "def test_cache(converge):\n"
+            f"    stack = converge(r'{QUEUE_AND_CACHE}')\n"
+            "    stack.apply().raise_for_error()\n"
+            "    stack.assert_converged()\n"
+            "    assert stack.emulator.name == 'ministack'\n"
+        ),
+        test_network=(
+            "def test_network(converge):\n"
+            f"    stack = converge(r'{MODULES / 'vpc_and_subnet'}')\n"
+            "    stack.apply().raise_for_error()\n"
+            "    stack.assert_converged()\n"
+            "    assert stack.emulator.name == 'moto'\n"
+        ),
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--converge-report", "report.json"
+    )
+    result.assert_outcomes(passed=2)
+    report = json.loads((pytester.path / "report.json").read_text())
+    names = {m: t["backend"]["name"] for m, t in report["toolchains"].items()}
+    assert sorted(names.values()) == ["ministack", "moto"], names
