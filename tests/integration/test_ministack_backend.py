@@ -333,3 +333,43 @@ def test_a_test_module_pins_ministack_beside_the_runs_moto(
     report = json.loads((pytester.path / "report.json").read_text())
     names = {m: t["backend"]["name"] for m, t in report["toolchains"].items()}
     assert sorted(names.values()) == ["ministack", "moto"], names
+
+
+def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
+    """SIGKILL to pytest (no cleanup runs): the cancel reaper kills MiniStack's process
+    group and removes its temp dir."""
+    import signal
+    import time
+
+    assert COMMAND is not None
+    ready = tmp_path / "pid"
+    (tmp_path / "test_hang.py").write_text(
+        "import time\n"
+        "def test_hang(converge_emulator):\n"
+        f"    open(r'{ready}', 'w').write(str(converge_emulator.pid))\n"
+        "    time.sleep(300)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0",
+         "--converge-backend", "ministack", str(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, EXECUTABLE_ENV: COMMAND.argv[0]},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (ready.exists() and ready.read_text()) and time.monotonic() < deadline:
+            assert proc.poll() is None, "pytest ended before MiniStack started"
+            time.sleep(0.2)
+        pid = int(ready.read_text())
+        assert processes_in_group(pid)
+        proc.kill()
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while processes_in_group(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_in_group(pid) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
