@@ -13,8 +13,9 @@ beside the plugin; :func:`find_ministack` takes the first of:
 :class:`MiniStackEmulator` starts it on a free loopback port (``BIND_HOST=127.0.0.1``: it
 binds every interface otherwise), in a new process group tracked by the cancel reaper, with
 the run's fake account (``MINISTACK_ACCOUNT_ID``), its state, S3 data, pid file and log in a
-temp dir, and ``DOCKER_HOST`` naming a socket that does not exist there (MiniStack then never
-imports the Docker SDK: no service it serves reaches a Docker engine). Readiness is
+temp dir, ``DOCKER_HOST`` naming a socket that does not exist there (MiniStack then never
+imports the Docker SDK: no service it serves reaches a Docker engine) and its HTTP clients'
+proxy a loopback port nothing serves. Readiness is
 ``GET /_ministack/health``, a reset ``POST /_ministack/reset`` (milliseconds).
 
 Example::
@@ -61,6 +62,10 @@ from .localstack_world import read_world
 PINNED_VERSION = "1.5.33"
 #: Names the MiniStack to run: an executable, a Python with ``ministack``, or a venv directory.
 EXECUTABLE_ENV = "CONVERGE_MINISTACK"
+
+#: Where MiniStack's own HTTP clients are sent for anything not on loopback: the discard
+#: port of 127.0.0.1, which nothing serves here (the connection is refused).
+NOWHERE_PROXY = "http://127.0.0.1:9"
 
 HEALTH_PATH = "/_ministack/health"
 RESET_PATH = "/_ministack/reset"
@@ -340,6 +345,11 @@ class MiniStackEmulator(Emulator):
             DOCKER_HOST=f"unix://{scratch / 'no-docker.sock'}",
             LOG_LEVEL="WARNING",
         )
+        # A call of its own beyond loopback (a Bedrock proxy, a layer download) goes to a
+        # loopback port nothing listens on and fails at once; NO_PROXY keeps its calls to
+        # itself (SNS to SQS, Lambda's runtime API) direct.
+        for key in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+            env[key] = NOWHERE_PROXY
         return env
 
     def start(self) -> None:

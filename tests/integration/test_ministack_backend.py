@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -338,11 +339,10 @@ def test_a_test_module_pins_ministack_beside_the_runs_moto(
 def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
     """SIGKILL to pytest (no cleanup runs): the cancel reaper kills MiniStack's process
     group and removes its temp dir."""
-    import signal
-    import time
-
     assert COMMAND is not None
     ready = tmp_path / "pid"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     (tmp_path / "test_hang.py").write_text(
         "import time\n"
         "def test_hang(converge_emulator):\n"
@@ -353,7 +353,7 @@ def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0",
          "--converge-backend", "ministack", str(tmp_path)],
         cwd=tmp_path,
-        env={**os.environ, EXECUTABLE_ENV: COMMAND.argv[0]},
+        env={**os.environ, EXECUTABLE_ENV: COMMAND.argv[0], "TMPDIR": str(scratch)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -370,6 +370,9 @@ def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
         while processes_in_group(pid) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert processes_in_group(pid) == []
+        while list(scratch.glob("converge-ministack-*")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert list(scratch.glob("converge-ministack-*")) == []
     finally:
         if proc.poll() is None:
             proc.kill()
