@@ -119,3 +119,22 @@ def test_its_environment_keeps_it_on_loopback_with_the_fake_account(tmp_path: Pa
         assert env[key].startswith(str(tmp_path)), key
     assert env["HTTPS_PROXY"] == env["HTTP_PROXY"] == ms.NOWHERE_PROXY  # loopback, refused
     assert "127.0.0.1" in env["NO_PROXY"]
+
+
+def test_backend_and_confirm_with_name_ministack(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--converge-backend", "ministack",
+        "--converge-confirm-with", "moto",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)  # nothing asked for an emulator: none started
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--converge-backend", "ministack",
+        "--converge-confirm-with", "ministack",
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*already the backend*--converge-confirm-with moto*"])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--converge-confirm-with", "moto")
+    result.stderr.fnmatch_lines(["*already the backend*--converge-confirm-with ministack*"])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--converge-backend", "mini")
+    result.stderr.fnmatch_lines(["*expected one of moto, localstack, ministack*"])
