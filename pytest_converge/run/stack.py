@@ -65,8 +65,7 @@ from ..inventory import Inventory, prepare_clients, take_inventory
 from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback
-from ..report import convergence_error
-from ..terraform.cliconfig import short_address
+from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
@@ -1063,10 +1062,9 @@ class Stack:
     def ran_with(self) -> str:
         """``terraform 1.11.4, hashicorp/aws 5.100.0, on moto 5.2.5``: what a failure
         header names."""
-        engine = self.engine
-        providers = [f"{short_address(a)} {v}" for a, v in sorted(self.providers.items())]
-        backend = " ".join(str(v) for v in self.backend.values() if v)
-        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers, f"on {backend}"])
+        return ran_with(
+            {"engine": self.engine, "providers": self.providers, "backend": self.backend}
+        )
 
     def failure_header(self) -> str:
         """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto

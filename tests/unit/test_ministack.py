@@ -138,3 +138,25 @@ def test_backend_and_confirm_with_name_ministack(pytester: pytest.Pytester) -> N
     result.stderr.fnmatch_lines(["*already the backend*--converge-confirm-with ministack*"])
     result = pytester.runpytest("-p", "no:cacheprovider", "--converge-backend", "mini")
     result.stderr.fnmatch_lines(["*expected one of moto, localstack, ministack*"])
+
+
+def test_the_html_page_names_the_backend_each_module_ran_on() -> None:
+    from pytest_converge.report.html import html_report
+
+    toolchain = {
+        "engine": {"flavor": "terraform", "version": "1.11.4"},
+        "providers": {"registry.terraform.io/hashicorp/aws": "5.100.0"},
+        "backend": {"name": "ministack", "version": "1.5.33"},
+    }
+    page = html_report(
+        {
+            "version": 1,
+            "modules": ["cache"],
+            "scenarios": [
+                {"module": "cache", "scenario": "two-run", "outcome": "passed", "seconds": 1.0}
+            ],
+            "defects": [],
+            "toolchains": {"cache": toolchain},
+        }
+    )
+    assert "ran with terraform 1.11.4, hashicorp/aws 5.100.0, on ministack 1.5.33" in page
