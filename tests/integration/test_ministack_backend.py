@@ -67,6 +67,24 @@ def processes_in_group(pgid: int) -> list[int]:
 
 def listening_addresses(pids: list[int]) -> list[str]:
     """``ADDR:PORT`` (as /proc/net writes them) of every TCP socket these processes listen on."""
+    return [local for local, _, state in tcp_sockets(pids) if state == "0A"]  # LISTEN
+
+
+#: A remote address on loopback as /proc/net/tcp{,6} write it (127.0.0.0/8, ::1, mapped).
+_LOOPBACK_HEX = ("7F:", "00000000000000000000000001000000:", "0000000000000000FFFF0000")
+
+
+def foreign_connections(pids: list[int]) -> list[str]:
+    """Connected TCP sockets of these processes whose far end is not on loopback."""
+    return [
+        f"{local} -> {remote}"
+        for local, remote, state in tcp_sockets(pids)
+        if state != "0A" and not (remote[6:9] == "7F:" or remote.startswith(_LOOPBACK_HEX[1:]))
+    ]
+
+
+def tcp_sockets(pids: list[int]) -> list[tuple[str, str, str]]:
+    """(local, remote, state) of every TCP socket these processes hold (/proc/net/tcp{,6})."""
     inodes = set()
     for pid in pids:
         fd_dir = Path(f"/proc/{pid}/fd")
@@ -81,8 +99,8 @@ def listening_addresses(pids: list[int]) -> list[str]:
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
             fields = line.split()
-            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
-                found.append(fields[1])
+            if fields[9] in inodes:
+                found.append((fields[1], fields[2], fields[3]))
     return found
 
 
@@ -169,6 +187,8 @@ def test_cache_parameter_group_reads_back_every_default(
         observed = {p["name"] for p in gap.observed}
         assert {"maxmemory-policy", "databases", "timeout"} <= observed
         stack.assert_converged()  # warnings only
+        assert ministack.pid is not None
+        assert foreign_connections(processes_in_group(ministack.pid)) == []
         names = [q.rsplit("/", 1)[1] for q in ministack.client("sqs").list_queues()["QueueUrls"]]
         assert names == ["converge-jobs"]
     finally:
