@@ -287,10 +287,6 @@ _TYPES = [
         delete="aws elasticache delete-cache-subnet-group --cache-subnet-group-name {id}",
     ),
     ResourceType(
-        "aws_elasticache_parameter_group", "elasticache", identity="name",
-        delete="aws elasticache delete-cache-parameter-group --cache-parameter-group-name {id}",
-    ),
-    ResourceType(
         "aws_redshift_subnet_group", "redshift", identity="name",
         delete="aws redshift delete-cluster-subnet-group --cluster-subnet-group-name {id}",
     ),

@@ -761,15 +761,6 @@ BUILTIN_LISTERS.update(
             arn="ARN",
             keep=lambda g: g["CacheSubnetGroupName"] != "default",
         ),
-        # Its "default.<family>" groups belong to no module (moto 5.2.5 has no such call:
-        # the type is then unknown there, as its create is missing too).
-        one_call(
-            "aws_elasticache_parameter_group", "describe_cache_parameter_groups",
-            "CacheParameterGroups", "CacheParameterGroupName",
-            name="CacheParameterGroupName",
-            arn="ARN",
-            keep=lambda g: not g["CacheParameterGroupName"].startswith("default."),
-        ),
         one_call(
             "aws_redshift_subnet_group", "describe_cluster_subnet_groups",
             "ClusterSubnetGroups", "ClusterSubnetGroupName",
