@@ -90,7 +90,10 @@ def test_json_report_validates_against_our_schema(run):
     assert toolchain["engine"]["flavor"] in ("terraform", "tofu", "bundled")
     assert toolchain["engine"]["version"][0].isdigit() and toolchain["providers"] == {}
     engine = f"{toolchain['engine']['flavor']} {toolchain['engine']['version']}"
-    assert f"modules/escape_hatch does not converge [{engine}]:" in run["proc"].stdout
+    backend = toolchain["backend"]
+    assert backend["name"] == "moto" and backend["version"][0].isdigit()
+    on = f"on moto {backend['version']}"
+    assert f"modules/escape_hatch does not converge [{engine}, {on}]:" in run["proc"].stdout
 
 
 def test_sarif_validates_against_the_oasis_schema(run):

@@ -149,7 +149,10 @@ class Emulator(abc.ABC):
             "config": Config(
                 retries={"max_attempts": 2},
                 s3={"addressing_style": "path"},
-                proxies={"http": "", "https": ""},
+                # None, not "": botocore sends a request to an empty-string proxy in
+                # absolute form (``GET http://127.0.0.1:N/path``), which MiniStack's Lambda
+                # misroutes; a proxies dict of its own still keeps HTTP(S)_PROXY out.
+                proxies={"http": None, "https": None},
             ),
         }
 

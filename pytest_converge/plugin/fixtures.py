@@ -83,9 +83,13 @@ def converge(
     when its body returns, and appear in the summary and the reports. A test
     that asserts on the defects it expected passes. Opt out per test with
     ``@pytest.mark.converge(allow_defects=True)``.
+
+    ``@pytest.mark.converge(backend="ministack")`` (on a test, or ``pytestmark`` of a test
+    module) runs its Stacks on that backend instead of the run's ``--converge-backend``.
     """
     session = get_session(request.config)
-    session.emptied_emulator()
+    backend = pinned_backend(request.node)
+    session.emptied_emulator(backend)
     made: list[Stack] = []
     keep = session.settings.keep
     findings = request.node.stash[findings_key] = Findings()
@@ -116,6 +120,7 @@ def converge(
             on_defects=record,
             on_seen=lambda stack, defects: findings.see(defects),
             reproduce=reproduce_line(request.config, request.node),
+            backend=backend,
         )
         made.append(stack)  # first: a signal from here on still finds it at teardown
         session.track(stack)
@@ -166,6 +171,15 @@ def _unseen_text(unseen: list[Defect]) -> str:
             "@pytest.mark.converge(allow_defects=True) to accept them):"
         ),
     )
+
+
+def pinned_backend(node: pytest.Item) -> str | None:
+    """The backend the closest ``converge`` marker naming one pins ``node`` to, if any."""
+    for marker in node.iter_markers("converge"):
+        backend = marker.kwargs.get("backend")
+        if backend:
+            return str(backend).strip().lower()
+    return None
 
 
 def _allows_defects(node: pytest.Item) -> bool:

@@ -35,7 +35,7 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulat
 
     Called once per session (per xdist worker) when the ``converge_emulator``
     fixture is first used. The first non-None result wins; the built-in
-    implementation knows ``moto`` and ``localstack``. A name of your own
+    implementation knows ``moto``, ``localstack`` and ``ministack``. A name of your own
     (``--converge-backend=mine``) is then accepted, and checked when it is made.
 
     Use in conftest::

@@ -37,7 +37,7 @@ from ..run.loop import DRIFT_KINDS
 from ..terraform.cliconfig import check_mirror
 
 #: The built-in emulator backends (a user's ``pytest_converge_make_emulator`` may add more).
-BACKENDS = ("moto", "localstack")
+BACKENDS = ("moto", "localstack", "ministack")
 
 #: What a CI gate runs when ``--converge-faults`` is not given: the two kinds
 #: that find real-world defects a two-run test cannot see. A lost response
@@ -379,6 +379,15 @@ OPTIONS: tuple[Option, ...] = (
         example="/opt/localstack/bin/python",
     ),
     Option(
+        "ministack",
+        "the MiniStack to run: a ministack executable, a Python that has it, or its venv "
+        "(default: $CONVERGE_MINISTACK, a ministack on PATH, else one the plugin installs "
+        "once in its cache)",
+        metavar="PATH",
+        outcome=False,  # which install runs it; its version is in every report
+        example="~/.local/bin/ministack",
+    ),
+    Option(
         "unsupported",
         "a module needing a service the backend cannot serve: fail (default) or skip",
         metavar="fail|skip",
@@ -388,8 +397,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "confirm_with",
-        "re-run each module with error-level findings on this second backend (moto or "
-        "localstack) and mark what only one backend shows as a suspected emulator gap",
+        "re-run each module with error-level findings on this second backend (moto, "
+        "localstack or ministack) and mark what only one backend shows as a suspected emulator gap",
         metavar="NAME",
         parse=_backend_name,
         example="localstack",
@@ -536,6 +545,7 @@ class Settings:
     parallelism: int | None = None
     timeout: float | None = None
     localstack_python: str | None = None
+    ministack: str | None = None
     unsupported: str = "fail"
     confirm_with: str | None = None
     drift: tuple[str, ...] = ()
@@ -645,7 +655,7 @@ def _check_backends(config: pytest.Config, found: Settings) -> None:
             f"{', '.join(BACKENDS)}"
         )
     if confirm == found.backend:
-        other = "localstack" if found.backend == "moto" else "moto"
+        other = "ministack" if found.backend == "moto" else "moto"
         raise pytest.UsageError(
             f"--converge-confirm-with {found.raw['confirm_with']!r} is already the backend: "
             f"name the other one (--converge-backend {found.backend} "

@@ -13,6 +13,7 @@ import pytest
 from _pytest import junitxml  # its stash key: the public way to the XML is a fixture
 
 from ..emulator.localstack import localstack_emulator
+from ..emulator.ministack import MiniStackEmulator
 from ..emulator.moto import MotoEmulator
 from ..errors import ConvergeError, ToolchainError
 from ..isolation import cancel
@@ -41,8 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "converge(allow_defects=False): a convergence test of a Terraform module "
-        "(pytest-converge); allow_defects=True accepts error defects the test never looked at",
+        "converge(allow_defects=False, backend=None): a convergence test of a Terraform module "
+        "(pytest-converge); allow_defects=True accepts error defects the test never looked at; "
+        "backend='ministack' (or moto, localstack) runs its Stacks on that emulator",
     )
     config.addinivalue_line(
         "markers",
@@ -117,7 +119,7 @@ def _check_cli_config(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
-    """The built-in backends: moto (embedded) and LocalStack."""
+    """The built-in backends: moto (embedded), LocalStack and MiniStack."""
     session = get_session(config)
     if backend == "moto":
         return MotoEmulator()
@@ -125,6 +127,8 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
         return localstack_emulator(
             endpoint=session.settings.endpoint, python=session.settings.localstack_python
         )
+    if backend == "ministack":
+        return MiniStackEmulator(named=session.settings.ministack)
     return None
 
 

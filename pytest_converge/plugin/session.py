@@ -73,6 +73,8 @@ class ConvergeSession:
         #: Made (and maybe launched) before its first use, not yet waited for.
         self._pending: Emulator | None = None
         self._confirmer: Emulator | None = None
+        #: Backends other than the session's that tests pinned (``converge(backend=...)``).
+        self._pinned: dict[str, Emulator] = {}
         self._templates: Templates | None = None
         self._stacks: list[Any] = []
         self._failed_start: ConvergeError | None = None
@@ -277,9 +279,46 @@ class ConvergeSession:
         if self._stop is not None:
             item.session.shouldstop = self._stop
 
-    def emptied_emulator(self) -> Emulator:
-        """The emulator, emptied; an emulator nothing has used since it started is
-        not reset (a reset would throw away the backends its warm-up built)."""
+    def pinned_emulator(self, backend: str) -> Emulator:
+        """The started emulator of ``backend``: the session's own when it is the run's
+        backend, else a second one a test pinned (``@pytest.mark.converge(backend=...)``),
+        started on first use and stopped with the session."""
+        if backend == self.settings.backend:
+            return self._started_emulator(wait=False)
+        with self._lock:
+            if backend not in self._pinned:
+                self._pinned[backend] = self._other_emulator(
+                    backend, f"@pytest.mark.converge(backend={backend!r})"
+                )
+            return self._pinned[backend]
+
+    def _other_emulator(self, backend: str, asked_by: str) -> Emulator:
+        """A started emulator of ``backend`` beside the session's (EmulatorError naming
+        ``asked_by`` when no backend has that name)."""
+        emulator = self.config.hook.pytest_converge_make_emulator(
+            config=self.config, backend=backend
+        )
+        if emulator is None:
+            raise EmulatorError(
+                f"{asked_by}: no emulator backend named {backend!r}; "
+                f"built-in backends: {', '.join(BACKENDS)}"
+            )
+        try:
+            emulator.start()
+            ensure_loopback(emulator.endpoint, "emulator endpoint")
+        except ConvergeError:
+            emulator.stop()
+            raise
+        return emulator
+
+    def emptied_emulator(self, backend: str | None = None) -> Emulator:
+        """The emulator (of ``backend``, when a test pinned one), emptied; an emulator
+        nothing has used since it started is not reset (a reset would throw away the
+        backends its warm-up built)."""
+        if backend is not None and backend != self.settings.backend:
+            emulator = self.pinned_emulator(backend)
+            emulator.reset()
+            return emulator
         with self._lock:
             emulator = self._started_emulator(wait=False)
             pristine, self._pristine = self._pristine, False
@@ -296,25 +335,32 @@ class ConvergeSession:
         on_seen: Any = None,
         reproduce: str = "",
         name: str | None = None,
+        backend: str | None = None,
     ) -> Stack:
         """A Stack wired to this session: its emulator, templates, options and hooks.
 
         The ``converge`` fixture and the zero-code items both build theirs here.
         ``name`` is the module's identity in reports (:func:`module_id` by default).
+        ``backend`` pins another emulator than the run's (emptied by the caller, see
+        :meth:`emptied_emulator`).
         """
 
         config = self.config
         factory = config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp() / "converge-templates"
         base.mkdir(exist_ok=True)
-        self.check_served(Path(module))
+        pinned = backend is not None and backend != self.settings.backend
+        self.check_served(Path(module), self.pinned_emulator(str(backend)) if pinned else None)
 
         live = get_progress(config)
         if live is not None:
             live.begin()
         with self._lock:  # the first Stack on a fresh emulator needs no reset
-            emulator = self._started_emulator(wait=False)
-            pristine, self._pristine = self._pristine, False
+            if pinned:
+                emulator, pristine = self.pinned_emulator(str(backend)), False
+            else:
+                emulator = self._started_emulator(wait=False)
+                pristine, self._pristine = self._pristine, False
         stack = Stack(
             module,
             emulator=emulator,
@@ -360,17 +406,19 @@ class ConvergeSession:
             config=self.config, emulator=emulator, regions=regions, services=services
         )
 
-    def check_served(self, module: Path) -> None:
+    def check_served(self, module: Path, emulator: Emulator | None = None) -> None:
         """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service
-        the backend cannot serve; checked before anything is applied."""
+        the backend (``emulator``, else the run's) cannot serve; checked before anything
+        is applied."""
 
         addresses = aws_addresses(module)
         if not addresses:
             return  # no AWS: no emulator needed to know
         # Asking what it serves uses nothing: the emulator stays pristine, and is not
         # waited for (or started: --collect-only): a backend knows it when it is made.
-        with self._lock:
-            emulator = self._emulator or self._unstarted()
+        if emulator is None:
+            with self._lock:
+                emulator = self._emulator or self._unstarted()
         check = getattr(emulator, "check_served", None)
         if check is not None:
             try:
@@ -395,21 +443,7 @@ class ConvergeSession:
             return False
         with self._lock:
             if self._confirmer is None:
-                emulator = self.config.hook.pytest_converge_make_emulator(
-                    config=self.config, backend=name
-                )
-                if emulator is None:
-                    raise EmulatorError(
-                        f"--converge-confirm-with {name}: no emulator backend of that name; "
-                        f"built-in backends: {', '.join(BACKENDS)}"
-                    )
-                try:
-                    emulator.start()
-                    ensure_loopback(emulator.endpoint, "emulator endpoint")
-                except ConvergeError:
-                    emulator.stop()
-                    raise
-                self._confirmer = emulator
+                self._confirmer = self._other_emulator(name, f"--converge-confirm-with {name}")
             other = self._confirmer
         other.reset()
         stack.confirm_with(other)
@@ -453,7 +487,8 @@ class ConvergeSession:
             emulator, self._emulator = self._emulator, None
             launched, self._pending = self._pending, None
             confirmer, self._confirmer = self._confirmer, None
-        for unused in (confirmer, launched):
+            pinned, self._pinned = list(self._pinned.values()), {}
+        for unused in (confirmer, launched, *pinned):
             if unused is not None:
                 unused.stop()
         for stack in stacks:
@@ -639,9 +674,14 @@ TOOLCHAIN_PROPERTY = "converge_toolchain"
 
 
 def record_toolchain(node: pytest.Item, stack: Any) -> None:
-    """Note on ``node`` the engine and provider versions ``stack`` runs with (the JSON
-    report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
-    record = {"module": stack.name, "engine": stack.engine, "providers": stack.providers}
+    """Note on ``node`` the engine, provider versions and emulator ``stack`` runs with (the
+    JSON report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
+    record = {
+        "module": stack.name,
+        "engine": stack.engine,
+        "providers": stack.providers,
+        "backend": stack.backend,
+    }
     node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
 
 

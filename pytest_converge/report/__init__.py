@@ -343,6 +343,26 @@ def defect_json(defect: Defect) -> dict[str, Any]:
     return {**jsonable(defect.to_dict()), "cause": cause(defect)}
 
 
+def ran_with(toolchain: Mapping[str, Any]) -> str:
+    """A module's toolchain record in words, as a failure header and the HTML page name it::
+
+    >>> ran_with({"engine": {"flavor": "terraform", "version": "1.11.4"},
+    ...           "providers": {"registry.terraform.io/hashicorp/aws": "5.100.0"},
+    ...           "backend": {"name": "ministack", "version": "1.5.33"}})
+    'terraform 1.11.4, hashicorp/aws 5.100.0, on ministack 1.5.33'
+    """
+    from ..terraform.cliconfig import short_address
+
+    engine = toolchain.get("engine") or {}
+    words = [f"{engine.get('flavor', '')} {engine.get('version', '')}".strip()]
+    providers = toolchain.get("providers") or {}
+    words += [f"{short_address(a)} {v}" for a, v in sorted(providers.items())]
+    backend = toolchain.get("backend") or {}
+    if backend.get("name"):
+        words.append(" ".join(["on", *(str(v) for v in backend.values() if v)]))
+    return ", ".join(w for w in words if w)
+
+
 def json_report(
     modules: Iterable[Any],
     scenarios: Iterable[Any],
@@ -356,9 +376,10 @@ def json_report(
     ``modules`` are names/paths (strings or Paths); ``scenarios`` are mappings
     or objects with ``module``, ``scenario``, ``outcome`` and ``seconds``;
     ``loops`` are continuous-loop records (``LoopReport.to_dict()`` plus ``test``);
-    ``toolchains`` maps a module to the engine and provider versions its runs used
-    (``{"engine": {"flavor", "version"}, "providers": {address: version}}``);
-    ``fidelity`` the behaviours of the emulator's fidelity layer it left out, and why.
+    ``toolchains`` maps a module to the engine, provider versions and emulator its runs
+    used (``{"engine": {"flavor", "version"}, "providers": {address: version},
+    "backend": {"name", "version"}}``); ``fidelity`` the behaviours of the emulator's
+    fidelity layer it left out, and why.
     """
     entries = [_scenario(s) for s in scenarios]
     defects = list(defects)

@@ -29,6 +29,7 @@ from typing import Any
 from ..analysis.defects import ERROR, INFO, Defect
 from ..analysis.writers import natural
 from ..faults.kinds import FAULT_KINDS
+from . import ran_with
 from .counts import count_defects, group_defects
 
 #: Cell outcomes, worst first: the colour of a failed scenario is its worst defect kind.
@@ -238,7 +239,8 @@ def html_fragment(report: Mapping[str, Any], title: str = "pytest-converge repor
         mine = [(s, o) for s, o in cells if s["module"] == module]
         mod_defects = [d for d in report.get("defects", []) if d.get("module") == module]
         loops = [loop for loop in report.get("loops", []) if loop.get("module") == module]
-        body.append(_module_section(module, mine, mod_defects, loops, keys))
+        toolchain = (report.get("toolchains") or {}).get(module)
+        body.append(_module_section(module, mine, mod_defects, loops, keys, toolchain))
     body.append(
         "</main><aside id='converge-card'><button type='button' title='close (Esc)'>"
         "&times;</button><div id='converge-card-body'></div></aside>"
@@ -303,6 +305,7 @@ def _module_section(
     defects: list[Mapping[str, Any]],
     loops: list[Mapping[str, Any]],
     keys: Mapping[int, str],
+    toolchain: Mapping[str, Any] | None = None,
 ) -> str:
     outcome, words = _module_outcome(cells)
     found = [Defect.from_dict(dict(d)) for d in defects]
@@ -331,6 +334,8 @@ def _module_section(
             )
             + " (left out; the rest was judged)</div>"
         )
+    if toolchain:  # the engine, providers and emulator (backend and version) it ran with
+        out.append(f"<div class='ran-with'>ran with {escape(ran_with(toolchain))}</div>")
     if suspected:
         out.append(
             "<div class='suspected'>suspected emulator gaps (not the module's fault): "

@@ -69,8 +69,7 @@ from ..inventory import Inventory, prepare_clients, take_inventory
 from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback
-from ..report import convergence_error
-from ..terraform.cliconfig import short_address
+from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
@@ -1148,14 +1147,22 @@ class Stack:
         return self.template.providers
 
     @property
+    def backend(self) -> dict[str, str | None]:
+        """``{"name": "ministack", "version": "1.5.33"}``: the emulator every run uses
+        (version None where it cannot be told)."""
+        return {"name": self.emulator.name, "version": emulator_version(self.emulator)}
+
+    @property
     def ran_with(self) -> str:
-        """``terraform 1.11.4, hashicorp/aws 5.100.0``: what a failure header names."""
-        engine = self.engine
-        providers = [f"{short_address(a)} {v}" for a, v in sorted(self.providers.items())]
-        return ", ".join([f"{engine['flavor']} {engine['version']}", *providers])
+        """``terraform 1.11.4, hashicorp/aws 5.100.0, on moto 5.2.5``: what a failure
+        header names."""
+        return ran_with(
+            {"engine": self.engine, "providers": self.providers, "backend": self.backend}
+        )
 
     def failure_header(self) -> str:
-        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0]:``."""
+        """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto
+        5.2.5]:``."""
         return f"{self.name} does not converge [{self.ran_with}]:"
 
 
