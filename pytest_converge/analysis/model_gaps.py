@@ -13,7 +13,7 @@ too when its answer names a parameter whose value the API's model lists and the
 emulator's source never mentions (moto and SSM's ``DataType=aws:ssm:integration``),
 or a parameter the emulator never reads.
 
-Pure: the facts are looked up elsewhere (:mod:`pytest_converge.awsapi.facts`, from
+Pure: the facts are looked up elsewhere (:mod:`pytest_converge.emulator.moto_facts`, from
 botocore's service models and an index of the emulator's source) and handed in as
 :class:`ModelFacts`; :func:`model_questions` says which attributes to look up.
 :func:`.gaps.mark_emulator_gaps` applies :func:`mark_model_gaps` after the

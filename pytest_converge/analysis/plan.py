@@ -14,6 +14,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The registry a provider source address names when it names no host.
+DEFAULT_HOST = "registry.terraform.io"
+
+
+def short_address(address: str) -> str:
+    """``registry.terraform.io/hashicorp/aws`` -> ``hashicorp/aws`` (other hosts kept)."""
+    return address.removeprefix(DEFAULT_HOST + "/")
+
 
 class _Unknown:
     """A value terraform only knows after apply."""

@@ -11,8 +11,8 @@ nested shape, a list as a plural or singular name (``subnet_ids`` ->
     ['OnDemandThroughput']
 
 Only those renamings are tried: an attribute with no such member has none
-(nothing is guessed). The service is the inventory catalogue's, the services
-the resource's apply called, or the one the type is named after.
+(nothing is guessed). The service is the type's own (the one rule), the services
+then the services the resource's apply called.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..analysis.model_gaps import ApiMember
-from ..inventory.catalogue import CATALOGUE
+from .operations import service_of
 
 __all__ = [
     "allowed_values",
@@ -54,52 +54,6 @@ MUTATING_VERBS = (
     "Request",
     "Tag",
 )
-
-#: Type name prefixes (after ``aws_``) whose service is not the name itself.
-SERVICE_ALIASES = {
-    "cloudwatch_log": "logs",
-    "cloudwatch_query": "logs",
-    "cloudwatch_event": "events",
-    "cloudwatch_metric": "cloudwatch",
-    "cloudwatch_composite": "cloudwatch",
-    "cloudwatch_dashboard": "cloudwatch",
-    "appautoscaling": "application-autoscaling",
-    "api_gateway": "apigateway",
-    "apigatewayv2": "apigatewayv2",
-    "cognito_user": "cognito-idp",
-    "cognito_identity": "cognito-identity",
-    "lb": "elbv2",
-    "alb": "elbv2",
-    "elb": "elb",
-    "db": "rds",
-    "rds": "rds",
-    "lambda": "lambda",
-    "sfn": "stepfunctions",
-    "ecr": "ecr",
-    "vpc": "ec2",
-    "default": "ec2",
-    "subnet": "ec2",
-    "security_group": "ec2",
-    "route": "ec2",
-    "network": "ec2",
-    "internet_gateway": "ec2",
-    "egress_only_internet_gateway": "ec2",
-    "nat_gateway": "ec2",
-    "eip": "ec2",
-    "customer_gateway": "ec2",
-    "vpn": "ec2",
-    "instance": "ec2",
-    "launch_template": "ec2",
-    "key_pair": "ec2",
-    "ebs": "ec2",
-    "ami": "ec2",
-    "flow_log": "ec2",
-    "placement_group": "ec2",
-    "spot": "ec2",
-    "volume_attachment": "ec2",
-    "main_route_table": "ec2",
-    "ec2": "ec2",
-}
 
 
 @lru_cache(maxsize=1)
@@ -143,31 +97,15 @@ def endpoint_prefix(service: str) -> str:
 def services_of(resource_type: str, called: Iterable[str] = ()) -> list[str]:
     """botocore services a resource type's settings are sent to, best first.
 
-    The inventory catalogue's service, those of ``called`` (the services its
-    apply called) that botocore knows, and the one the type is named after.
+    The type's own (the one rule, :func:`.operations.service_of`), then those of
+    ``called`` (the services its apply called) that botocore knows.
     """
     found: list[str] = []
-    row = CATALOGUE.get(resource_type)
-    if row is not None and row.service:
-        found.append(row.service)
+    own = service_of(resource_type)
+    if own is not None:
+        found.append(own.name)
     found.extend(s for s in called if s in _available())
-    named = _named_service(resource_type)
-    if named:
-        found.append(named)
     return list(dict.fromkeys(found))
-
-
-def _named_service(resource_type: str) -> str | None:
-    """``aws_dynamodb_table`` -> ``dynamodb``: the longest prefix naming a service."""
-    words = resource_type.removeprefix("aws_").split("_")
-    for n in range(len(words), 0, -1):
-        prefix = "_".join(words[:n])
-        if prefix in SERVICE_ALIASES:
-            return SERVICE_ALIASES[prefix]
-        for candidate in (prefix.replace("_", "-"), prefix.replace("_", "")):
-            if candidate in _available():
-                return candidate
-    return None
 
 
 def api_members(

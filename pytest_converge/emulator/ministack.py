@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..awsapi.operations import botocore_services
 from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.fake_account import FAKE_ACCOUNT_ID
@@ -116,13 +117,11 @@ def served_services(version: str = PINNED_VERSION) -> frozenset[str]:
 
 def unsupported_services(version: str = PINNED_VERSION) -> frozenset[str]:
     """The aws provider's endpoint names (every version in ``aws_provider_blocks.json``) and
-    the inventory's boto3 service names that MiniStack ``version`` serves under no spelling."""
-    from ..inventory.catalogue import CATALOGUE
-
+    botocore's service names that MiniStack ``version`` serves under no spelling."""
     served = {_plain(name) for name in served_services(version)}
     blocks = json.loads(PROVIDER_BLOCKS.read_text())["versions"]
     names = {name for block in blocks.values() for name in block.get("endpoints", ())}
-    names |= {t.service for t in CATALOGUE.values() if t.service}
+    names |= botocore_services()
     return frozenset(
         name
         for name in names

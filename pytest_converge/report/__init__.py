@@ -32,7 +32,7 @@ from ..analysis.defects import (
     severity_of,
 )
 from ..analysis.hints import show
-from ..analysis.plan import UNKNOWN
+from ..analysis.plan import UNKNOWN, short_address
 from ..analysis.source import find_resource
 from ..errors import ConvergenceError, DefectError
 from .counts import cause, count_defects, group_defects
@@ -351,8 +351,6 @@ def ran_with(toolchain: Mapping[str, Any]) -> str:
     ...           "backend": {"name": "ministack", "version": "1.5.33"}})
     'terraform 1.11.4, hashicorp/aws 5.100.0, on ministack 1.5.33'
     """
-    from ..terraform.cliconfig import short_address
-
     engine = toolchain.get("engine") or {}
     words = [f"{engine.get('flavor', '')} {engine.get('version', '')}".strip()]
     providers = toolchain.get("providers") or {}

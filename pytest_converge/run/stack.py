@@ -57,9 +57,9 @@ from ..analysis.state import state_resources
 from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
-from ..awsapi.facts import model_facts, refusal_facts
 from ..awsapi.operations import operations_of
 from ..emulator.base import Emulator
+from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.served import served
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..analysis.plan import DEFAULT_HOST, short_address
 from ..errors import ToolchainError
 from .hcl import NOT_LITERAL, Block, HclError, json_object, parse_config
 
 _log = logging.getLogger("pytest_converge")
 
-DEFAULT_HOST = "registry.terraform.io"
 METHODS = ("filesystem_mirror", "network_mirror", "direct", "dev_overrides")
 #: Top-level blocks carried unchanged into the config of every run.
 CARRIED_BLOCKS = ("credentials", "credentials_helper", "host")
@@ -71,11 +71,6 @@ def provider_address(name: str) -> str:
     if len(parts) == 1:
         parts = [DEFAULT_HOST, "hashicorp", parts[0]]
     return "/".join(parts)
-
-
-def short_address(address: str) -> str:
-    """``registry.terraform.io/hashicorp/aws`` -> ``hashicorp/aws`` (other hosts kept)."""
-    return address.removeprefix(DEFAULT_HOST + "/")
 
 
 def matches(pattern: str, address: str) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_converge.analysis.gaps import load_catalogue
-from pytest_converge.awsapi import facts as model_facts
+from pytest_converge.emulator import moto_facts as model_facts
 from pytest_converge.emulator.moto_source import SourceIndex
 from pytest_converge.errors import TerraformError
 

@@ -18,8 +18,8 @@ from pytest_converge.analysis.model_gaps import (
     model_questions,
     refusal_notes,
 )
-from pytest_converge.awsapi import facts as model_facts
 from pytest_converge.awsapi.model import allowed_values, api_members, services_of
+from pytest_converge.emulator import moto_facts as model_facts
 from pytest_converge.emulator.moto_source import SourceIndex
 from pytest_converge.faults.operations import request_parameters
 from pytest_converge.faults.proxy import Call

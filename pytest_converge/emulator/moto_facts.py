@@ -27,8 +27,8 @@ from ..analysis.model_gaps import (
     RefusedParameter,
     model_questions,
 )
-from ..emulator.moto_source import SourceIndex, normalise
-from .model import allowed_values, api_members, endpoint_prefix, known_service, services_of
+from ..awsapi.model import allowed_values, api_members, endpoint_prefix, known_service, services_of
+from .moto_source import SourceIndex, normalise
 
 if TYPE_CHECKING:
     from ..faults import Call
