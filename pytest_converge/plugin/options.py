@@ -195,6 +195,25 @@ def _backend_name(value: str) -> str:
     return value.strip().lower()
 
 
+def module_backends(value: str) -> tuple[tuple[str, str], ...]:
+    """``modules/cache*=ministack,legacy=moto`` -> ``(("modules/cache*", "ministack"), ...)``:
+    a module whose id (its path from the rootdir) matches a pattern runs on that backend."""
+    pins: list[tuple[str, str]] = []
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        pattern, sep, backend = part.rpartition("=")
+        backend = backend.strip().lower()
+        if not sep or not pattern.strip():
+            raise ValueError(f"{part!r} is not PATTERN=BACKEND")
+        if backend not in BACKENDS:
+            raise ValueError(
+                f"no backend named {backend!r}; built-in backends: {', '.join(BACKENDS)}"
+            )
+        pins.append((pattern.strip(), backend))
+    return tuple(pins)
+
+
 def _loopback_url(value: str) -> str:
 
     if not is_loopback_url(value):
@@ -396,6 +415,16 @@ OPTIONS: tuple[Option, ...] = (
         example="skip",
     ),
     Option(
+        "module_backends",
+        "run the modules whose path matches PATTERN on BACKEND (comma list of PATTERN=BACKEND, "
+        "fnmatch patterns on the module's path from the rootdir); '*=moto' keeps every module on "
+        "moto, where a module moto cannot serve would go to an installed MiniStack that serves it",
+        metavar="PATTERN=BACKEND,...",
+        parse=module_backends,
+        default=(),
+        example="modules/cache*=ministack",
+    ),
+    Option(
         "confirm_with",
         "re-run each module with error-level findings on this second backend (moto, "
         "localstack or ministack) and mark what only one backend shows as a suspected emulator gap",
@@ -547,6 +576,7 @@ class Settings:
     localstack_python: str | None = None
     ministack: str | None = None
     unsupported: str = "fail"
+    module_backends: tuple[tuple[str, str], ...] = ()
     confirm_with: str | None = None
     drift: tuple[str, ...] = ()
     loop_alert: int = 3

@@ -188,7 +188,7 @@ class Stack:
             check_served(self._addresses, self.name)
         #: What the backend is known not to serve of the module, before any apply (the
         #: runs confirm it: :attr:`untested` is what they found).
-        self.preflight = _preflight(
+        self.preflight = module_preflight(
             self._addresses, emulator.name, _aws_major(self.template.providers)
         )
         if self.preflight.unservable:
@@ -1248,7 +1248,7 @@ def _drifted(done: Completed) -> list[str]:
     ]
 
 
-def _preflight(addresses: Sequence[str], backend: str, major: str) -> Preflight:
+def module_preflight(addresses: Sequence[str], backend: str, major: str) -> Preflight:
     """What ``backend`` is known not to serve of the resources and data sources a module
     declares (``addresses``), from its data and the operations each type makes."""
     planned = [

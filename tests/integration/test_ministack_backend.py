@@ -396,3 +396,35 @@ def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_zero_code_runs_a_module_moto_cannot_serve_on_ministack_and_pins_another(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module moto cannot serve whole (its pre-flight names a capacity reservation) goes
+    to the installed MiniStack, which serves every service it declares; another is pinned
+    there by ``--converge-module-backends``; a third stays on moto. The report names each."""
+    import shutil
+
+    assert COMMAND is not None
+    monkeypatch.setenv(EXECUTABLE_ENV, COMMAND.argv[0])  # pytester points HOME elsewhere
+    shutil.copytree(MODULES / "partly_served", pytester.path / "mods" / "capacity")
+    shutil.copytree(MODULES / "vpc_and_subnet", pytester.path / "mods" / "pinned")
+    shutil.copytree(MODULES / "two_queues", pytester.path / "mods" / "queues")
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-faults=none",
+        "--converge-module-backends=mods/pin*=ministack",
+        "-p",
+        "no:cacheprovider",
+        "--converge-report",
+        "report.json",
+    )
+    report = json.loads((pytester.path / "report.json").read_text())
+    names = {m: t["backend"]["name"] for m, t in report["toolchains"].items()}
+    assert names == {
+        "mods/capacity": "ministack",
+        "mods/pinned": "ministack",
+        "mods/queues": "moto",
+    }, result.stdout.str()[-3000:]

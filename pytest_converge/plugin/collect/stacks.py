@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ...run.stack import Stack
+from ...emulator.ministack import UNSUPPORTED_SERVICES, ministack_missing
+from ...run.backend_choice import BackendChoice, backend_for
+from ...run.stack import Stack, module_preflight
 from ...terraform.tfvars import copy_test_vars
-from ..session import get_session
+from ...terraform.workspace import aws_addresses
+from ..options import settings
+from ..session import get_session, module_id
+
+_log = logging.getLogger("pytest_converge")
 
 
 def make_stack(
@@ -21,6 +28,27 @@ def make_stack(
         # Lets conftest hooks drop or add findings; the item records the result.
         config.hook.pytest_converge_defects(config=config, stack=stack, defects=defects)
 
-    stack = get_session(config).stack(module, on_defects=on_defects, reproduce=reproduce, name=name)
+    choice = module_backend(config, module)
+    if choice.why:  # the header and every report name the backend that served it
+        _log.info("%s runs on %s: %s", module_id(config, module), choice.backend, choice.why)
+    stack = get_session(config).stack(
+        module, on_defects=on_defects, reproduce=reproduce, name=name, backend=choice.backend
+    )
     copy_test_vars(module, stack.workdir)
     return stack
+
+
+def module_backend(config: pytest.Config, module: Path) -> BackendChoice:
+    """The backend ``module`` runs on (:func:`..run.backend_choice.backend_for`)."""
+    found = settings(config)
+    addresses = aws_addresses(module)
+    moto = module_preflight(addresses, "moto", "5") if found.backend == "moto" else None
+    installed = moto is not None and not moto.ok and ministack_missing(found.ministack) is None
+    return backend_for(
+        module_id(config, module),
+        addresses,
+        found.backend,
+        pins=found.module_backends,
+        moto=moto,
+        ministack_unsupported=UNSUPPORTED_SERVICES if installed else None,
+    )

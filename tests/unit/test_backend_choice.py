@@ -1,0 +1,53 @@
+"""Which backend a module runs on (plain data)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_converge.analysis.preflight import Phase, Preflight, Unservable
+from pytest_converge.plugin.options import module_backends
+from pytest_converge.run.backend_choice import backend_for
+
+GROUP = Unservable(
+    "aws_elasticache_user_group.g",
+    "aws_elasticache_user_group",
+    "elasticache",
+    "CreateUserGroup",
+    Phase.CREATE,
+)
+CACHE = ["aws_elasticache_user_group.g", "aws_elasticache_serverless_cache.c", "aws_vpc.v"]
+
+
+def test_a_module_moto_serves_stays_on_moto() -> None:
+    choice = backend_for("m", ["aws_vpc.v"], "moto", moto=Preflight(), ministack_unsupported=set())
+    assert (choice.backend, choice.why) == ("moto", "")
+
+
+def test_a_module_moto_cannot_serve_goes_to_a_ministack_that_serves_it() -> None:
+    choice = backend_for("m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported=set())
+    assert choice.backend == "ministack" and "aws_elasticache_user_group.g" in choice.why
+
+
+def test_not_when_ministack_lacks_a_service_the_module_declares_or_is_not_installed() -> None:
+    lacking = backend_for(
+        "m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported={"ec2"}
+    )
+    assert lacking.backend == "moto"
+    absent = backend_for("m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported=None)
+    assert absent.backend == "moto"
+
+
+def test_a_pin_wins_and_says_so() -> None:
+    pins = module_backends("mods/cache*=ministack, *=moto")
+    assert pins == (("mods/cache*", "ministack"), ("*", "moto"))
+    chosen = backend_for("mods/cache-a", CACHE, "moto", pins=pins)
+    assert chosen.backend == "ministack" and "--converge-module-backends" in chosen.why
+    kept = backend_for("mods/net", CACHE, "moto", pins=pins, moto=Preflight((GROUP,)),
+                       ministack_unsupported=set())  # fmt: skip
+    assert (kept.backend, kept.why) == ("moto", "")
+
+
+@pytest.mark.parametrize("bad", ["mods", "=moto", "mods=nosuch"])
+def test_a_bad_pin_names_the_form(bad: str) -> None:
+    with pytest.raises(ValueError):
+        module_backends(bad)
