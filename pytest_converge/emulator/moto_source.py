@@ -405,8 +405,10 @@ def implements(service: str, operation: str) -> bool | None:
 
 @lru_cache(maxsize=256)
 def _implements(service: str, operation: str) -> bool | None:
-    from ..awsapi.model import endpoint_prefix, operation_http, protocol
+    from ..awsapi.model import endpoint_prefix, known_service, operation_http, protocol
 
+    if not known_service(service):
+        return None  # a name botocore does not know (a signing name): cannot tell
     index = _index()
     package = index.package_of(service, endpoint_prefix(service))
     if package is None:

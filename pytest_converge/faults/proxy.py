@@ -103,7 +103,8 @@ class Call:
     requested: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
-    #: the evidence of a suspected emulator gap (:mod:`..model_facts`). Empty otherwise.
+    #: the evidence of a suspected emulator gap (:mod:`..model_facts`); a call answered
+    #: with an error page keeps its parameters too. Empty otherwise.
     error_message: str = ""
     parameters: dict[str, str] = field(default_factory=dict)
 
@@ -719,6 +720,8 @@ class _Handler(BaseHTTPRequestHandler):
             call.error_code = error_code(call.status, response.body)
             if call.refused:
                 call.error_message = error_message(call.status, response.body)
+            if call.refused or call.unimplemented:
+                # The request an explanation quotes (a refusal, an error page).
                 call.parameters = request_parameters(body)
             # Record before answering: a client that has its answer must find its call.
             proxy._finish(pending)

@@ -57,6 +57,7 @@ from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.facts import model_facts, refusal_facts
 from ..emulator.base import Emulator
+from ..emulator.moto_source import implements
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
@@ -1077,7 +1078,8 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
     retries it until the timeout); the proxy saw the answer and knows the operation.
     """
     name = emulator.name
-    notes = unimplemented_notes(calls, name) + undecodable_notes(error.diagnostics, name)
+    served = implements if name == "moto" else None
+    notes = unimplemented_notes(calls, name, served) + undecodable_notes(error.diagnostics, name)
     notes += refusal_notes(refusal_facts(emulator, calls))
     if notes:
         error.diagnostics[:] = notes + [
