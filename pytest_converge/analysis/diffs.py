@@ -34,8 +34,11 @@ from .defects import INFO, WARNING, Defect
 from .escape import escape_hatch_defects, find_triggers, provisioner_types
 from .plan import UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
+from .writers import natural
 
 Classifier = Callable[[str, str, Any, Any], "str | None"]
+#: Drifted address -> field -> the other resources that wrote that field.
+Writers = Mapping[str, Mapping[str, Sequence[str]]]
 
 #: Shown instead of a sensitive value in every report.
 SENSITIVE = "(sensitive value)"
@@ -50,7 +53,7 @@ def plan_defects(
     classify: Classifier | None = None,
     module_dir: Path | None = None,
     reproduce: str = "",
-    writers: Mapping[str, Sequence[str]] | None = None,
+    writers: Writers | None = None,
 ) -> list[Defect]:
     """Defects from the plan after a successful apply (and the one after that).
 
@@ -61,8 +64,8 @@ def plan_defects(
     (the user's module, not a workspace copy) lets defects name the file and
     line of each resource and the source expression of an escape hatch's
     trigger. ``reproduce`` is copied onto every defect. ``writers`` maps a
-    drifted address to the other resources of the configuration that wrote
-    that object during apply (:func:`~.writers.sibling_writers`).
+    drifted address and field to the other resources of the configuration that
+    wrote that field during apply (:func:`~.writers.sibling_writers`).
     """
     classifier = classify or classify_with(None)
     ctx = _Context(module, scenario, module_dir, classifier)
@@ -116,7 +119,7 @@ def plan_defects(
                 rc,
                 ctx,
                 relevant.get(rc.address, set()),
-                list((writers or {}).get(rc.address, ())),
+                (writers or {}).get(rc.address, {}),
                 planned.get(rc.address, set()),
             )
         )
@@ -156,7 +159,7 @@ def locate(defect: Defect, module_dir: Path | None) -> Defect:
 
 
 def _second_writer_conflicts(
-    defects: list[Defect], second: Plan, writers: Mapping[str, Sequence[str]]
+    defects: list[Defect], second: Plan, writers: Writers
 ) -> dict[str, set[str]]:
     """Turn planned changes of a field that a sibling resource also writes into that finding.
 
@@ -168,8 +171,8 @@ def _second_writer_conflicts(
     found: dict[str, set[str]] = {}
     for d in defects:
         address = d.address or ""
-        others = list(writers.get(address, ()))
         top = top_attribute(d.attribute or "")
+        others = list(writers.get(address, {}).get(top, ()))
         if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(address, ()):
             continue
         d.kind, d.severity, d.writers = "permanent-diff", "error", others
@@ -454,7 +457,7 @@ def _drift_defects(
     rc: ResourceChange,
     ctx: _Context,
     relevant: set[str],
-    writers: list[str],
+    writers: Mapping[str, Sequence[str]],
     planned: set[str] | None = None,
 ) -> list[Defect]:
     """Relevant drift as warnings; the rest of the resource's drift as one info line
@@ -466,9 +469,15 @@ def _drift_defects(
     attrs = [a for a in attrs if not (_empty(a.observed) and _empty(a.declared))] or attrs
     wanted = [a for a in attrs if "*" in relevant or top_attribute(a.path) in relevant]
     rest = [a for a in attrs if a not in wanted]
-    found = [_relevant_drift(rc, group, ctx, writers) for group in _by_attribute(wanted)]
+    found = [
+        _relevant_drift(rc, group, ctx, list(writers.get(top_attribute(group[0].path), ())))
+        for group in _by_attribute(wanted)
+    ]
     if rest:
-        found.append(_background_drift(rc, rest, ctx, writers, planned))
+        # Only the writers of the fields this line names.
+        named = {top_attribute(a.path) for a in rest}
+        others = sorted({w for f in named for w in writers.get(f, ())}, key=natural)
+        found.append(_background_drift(rc, rest, ctx, others, planned))
     return [ctx.locate(d) for d in found]
 
 

@@ -101,6 +101,9 @@ class Call:
     #: What a successful mutating call's request named (parameter values, path pieces):
     #: a create whose answer does not name its object (``CreateLogGroup``) named it here.
     requested: frozenset[str] = frozenset()
+    #: The top-level parameter names that request sent (``VolumeId``, ``Tag``), when its
+    #: body has names (query, EC2, JSON): which API members a write carried.
+    sent: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
     #: the evidence of a suspected emulator gap (:mod:`..model_facts`); a call answered
@@ -706,6 +709,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if call.mutating and 200 <= response.status < 300:
                         call.answered = answer_tokens(response.body)
                         call.requested = request_tokens(body, path)
+                        call.sent = frozenset(n.split(".", 1)[0] for n in request_parameters(body))
                         proxy._heard(call)
                     if gather is not None and isinstance(fault, Crash):
                         # Made, unanswered: held until the cut kills terraform.

@@ -56,6 +56,7 @@ from ..analysis.state import state_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.facts import model_facts, refusal_facts
+from ..awsapi.model import api_members
 from ..emulator.base import Emulator
 from ..emulator.moto_source import implements
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
@@ -495,13 +496,22 @@ class Stack:
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
         return [r.address for r in state if r.is_managed]
 
-    def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
-        """Drifted objects another resource of this configuration wrote during ``applied``."""
+    def _sibling_writers(
+        self, plan: Plan, applied: ApplyResult | None
+    ) -> dict[str, dict[str, list[str]]]:
+        """Drifted fields another resource of this configuration wrote during ``applied``."""
         if not plan.drift or applied is None or not applied.events:
             return {}
         drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
+        return sibling_writers(
+            drifted,
+            applied.events,
+            applied.calls,
+            state,
+            applied.clock_offset,
+            lambda rtype, field, operations: api_members(rtype, field, None, operations),
+        )
 
     def assert_converged(self) -> None:
         """Raise :class:`ConvergenceError` unless the plan after apply is empty.

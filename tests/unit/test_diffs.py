@@ -438,7 +438,9 @@ def _sg_drift(n):
 
 def test_drift_not_relevant_to_the_plan_is_one_info_line_per_resource():
     writers = {
-        "aws_security_group.this": [f"aws_security_group_rule.ingress[{i}]" for i in range(20)]
+        "aws_security_group.this": {
+            "ingress": [f"aws_security_group_rule.ingress[{i}]" for i in range(20)]
+        }
     }
     defects = plan_defects(_plan(drift=[_sg_drift(20)]), writers=writers)
     [line] = defects
@@ -450,7 +452,7 @@ def test_drift_not_relevant_to_the_plan_is_one_info_line_per_resource():
 
 
 def test_relevant_drift_by_a_sibling_names_the_second_writer_and_the_one_writer_fix():
-    writers = {"aws_security_group.this": ["aws_security_group_rule.ingress[0]"]}
+    writers = {"aws_security_group.this": {"ingress": ["aws_security_group_rule.ingress[0]"]}}
     second = _plan(drift=[_sg_drift(1)], relevant=[("aws_security_group.this", ["ingress"])])
     [drift] = plan_defects(second, writers=writers)
     assert drift.severity == "warning" and drift.attribute == "ingress"
@@ -527,7 +529,7 @@ def test_a_field_with_a_second_writer_is_one_error_naming_it():
     second = _plan(change, drift=[drift])
     recreate = _update("aws_security_group_rule.r", None, {"id": None}, actions=("create",))
     third = _plan(recreate)
-    writers = {"aws_security_group.this": ["aws_security_group_rule.r"]}
+    writers = {"aws_security_group.this": {"ingress": ["aws_security_group_rule.r"]}}
     [finding] = plan_defects(second, third, writers=writers)
     assert finding.kind == "permanent-diff" and finding.severity == "error"
     assert finding.writers == ["aws_security_group_rule.r"]
@@ -627,3 +629,27 @@ def test_drift_of_an_attribute_the_plan_sets_back_is_not_said_to_be_outside_the_
     assert "(description), not part of the plan" in line.message, line.message
     assert "(ingress), which the plan sets back" in line.message, line.message
     assert any(d.kind == "permanent-diff" and d.attribute.startswith("ingress") for d in defects)
+
+
+def test_a_second_writer_of_one_field_is_not_named_for_another():
+    # terraform-aws-ec2-instance: a volume attachment writes the instance's volumes
+    # (volume_tags), never its security groups.
+    change = _update(
+        "aws_instance.this",
+        {"id": "i-1", "vpc_security_group_ids": ["sg-1"], "volume_tags": {"Name": "a"}},
+        {"id": "i-1", "vpc_security_group_ids": [], "volume_tags": {"Name": "b"}},
+    )
+    drift = _update(
+        "aws_instance.this",
+        {"id": "i-1", "vpc_security_group_ids": [], "volume_tags": {"Name": "a"}},
+        {"id": "i-1", "vpc_security_group_ids": ["sg-1"], "volume_tags": {"Name": "b"}},
+    )
+    writers = {"aws_instance.this": {"volume_tags": ["aws_volume_attachment.this"]}}
+    found = plan_defects(_plan(change, drift=[drift]), writers=writers)
+    by_attribute = {d.attribute: d for d in found if d.kind == "permanent-diff"}
+    assert by_attribute["volume_tags.Name"].writers == ["aws_volume_attachment.this"]
+    assert (
+        "is also written by aws_volume_attachment.this" in by_attribute["volume_tags.Name"].message
+    )
+    groups = by_attribute["vpc_security_group_ids"]
+    assert not groups.writers and "aws_volume_attachment" not in groups.message
