@@ -32,7 +32,7 @@ from . import hints
 from .classify import as_classification, classify_with
 from .defects import INFO, WARNING, Defect
 from .escape import escape_hatch_defects, find_triggers, provisioner_types
-from .plan import UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
+from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
 from .writers import natural
 
@@ -40,8 +40,7 @@ Classifier = Callable[[str, str, Any, Any], "str | None"]
 #: Drifted address -> field -> the other resources that wrote that field.
 Writers = Mapping[str, Mapping[str, Sequence[str]]]
 
-#: Shown instead of a sensitive value in every report.
-SENSITIVE = "(sensitive value)"
+__all__ = ["SENSITIVE", "locate", "plan_defects"]
 
 
 def plan_defects(
@@ -259,13 +258,15 @@ def _group_defect(
     elements = []
     classes = []
     for attr in group:
+        # Classified on the values; only the sensitive leaves are hidden when shown.
         cls = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
         classes.append(cls)
+        shown_declared, shown_observed = attr.shown()
         elements.append(
             {
                 "path": attr.path,
-                "declared": SENSITIVE if sensitive else _shown(attr.declared),
-                "observed": SENSITIVE if sensitive else attr.observed,
+                "declared": _shown(shown_declared),
+                "observed": shown_observed,
                 "classification": str(cls),
             }
         )
@@ -287,7 +288,7 @@ def _group_defect(
         " (forces replacement)" if any(a.forces_replacement for a in group) else ""
     )
     if sensitive:
-        declared = observed = SENSITIVE
+        declared, observed = rc.shown_top(top)
     common = {
         "address": rc.address,
         "attribute": top,
@@ -311,9 +312,7 @@ def _group_defect(
     return Defect(
         kind="permanent-diff",
         message=message,
-        why=hints.why(classification, declared, observed)
-        if sensitive
-        else hints.why(classification, first.declared, first.observed),
+        why=hints.why(classification, *first.shown()),
         fix=hints.fix(classification, top, declared, observed),
         **common,
     )
@@ -352,10 +351,8 @@ def _attribute_defect(
     rc: ResourceChange, attr: AttributeChange, transient: bool, ctx: _Context
 ) -> Defect:
     classification = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
-    declared: Any = attr.declared
-    observed: Any = attr.observed
-    if attr.sensitive:
-        declared = observed = SENSITIVE
+    # Classified on the values above; shown with only the sensitive leaves hidden.
+    declared, observed = attr.shown()
     declared_text = hints.show(declared)
     expression = _expression(rc.address, attr.path, ctx)
     if expression:
@@ -372,7 +369,7 @@ def _attribute_defect(
     else:
         kind, severity = "permanent-diff", ""  # "": the kind's own severity
         # A sensitive value is never shown, not even in the fix ("declare it as ...").
-        shown = (declared, observed) if attr.sensitive else (attr.declared, attr.observed)
+        shown = attr.shown()
         why = hints.why(classification, *shown)
         fix = hints.fix(classification, attr.path, *shown)
     return Defect(
@@ -487,11 +484,13 @@ def _relevant_drift(
     path = group[0].path if len(group) == 1 else top_attribute(group[0].path)
     if len(group) == 1:
         recorded, actual = group[0].observed, group[0].declared
+        shown_actual, shown_recorded = group[0].shown()
     else:
         recorded, actual = _top_value(rc.before, path), _top_value(rc.after, path)
-    if any(a.sensitive for a in group):
-        recorded = actual = SENSITIVE
+        shown_actual, shown_recorded = rc.shown_top(path)
+    # Classified on the values; shown with only the sensitive leaves hidden.
     classification = ctx.classify(rc.address, path, recorded, actual)
+    recorded, actual = shown_recorded, shown_actual
     elements = _drift_elements(group) if len(group) > 1 else []
     common = {
         "kind": "drift",
@@ -577,8 +576,8 @@ def _drift_elements(attrs: list[AttributeChange]) -> list[dict[str, Any]]:
     return [
         {
             "path": a.path,
-            "declared": SENSITIVE if a.sensitive else _shown(a.observed),
-            "observed": SENSITIVE if a.sensitive else _shown(a.declared),
+            "declared": _shown(a.shown()[1]),
+            "observed": _shown(a.shown()[0]),
         }
         for a in attrs
     ]

@@ -8,6 +8,7 @@ the AWS provider 3.39.0 against moto.
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -653,3 +654,72 @@ def test_a_second_writer_of_one_field_is_not_named_for_another():
     )
     groups = by_attribute["vpc_security_group_ids"]
     assert not groups.writers and "aws_volume_attachment" not in groups.message
+
+
+# -- a block with one sensitive member: classified on its values, shown redacted ---------
+
+_FORWARD = {"type": "forward", "order": 2, "target_group_arn": "arn:tg", "authenticate_oidc": []}
+_OIDC = {
+    "type": "authenticate-oidc",
+    "order": 1,
+    "target_group_arn": "",
+    "authenticate_oidc": [{"client_id": "app", "client_secret": "s3cret", "issuer": "idp"}],
+}
+#: Masks as terraform writes them: the client_secret of whichever element holds it.
+_SECRET_SECOND = {
+    "default_action": [{"authenticate_oidc": []}, {"authenticate_oidc": [{"client_secret": True}]}]
+}
+_SECRET_FIRST = {
+    "default_action": [{"authenticate_oidc": [{"client_secret": True}]}, {"authenticate_oidc": []}]
+}
+
+
+def _listener_drift():
+    # Recorded in the declared order; refresh reads the actions sorted by order.
+    return _update(
+        "aws_lb_listener.https",
+        {"id": "l-1", "default_action": [_FORWARD, _OIDC]},
+        {"id": "l-1", "default_action": [_OIDC, _FORWARD]},
+        before_sensitive=_SECRET_SECOND,
+        after_sensitive=_SECRET_FIRST,
+    )
+
+
+def test_a_block_with_a_sensitive_member_is_classified_on_its_values():
+    second = _plan(
+        drift=[_listener_drift()], relevant=[("aws_lb_listener.https", ["default_action"])]
+    )
+    [drift] = plan_defects(second)
+    assert drift.classification == "order"
+    # Only the secret is hidden: the actions and their order are shown.
+    assert [a["type"] for a in drift.observed] == ["authenticate-oidc", "forward"]
+    assert drift.observed[0]["authenticate_oidc"][0]["client_secret"] == "(sensitive value)"
+    assert drift.observed[0]["authenticate_oidc"][0]["client_id"] == "app"
+    assert "s3cret" not in json.dumps(drift.to_dict())
+
+
+def test_elements_of_a_block_with_a_sensitive_member_hide_only_that_member():
+    sorted_forward = {**_FORWARD, "target_group_arn": "arn:tg2"}
+    change = _update(
+        "aws_lb_listener.https",
+        {"id": "l-1", "default_action": [_OIDC, sorted_forward]},
+        {"id": "l-1", "default_action": [_FORWARD, _OIDC]},
+        before_sensitive=_SECRET_FIRST,
+        after_sensitive=_SECRET_SECOND,
+    )
+    [finding] = plan_defects(_plan(change))
+    assert finding.kind == "permanent-diff" and finding.attribute == "default_action"
+    assert finding.elements and all(
+        e["declared"] != "(sensitive value)" or e["path"].endswith("client_secret")
+        for e in finding.elements
+    ), finding.elements
+    shown = json.dumps(finding.to_dict())
+    assert "s3cret" not in shown and "(sensitive value)" in shown
+    assert "authenticate-oidc" in shown
+
+
+def test_a_sensitive_value_without_masks_is_hidden_whole():
+    from pytest_converge.analysis.plan import AttributeChange
+
+    change = AttributeChange("password", "a", "b", sensitive=True)
+    assert change.shown() == ("(sensitive value)", "(sensitive value)")
