@@ -43,11 +43,14 @@ from ..analysis.plan import Plan, parse_plan, top_attribute
 from ..analysis.stalls import (
     KNOWN_WAIT_LIMITS,
     REFUSED_EGRESS,
+    SILENT_WAIT,
     STALL_LIMITS,
     Stall,
     StallLimits,
     catalogued_wait,
+    find_silence,
     find_stall,
+    provisioning,
     retried_egress,
     split_after_cut,
     stall_defect,
@@ -910,9 +913,16 @@ class Stack:
                 ):
                     stall = early
             if stall is None:
+                # A wait that asks nothing at all makes no progress either.
+                now = time.monotonic()
+                running = provisioning(timeline)
+                waiting = [a for a in in_flight(timeline, now) if a not in running]
+                pending = len(self.proxy.in_flight)
+                stall = find_silence(calls, progress, waiting, now, begun, limits, pending)
+            if stall is None:
                 return None
             found.append(stall)
-            return stall.describe()
+            return stall.describe(_silent_for(timeline, stall))
 
         return watch, found
 
@@ -1100,6 +1110,14 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _silent_for(timeline: list[tuple[float, dict[str, Any]]], stall: Stall) -> str | None:
+    """The resource a silent wait is for (the first in flight), else None."""
+    if stall.kind != SILENT_WAIT:
+        return None
+    waiting = in_flight(timeline, stall.last)
+    return waiting[0] if waiting else None
 
 
 def _waiting(addresses: Sequence[str], stall: Stall) -> str | None:
