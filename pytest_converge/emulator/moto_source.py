@@ -147,17 +147,22 @@ class SourceIndex:
 
         A template or a method that builds the answer names every member it renders;
         an answer serialised from the output shape (``ActionResult``) reads the member
-        as an attribute of the object, so the class of that object names it."""
+        as an attribute of the object, so the class of that object names it. A member
+        an extra root's file for the package names (the fidelity layer) is carried."""
+        wanted = normalise(member)
+        if wanted in self._extra_words(package):
+            return True  # an extension of moto (the fidelity layer) handles it
         code = self._code_of(package)
         method = snake(operation)
         if method not in code.responses:
             return None
-        wanted = normalise(member)
         words, templated = code.answer_words(method)
         # Only the class of the object that holds the member can have it: a holder with
         # no class of its own (a dict kept as it was sent) cannot be read from here.
         holder = parents[-1] if parents else ""
         classes = [code.classes[c] for c in (holder, *code.bases_of(holder)) if c in code.classes]
+        if any(_DYNAMIC in c for c in classes):
+            classes = []  # attributes set by name at run time: not told from the text
         if wanted in words or any(wanted in c for c in classes):
             return True
         if templated or classes:
@@ -192,6 +197,16 @@ class SourceIndex:
         if self.version:
             _write_atomically(stored, json.dumps(code.to_json()))
         return code
+
+    def _extra_words(self, package: str) -> frozenset[str]:
+        """The words of the extra roots' files that count for ``package``."""
+        key = f"extra:{package}"
+        if key not in self._words:
+            words: set[str] = set()
+            for path in self._extra_files(package):
+                words.update(_words(_read(path)))
+            self._words[key] = frozenset(words)
+        return self._words[key]
 
     def _words_of(self, package: str) -> frozenset[str]:
         if package not in self._words:
@@ -229,6 +244,8 @@ class SourceIndex:
         return found
 
 
+#: A class that sets attributes by name (``setattr(self, key, value)``) may hold any member.
+_DYNAMIC = normalise("setattr")
 #: How many calls deep the code of an answer is followed from its responses method.
 _CALL_DEPTH = 2
 

@@ -492,3 +492,31 @@ def test_a_template_decides_what_an_answer_carries(tmp_path):
     assert index.response_mentions("things", "DescribeThings", "Name") is True
     assert index.response_mentions("things", "DescribeThings", "Colour") is False
     assert index.response_mentions("things", "GetWidget", "Colour") is None
+
+
+def test_a_class_that_sets_its_attributes_by_name_may_hold_any_member(tmp_path):
+    root = tmp_path / "moto"
+    (root / "things").mkdir(parents=True)
+    (root / "things" / "responses.py").write_text(
+        "class ThingResponse:\n"
+        "    def describe_things(self):\n"
+        "        return ActionResult({'Things': self.backend.things()})\n"
+    )
+    (root / "things" / "models.py").write_text(
+        "class Thing:\n    def __init__(self, **kw):\n        self.name = kw['name']\n"
+        "class Widget:\n    def __init__(self, **kw):\n"
+        "        for k, v in kw.items():\n            setattr(self, k, v)\n"
+    )
+    index = SourceIndex(root=root, extra=[], cache=tmp_path / "cache")
+    assert index.response_mentions("things", "DescribeThings", "Colour", ["Thing"]) is False
+    assert index.response_mentions("things", "DescribeThings", "Name", ["Thing"]) is True
+    assert index.response_mentions("things", "DescribeThings", "Colour", ["Widget"]) is None
+
+
+def test_a_member_the_fidelity_layer_names_is_carried_in_the_answer(tmp_path):
+    extra = tmp_path / "fidelity"
+    extra.mkdir()
+    (extra / "ec2.py").write_text("from moto.ec2.models import Instance\nENCLAVE_OPTIONS = 1\n")
+    index = SourceIndex(extra=[extra], cache=tmp_path / "cache")
+    parents = ("Reservation", "Instance")
+    assert index.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", parents)
