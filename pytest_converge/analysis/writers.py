@@ -111,6 +111,8 @@ class _Write:
     operation: str
     #: The request's top-level parameter names; empty when not known.
     sent: frozenset[str]
+    #: The values the request gave (parameters, path pieces); empty when not known.
+    requested: frozenset[str] = frozenset()
 
 
 def sibling_writers(
@@ -140,8 +142,9 @@ def sibling_writers(
             continue
         moment = call.started + clock_offset
         sent = frozenset(getattr(call, "sent", None) or ())
+        requested = frozenset(getattr(call, "requested", None) or ())
         for address in _holding(windows, moment):
-            writes.setdefault(address, []).append(_Write(moment, call.operation, sent))
+            writes.setdefault(address, []).append(_Write(moment, call.operation, sent, requested))
     by_address = {r.address: r for r in state}
     found: dict[str, dict[str, list[str]]] = {}
     for address, attributes in drifted.items():
@@ -158,8 +161,9 @@ def sibling_writers(
             if not fields:
                 continue
             direct = bool(fields & _direct_fields(target.type))
+            names = _names_of(target)
             for attribute in attributes:
-                if _wrote(target.type, attribute, after, members):
+                if _wrote(target.type, attribute, after, members, names):
                     per_field.setdefault(attribute, []).append((other.address, direct))
         for attribute, writers in per_field.items():
             # A field named after the object's type (security_group_id on a group)
@@ -172,13 +176,21 @@ def sibling_writers(
 
 
 def _wrote(
-    resource_type: str, attribute: str, writes: Sequence[_Write], members: MemberLookup | None
+    resource_type: str,
+    attribute: str,
+    writes: Sequence[_Write],
+    members: MemberLookup | None,
+    names: frozenset[str] = frozenset(),
 ) -> bool:
-    """One of ``writes`` carried ``attribute`` of a ``resource_type`` object."""
+    """One of ``writes`` carried ``attribute`` of a ``resource_type`` object named
+    ``names`` (its id, ARN, name)."""
     operations = list(dict.fromkeys(w.operation for w in writes))
     known = list(members(resource_type, attribute, operations)) if members else []
     if known:
-        return any(_carries(m, w) for m in known for w in writes)
+        # A member many objects share (CreateTags' Tag) counts for this one only when
+        # the request names it (ResourceId=vol-2), where the request's values are known.
+        aimed = [w for w in writes if not w.requested or w.requested & names]
+        return any(_carries(m, w) for m in known for w in aimed)
     nouns = _words(attribute) - _VERBS
     return any(nouns & _words(w.operation) for w in writes)
 
@@ -192,6 +204,13 @@ def _carries(member: Any, write: _Write) -> bool:
         return True
     names = {_plain(n) for n in write.sent}
     return bool(names & {_plain(member.path[0]), _plain(getattr(member, "wire", "") or "")})
+
+
+def _names_of(target: Any) -> frozenset[str]:
+    """What a request may name an object by: its id, ARN and name."""
+    values = target.values if isinstance(target.values, Mapping) else {}
+    found = {target.id, values.get("arn"), values.get("name")}
+    return frozenset(v for v in found if isinstance(v, str) and v)
 
 
 def _plain(name: str) -> str:

@@ -230,3 +230,25 @@ def test_a_writer_is_named_only_for_the_fields_its_calls_carried():
     untagged = [calls[0], calls[1], _sent("CreateTags", 3.8, "ResourceId"), calls[3]]
     found = sibling_writers(drifted, events, untagged, _instance_state(), EPOCH_10H, members)
     assert "aws_ebs_volume.this" not in found
+
+
+def test_a_shared_member_counts_only_for_the_object_the_request_names():
+    from pytest_converge.awsapi.model import api_members
+
+    def members(rtype, field, operations):
+        return api_members(rtype, field, None, operations)
+
+    def tags(second, resource_id):
+        call = _sent("CreateTags", second, "ResourceId", "Tag")
+        call.requested = frozenset({resource_id, "Name", "web"})
+        return call
+
+    drifted = {"aws_ebs_volume.this": ["tags"]}
+    state = _instance_state()
+    # The instance tagged itself, not the volume: no writer of the volume's tags.
+    found = sibling_writers(drifted, INSTANCE_EVENTS, [tags(3.8, "i-1")], state, EPOCH_10H, members)
+    assert found == {}
+    found = sibling_writers(
+        drifted, INSTANCE_EVENTS, [tags(3.8, "vol-2")], state, EPOCH_10H, members
+    )
+    assert found == {"aws_ebs_volume.this": {"tags": ["module.ec2.aws_instance.this[0]"]}}
