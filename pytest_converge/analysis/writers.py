@@ -152,6 +152,7 @@ def sibling_writers(
         if target is None or not target.id:
             continue
         done = windows[address].end if address in windows else float("-inf")
+        names = _names_of(target)
         per_field: dict[str, list[tuple[str, bool]]] = {}
         for other in state:
             after = [w for w in writes.get(other.address, ()) if w.moment > done]
@@ -161,7 +162,6 @@ def sibling_writers(
             if not fields:
                 continue
             direct = bool(fields & _direct_fields(target.type))
-            names = _names_of(target)
             for attribute in attributes:
                 if _wrote(target.type, attribute, after, members, names):
                     per_field.setdefault(attribute, []).append((other.address, direct))
