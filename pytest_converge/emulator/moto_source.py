@@ -279,12 +279,12 @@ class _Code:
             except SyntaxError:
                 continue
             is_responses = path.stem.startswith("responses") or path.parent.name == "responses"
-            code._add(tree, text, is_responses)
+            code._add(tree, _Lines(text), is_responses)
             if path.name == "urls.py" and path.parent == root:
                 code.urls = _url_keys(tree)
         return code
 
-    def _add(self, tree: ast.Module, text: str, is_responses: bool) -> None:
+    def _add(self, tree: ast.Module, text: _Lines, is_responses: bool) -> None:
         for node in tree.body:
             if isinstance(node, ast.Assign | ast.AnnAssign) and _is_text(node.value):
                 assert node.value is not None
@@ -292,8 +292,7 @@ class _Code:
                     if isinstance(target, ast.Name):
                         self._merge(self.constants, target.id, node.value, text)
             elif isinstance(node, ast.ClassDef):
-                segment = ast.get_source_segment(text, node) or ""
-                self.classes.setdefault(node.name, set()).update(_words(segment))
+                self.classes.setdefault(node.name, set()).update(_words(text.of(node)))
                 self.bases.setdefault(node.name, []).extend(
                     b.id for b in node.bases if isinstance(b, ast.Name)
                 )
@@ -311,10 +310,10 @@ class _Code:
 
     @staticmethod
     def _merge(
-        into: dict[str, tuple[set[str], set[str]]], name: str, node: ast.AST, text: str
+        into: dict[str, tuple[set[str], set[str]]], name: str, node: ast.AST, text: _Lines
     ) -> None:
         words, names = into.setdefault(name, (set(), set()))
-        words.update(_words(ast.get_source_segment(text, node) or ""))
+        words.update(_words(text.of(node)))
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name):
                 names.add(sub.id)
@@ -379,6 +378,21 @@ class _Code:
         code.responses = set(data["responses"])  # type: ignore[call-overload]
         code.urls = tuple((str(k), bool(g)) for k, g in data["urls"])  # type: ignore[attr-defined]
         return code
+
+
+class _Lines:
+    """A file's text by line, to cut a node's source out of it (``ast.get_source_segment``
+    splits the whole text again for every node)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def of(self, node: ast.AST) -> str:
+        start = getattr(node, "lineno", None)
+        end = getattr(node, "end_lineno", None) or start
+        if start is None:
+            return ""
+        return "\n".join(self.lines[start - 1 : end])
 
 
 def _is_text(node: ast.AST | None) -> bool:
