@@ -127,7 +127,9 @@ def _unanswered_read(
     can be told."""
     missing = ""
     for read in read_paths(rtype, member, operations):
-        says = index.response_mentions(package, read.operation, read.path[-1], read.parents)
+        says = index.response_mentions(
+            package, read.operation, read.path[-1], read.parents, read.aliases
+        )
         if says:
             return ""
         if says is False and not missing:

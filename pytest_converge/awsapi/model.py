@@ -339,6 +339,8 @@ class ReadPath:
     #: The structure shapes that hold each step, outermost first, the output shape left
     #: out: ``("Reservation", "Instance")``; what moto's objects are named after.
     parents: tuple[str, ...]
+    #: Other names the member may be read by: its shape's name, its name on the wire.
+    aliases: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``DescribeInstances Reservations.Instances.EnclaveOptions``."""
@@ -371,22 +373,25 @@ def read_paths(
         shape = model.operation_model(name).output_shape
         hit = _find_member(shape, names, (), (), _OUTPUT_DEPTH) if shape is not None else None
         if hit is not None:
-            found.append(ReadPath(member.service, name, hit[0], hit[1]))
+            found.append(ReadPath(member.service, name, *hit))
     return found
 
 
 def _find_member(
     shape: Any, names: set[str], path: tuple[str, ...], parents: tuple[str, ...], depth: int
-) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The first (shallowest) path to a member named one of ``names``, and its holders."""
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """The first (shallowest) path to a member named one of ``names``, its holders, and
+    the member's other names (shape name, wire name)."""
     shape = _element(shape)
     members = getattr(shape, "members", None)
     if not members or depth == 0:
         return None
     holders = (*parents, shape.name) if path else parents
-    for key in members:
+    for key, sub in members.items():
         if key.lower() in names:
-            return (*path, key), holders
+            wire = sub.serialization.get("name") or ""
+            aliases = tuple(dict.fromkeys(a for a in (sub.name, wire) if a and a != key))
+            return (*path, key), holders, aliases
     for key, sub in members.items():
         found = _find_member(sub, names, (*path, key), holders, depth - 1)
         if found is not None:

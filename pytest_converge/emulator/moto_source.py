@@ -138,7 +138,12 @@ class SourceIndex:
         return any(f"{quote}{value}{quote}" in self._texts[package] for quote in "\"'")
 
     def response_mentions(
-        self, package: str, operation: str, member: str, parents: Sequence[str] = ()
+        self,
+        package: str,
+        operation: str,
+        member: str,
+        parents: Sequence[str] = (),
+        aliases: Sequence[str] = (),
     ) -> bool | None:
         """The code that builds ``operation``'s answer names ``member``; None when that
         code is not found (moto has no responses method for it, or the answer is built
@@ -147,8 +152,11 @@ class SourceIndex:
 
         A template or a method that builds the answer names every member it renders;
         an answer serialised from the output shape (``ActionResult``) reads the member
-        as an attribute of the object, so the class of that object names it. A member
-        an extra root's file for the package names (the fidelity layer) is carried."""
+        as an attribute of the object, so the class of that object names it, by the
+        member's name, one of ``aliases`` (its shape's name, its name on the wire) or
+        the name without the holder's prefix (``Identifier`` of ``DBInstance``), as
+        moto's serialiser looks it up. A member an extra root's file for the package
+        names (the fidelity layer) is carried."""
         wanted = normalise(member)
         if wanted in self._extra_words(package):
             return True  # an extension of moto (the fidelity layer) handles it
@@ -163,7 +171,13 @@ class SourceIndex:
         classes = [code.classes[c] for c in (holder, *code.bases_of(holder)) if c in code.classes]
         if any(_DYNAMIC in c for c in classes):
             classes = []  # attributes set by name at run time: not told from the text
-        if wanted in words or any(wanted in c for c in classes):
+        if wanted in words:
+            return True
+        names = {wanted, *(normalise(a) for a in aliases)}
+        if holder and wanted.startswith(normalise(holder)):
+            names.add(wanted[len(normalise(holder)) :])
+        names.discard("")
+        if any(names & c for c in classes):
             return True
         if templated or classes:
             return False

@@ -520,3 +520,26 @@ def test_a_member_the_fidelity_layer_names_is_carried_in_the_answer(tmp_path):
     index = SourceIndex(extra=[extra], cache=tmp_path / "cache")
     parents = ("Reservation", "Instance")
     assert index.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", parents)
+
+
+def test_an_answer_serialised_from_a_class_reads_the_members_aliases(tmp_path):
+    root = tmp_path / "moto"
+    (root / "db").mkdir(parents=True)
+    (root / "db" / "responses.py").write_text(
+        "class DBResponse:\n"
+        "    def describe_db_instances(self):\n"
+        "        return ActionResult({'DBInstances': self.backend.instances()})\n"
+    )
+    (root / "db" / "models.py").write_text(
+        "class DBInstance:\n    def __init__(self, identifier, endpoint):\n"
+        "        self.identifier = identifier\n        self.endpoint = endpoint\n"
+    )
+    index = SourceIndex(root=root, extra=[], cache=tmp_path / "cache")
+    holders = ["DBInstance"]
+    # moto's serialiser reads DBInstanceIdentifier as `identifier` of a DBInstance.
+    said = index.response_mentions("db", "DescribeDBInstances", "DBInstanceIdentifier", holders)
+    assert said is True
+    # ... and a member by its shape's name.
+    said = index.response_mentions("db", "DescribeDBInstances", "Address", holders, ["Endpoint"])
+    assert said is True
+    assert index.response_mentions("db", "DescribeDBInstances", "Port", holders) is False
