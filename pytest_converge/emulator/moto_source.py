@@ -108,9 +108,11 @@ class SourceIndex:
         service's endpoint to (``lambda`` -> ``awslambda``). Services that share
         an endpoint (``elb`` and ``elbv2``) are told apart by the first rule.
         """
+        plain = service.replace("-", "")
+        if any((root / plain).is_dir() for root in self.extra):
+            return plain  # a service the extra roots add, laid out as moto's (outposts)
         if self.root is None:
             return None
-        plain = service.replace("-", "")
         if (self.root / plain).is_dir():
             return plain
         host = f"https://{endpoint_prefix or service}.us-east-1.amazonaws.com"
@@ -193,8 +195,14 @@ class SourceIndex:
         return self._code_of(package).urls
 
     def _code_of(self, package: str) -> _Code:
+        """moto's code for ``package``, with the extra roots' code for it (the fidelity
+        layer's grafted responses, or a whole service it adds)."""
         if package not in self._code:
-            self._code[package] = self._moto_code(package)
+            code = self._moto_code(package)
+            extra = self._extra_files(package)
+            if extra:
+                code = code.joined(_Code.read_files(extra, extension=True))
+            self._code[package] = code
         return self._code[package]
 
     def _moto_code(self, package: str) -> _Code:
@@ -285,20 +293,52 @@ class _Code:
 
     @classmethod
     def read(cls, root: Path) -> _Code:
+        """The code of one moto package directory."""
+        return cls.read_files(_files(root, (".py",)))
+
+    @classmethod
+    def read_files(cls, paths: Iterable[Path], extension: bool = False) -> _Code:
+        """The code of these files; ``extension``: files that extend moto, whose
+        ``*Response`` classes are grafted onto moto's responses (:func:`.fidelity.graft`)."""
         code = cls()
-        for path in _files(root, (".py",)):
+        for path in paths:
             text = _read(path)
             try:
                 tree = ast.parse(text)
             except SyntaxError:
                 continue
             is_responses = path.stem.startswith("responses") or path.parent.name == "responses"
-            code._add(tree, _Lines(text), is_responses)
-            if path.name == "urls.py" and path.parent == root:
-                code.urls = _url_keys(tree)
+            code._add(tree, _Lines(text), is_responses, extension)
+            if path.name == "urls.py":
+                code.urls += _url_keys(tree)
         return code
 
-    def _add(self, tree: ast.Module, text: _Lines, is_responses: bool) -> None:
+    def joined(self, other: _Code) -> _Code:
+        """One index of this code and ``other``'s."""
+        code = _Code()
+        for table in ("functions", "constants"):
+            mine, theirs = getattr(self, table), getattr(other, table)
+            merged = getattr(code, table)
+            for name in {*mine, *theirs}:
+                words, names = set(), set()
+                for part in (mine.get(name), theirs.get(name)):
+                    if part is not None:
+                        words |= part[0]
+                        names |= part[1]
+                merged[name] = (words, names)
+        code.classes = {k: set(v) for k, v in self.classes.items()}
+        for k, v in other.classes.items():
+            code.classes.setdefault(k, set()).update(v)
+        code.bases = {k: list(b) for k, b in self.bases.items()}
+        for k, more in other.bases.items():
+            code.bases.setdefault(k, []).extend(more)
+        code.responses = self.responses | other.responses
+        code.urls = self.urls + other.urls
+        return code
+
+    def _add(
+        self, tree: ast.Module, text: _Lines, is_responses: bool, extension: bool = False
+    ) -> None:
         for node in tree.body:
             if isinstance(node, ast.Assign | ast.AnnAssign) and _is_text(node.value):
                 assert node.value is not None
@@ -313,14 +353,16 @@ class _Code:
         for sub in ast.walk(tree):
             if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._merge(self.functions, sub.name, sub, text)
-        if is_responses:
-            for node in tree.body:
-                if isinstance(node, ast.ClassDef):
-                    self.responses.update(
-                        n.name
-                        for n in node.body
-                        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
-                    )
+        for node in tree.body:
+            grafted = (
+                extension and isinstance(node, ast.ClassDef) and node.name.endswith("Response")
+            )
+            if isinstance(node, ast.ClassDef) and (is_responses or grafted):
+                self.responses.update(
+                    n.name
+                    for n in node.body
+                    if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+                )
 
     @staticmethod
     def _merge(

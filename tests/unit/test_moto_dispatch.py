@@ -24,3 +24,22 @@ from pytest_converge.emulator.moto_source import implements
 )
 def test_moto_serves_what_its_dispatch_reaches(service, operation, served):
     assert implements(service, operation) is served
+
+
+@pytest.mark.parametrize(
+    ("service", "operation"),
+    [
+        ("ec2", "DescribeVpcBlockPublicAccessOptions"),  # grafted onto EC2Response
+        ("outposts", "ListOutposts"),  # a service laid out as moto's own
+    ],
+)
+def test_what_the_fidelity_layer_serves_counts(service, operation):
+    assert implements(service, operation) is True
+
+
+def test_moto_alone_does_not_serve_them(tmp_path):
+    from pytest_converge.emulator.moto_source import SourceIndex
+
+    bare = SourceIndex(extra=[], cache=tmp_path)
+    assert not bare.responds_to("ec2", "DescribeVpcBlockPublicAccessOptions")
+    assert bare.package_of("outposts") is None
