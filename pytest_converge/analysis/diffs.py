@@ -143,6 +143,19 @@ class _Context:
         result = self.classifier(address, attribute, declared, observed)
         return as_classification(result, f"{address} {attribute}")
 
+    def classify_shown(
+        self, address: str, attribute: str, values: tuple[Any, Any], shown: tuple[Any, Any]
+    ) -> str:
+        """A classification of a value with sensitive leaves: first on what can be shown
+        (the same placeholder for a secret on both sides, so a write-only secret read
+        back empty after the API reordered its block does not hide the order), then,
+        if that explains nothing, on the values themselves."""
+        if shown != values:
+            found = self.classify(address, attribute, *shown)
+            if found != "unknown":
+                return found
+        return self.classify(address, attribute, *values)
+
     def locate(self, defect: Defect) -> Defect:
         """Fill in the resource block's file and line when the module is known."""
         return locate(defect, self.module_dir)
@@ -276,7 +289,8 @@ def _group_defect(
     if classification == "unknown":
         # Elements paired by index (blocks of a set, read back in another order) each
         # look unexplained; the attribute as a whole may still be one normalisation.
-        classification = ctx.classify(rc.address, top, declared, observed)
+        shown = rc.shown_top(top) if sensitive else (declared, observed)
+        classification = ctx.classify_shown(rc.address, top, (declared, observed), shown)
     if classification == "unknown" and "unknown" not in classes:
         # Every element explained: a set block that reads back as a new element has its
         # unset fields (null vs 0 or "") follow from the one real cause.
@@ -350,9 +364,11 @@ def _mirrors_tags(path: str, rc: ResourceChange) -> bool:
 def _attribute_defect(
     rc: ResourceChange, attr: AttributeChange, transient: bool, ctx: _Context
 ) -> Defect:
-    classification = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
-    # Classified on the values above; shown with only the sensitive leaves hidden.
+    # Classified on the values; shown with only the sensitive leaves hidden.
     declared, observed = attr.shown()
+    classification = ctx.classify_shown(
+        rc.address, attr.path, (attr.declared, attr.observed), (declared, observed)
+    )
     declared_text = hints.show(declared)
     expression = _expression(rc.address, attr.path, ctx)
     if expression:
@@ -489,7 +505,9 @@ def _relevant_drift(
         recorded, actual = _top_value(rc.before, path), _top_value(rc.after, path)
         shown_actual, shown_recorded = rc.shown_top(path)
     # Classified on the values; shown with only the sensitive leaves hidden.
-    classification = ctx.classify(rc.address, path, recorded, actual)
+    classification = ctx.classify_shown(
+        rc.address, path, (recorded, actual), (shown_recorded, shown_actual)
+    )
     recorded, actual = shown_recorded, shown_actual
     elements = _drift_elements(group) if len(group) > 1 else []
     common = {

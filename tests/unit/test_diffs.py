@@ -723,3 +723,39 @@ def test_a_sensitive_value_without_masks_is_hidden_whole():
 
     change = AttributeChange("password", "a", "b", sensitive=True)
     assert change.shown() == ("(sensitive value)", "(sensitive value)")
+
+
+def test_a_sorted_block_whose_write_only_secret_reads_back_empty_is_order():
+    # As aws 3.39 plans it on moto (measured, tests/modules/listener_oidc): blocks paired
+    # by position, the secret read back "" from the block that was at its index.
+    oidc_read = {"client_id": "app", "client_secret": "", "scope": "", "session_timeout": 0}
+    oidc_sent = {**oidc_read, "client_secret": "s3cret", "scope": None, "session_timeout": None}
+    before = [
+        {
+            "type": "authenticate-oidc",
+            "order": 1,
+            "target_group_arn": "",
+            "authenticate_oidc": [oidc_read],
+        },
+        {"type": "forward", "order": 2, "target_group_arn": "tg", "authenticate_oidc": []},
+    ]
+    after = [
+        {"type": "forward", "order": 2, "target_group_arn": "tg", "authenticate_oidc": [oidc_read]},
+        {
+            "type": "authenticate-oidc",
+            "order": 1,
+            "target_group_arn": "tg",
+            "authenticate_oidc": [oidc_sent],
+        },
+    ]
+    mask = [{"authenticate_oidc": [{"client_secret": True}]}] * 2
+    change = _update(
+        "aws_lb_listener.this",
+        {"id": "l-1", "default_action": before},
+        {"id": "l-1", "default_action": after},
+        before_sensitive={"default_action": [mask[0], {"authenticate_oidc": []}]},
+        after_sensitive={"default_action": mask},
+    )
+    [finding] = plan_defects(_plan(change))
+    assert finding.attribute == "default_action" and finding.classification == "order"
+    assert "s3cret" not in json.dumps(finding.to_dict())
