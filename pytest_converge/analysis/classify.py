@@ -471,9 +471,24 @@ def sort_key(declared: Any, observed: Any) -> str | None:
         if sorted(want) != have or want == have:
             continue
         by_key = {b[key]: b for b in observed}
-        if all(_filled_in(block, by_key[block[key]]) for block in declared):
+        if all(_paired(block, by_key[block[key]], observed[i]) for i, block in enumerate(declared)):
             return key
     return None
+
+
+def _paired(declared: dict[str, Any], own: dict[str, Any], positional: dict[str, Any]) -> bool:
+    """``own`` (the observed block with the declared block's key) is ``declared`` filled in,
+    field by field, or a field the plan carried over from the observed block at the same
+    position (the provider pairs blocks by position: a forward action planned where the
+    OIDC action was keeps that one's ``authenticate_oidc``) where ``own`` has none."""
+    for field in {*declared, *own}:
+        mine, theirs = declared.get(field), own.get(field)
+        if _filled_in(mine, theirs):
+            continue
+        if _is_empty(theirs) and _strict_equal(mine, positional.get(field)):
+            continue
+        return False
+    return True
 
 
 def _blocks(value: Any) -> bool:

@@ -32,13 +32,15 @@ from . import hints
 from .classify import as_classification, classify_with
 from .defects import INFO, WARNING, Defect
 from .escape import escape_hatch_defects, find_triggers, provisioner_types
-from .plan import UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
+from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
+from .writers import natural
 
 Classifier = Callable[[str, str, Any, Any], "str | None"]
+#: Drifted address -> field -> the other resources that wrote that field.
+Writers = Mapping[str, Mapping[str, Sequence[str]]]
 
-#: Shown instead of a sensitive value in every report.
-SENSITIVE = "(sensitive value)"
+__all__ = ["SENSITIVE", "locate", "plan_defects"]
 
 
 def plan_defects(
@@ -50,7 +52,7 @@ def plan_defects(
     classify: Classifier | None = None,
     module_dir: Path | None = None,
     reproduce: str = "",
-    writers: Mapping[str, Sequence[str]] | None = None,
+    writers: Writers | None = None,
 ) -> list[Defect]:
     """Defects from the plan after a successful apply (and the one after that).
 
@@ -61,8 +63,8 @@ def plan_defects(
     (the user's module, not a workspace copy) lets defects name the file and
     line of each resource and the source expression of an escape hatch's
     trigger. ``reproduce`` is copied onto every defect. ``writers`` maps a
-    drifted address to the other resources of the configuration that wrote
-    that object during apply (:func:`~.writers.sibling_writers`).
+    drifted address and field to the other resources of the configuration that
+    wrote that field during apply (:func:`~.writers.sibling_writers`).
     """
     classifier = classify or classify_with(None)
     ctx = _Context(module, scenario, module_dir, classifier)
@@ -116,7 +118,7 @@ def plan_defects(
                 rc,
                 ctx,
                 relevant.get(rc.address, set()),
-                list((writers or {}).get(rc.address, ())),
+                (writers or {}).get(rc.address, {}),
                 planned.get(rc.address, set()),
             )
         )
@@ -141,6 +143,19 @@ class _Context:
         result = self.classifier(address, attribute, declared, observed)
         return as_classification(result, f"{address} {attribute}")
 
+    def classify_shown(
+        self, address: str, attribute: str, values: tuple[Any, Any], shown: tuple[Any, Any]
+    ) -> str:
+        """A classification of a value with sensitive leaves: first on what can be shown
+        (the same placeholder for a secret on both sides, so a write-only secret read
+        back empty after the API reordered its block does not hide the order), then,
+        if that explains nothing, on the values themselves."""
+        if shown != values:
+            found = self.classify(address, attribute, *shown)
+            if found != "unknown":
+                return found
+        return self.classify(address, attribute, *values)
+
     def locate(self, defect: Defect) -> Defect:
         """Fill in the resource block's file and line when the module is known."""
         return locate(defect, self.module_dir)
@@ -156,7 +171,7 @@ def locate(defect: Defect, module_dir: Path | None) -> Defect:
 
 
 def _second_writer_conflicts(
-    defects: list[Defect], second: Plan, writers: Mapping[str, Sequence[str]]
+    defects: list[Defect], second: Plan, writers: Writers
 ) -> dict[str, set[str]]:
     """Turn planned changes of a field that a sibling resource also writes into that finding.
 
@@ -168,8 +183,8 @@ def _second_writer_conflicts(
     found: dict[str, set[str]] = {}
     for d in defects:
         address = d.address or ""
-        others = list(writers.get(address, ()))
         top = top_attribute(d.attribute or "")
+        others = list(writers.get(address, {}).get(top, ()))
         if d.kind not in _CHANGE_KINDS or not others or top not in drifted.get(address, ()):
             continue
         d.kind, d.severity, d.writers = "permanent-diff", "error", others
@@ -256,13 +271,15 @@ def _group_defect(
     elements = []
     classes = []
     for attr in group:
+        # Classified on the values; only the sensitive leaves are hidden when shown.
         cls = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
         classes.append(cls)
+        shown_declared, shown_observed = attr.shown()
         elements.append(
             {
                 "path": attr.path,
-                "declared": SENSITIVE if sensitive else _shown(attr.declared),
-                "observed": SENSITIVE if sensitive else attr.observed,
+                "declared": _shown(shown_declared),
+                "observed": shown_observed,
                 "classification": str(cls),
             }
         )
@@ -272,7 +289,8 @@ def _group_defect(
     if classification == "unknown":
         # Elements paired by index (blocks of a set, read back in another order) each
         # look unexplained; the attribute as a whole may still be one normalisation.
-        classification = ctx.classify(rc.address, top, declared, observed)
+        shown = rc.shown_top(top) if sensitive else (declared, observed)
+        classification = ctx.classify_shown(rc.address, top, (declared, observed), shown)
     if classification == "unknown" and "unknown" not in classes:
         # Every element explained: a set block that reads back as a new element has its
         # unset fields (null vs 0 or "") follow from the one real cause.
@@ -284,7 +302,7 @@ def _group_defect(
         " (forces replacement)" if any(a.forces_replacement for a in group) else ""
     )
     if sensitive:
-        declared = observed = SENSITIVE
+        declared, observed = rc.shown_top(top)
     common = {
         "address": rc.address,
         "attribute": top,
@@ -308,9 +326,7 @@ def _group_defect(
     return Defect(
         kind="permanent-diff",
         message=message,
-        why=hints.why(classification, declared, observed)
-        if sensitive
-        else hints.why(classification, first.declared, first.observed),
+        why=hints.why(classification, *first.shown()),
         fix=hints.fix(classification, top, declared, observed),
         **common,
     )
@@ -348,11 +364,11 @@ def _mirrors_tags(path: str, rc: ResourceChange) -> bool:
 def _attribute_defect(
     rc: ResourceChange, attr: AttributeChange, transient: bool, ctx: _Context
 ) -> Defect:
-    classification = ctx.classify(rc.address, attr.path, attr.declared, attr.observed)
-    declared: Any = attr.declared
-    observed: Any = attr.observed
-    if attr.sensitive:
-        declared = observed = SENSITIVE
+    # Classified on the values; shown with only the sensitive leaves hidden.
+    declared, observed = attr.shown()
+    classification = ctx.classify_shown(
+        rc.address, attr.path, (attr.declared, attr.observed), (declared, observed)
+    )
     declared_text = hints.show(declared)
     expression = _expression(rc.address, attr.path, ctx)
     if expression:
@@ -369,7 +385,7 @@ def _attribute_defect(
     else:
         kind, severity = "permanent-diff", ""  # "": the kind's own severity
         # A sensitive value is never shown, not even in the fix ("declare it as ...").
-        shown = (declared, observed) if attr.sensitive else (attr.declared, attr.observed)
+        shown = attr.shown()
         why = hints.why(classification, *shown, attribute=attr.path)
         fix = hints.fix(classification, attr.path, *shown)
     return Defect(
@@ -454,7 +470,7 @@ def _drift_defects(
     rc: ResourceChange,
     ctx: _Context,
     relevant: set[str],
-    writers: list[str],
+    writers: Mapping[str, Sequence[str]],
     planned: set[str] | None = None,
 ) -> list[Defect]:
     """Relevant drift as warnings; the rest of the resource's drift as one info line
@@ -466,9 +482,15 @@ def _drift_defects(
     attrs = [a for a in attrs if not (_empty(a.observed) and _empty(a.declared))] or attrs
     wanted = [a for a in attrs if "*" in relevant or top_attribute(a.path) in relevant]
     rest = [a for a in attrs if a not in wanted]
-    found = [_relevant_drift(rc, group, ctx, writers) for group in _by_attribute(wanted)]
+    found = [
+        _relevant_drift(rc, group, ctx, list(writers.get(top_attribute(group[0].path), ())))
+        for group in _by_attribute(wanted)
+    ]
     if rest:
-        found.append(_background_drift(rc, rest, ctx, writers, planned))
+        # Only the writers of the fields this line names.
+        named = {top_attribute(a.path) for a in rest}
+        others = sorted({w for f in named for w in writers.get(f, ())}, key=natural)
+        found.append(_background_drift(rc, rest, ctx, others, planned))
     return [ctx.locate(d) for d in found]
 
 
@@ -478,11 +500,15 @@ def _relevant_drift(
     path = group[0].path if len(group) == 1 else top_attribute(group[0].path)
     if len(group) == 1:
         recorded, actual = group[0].observed, group[0].declared
+        shown_actual, shown_recorded = group[0].shown()
     else:
         recorded, actual = _top_value(rc.before, path), _top_value(rc.after, path)
-    if any(a.sensitive for a in group):
-        recorded = actual = SENSITIVE
-    classification = ctx.classify(rc.address, path, recorded, actual)
+        shown_actual, shown_recorded = rc.shown_top(path)
+    # Classified on the values; shown with only the sensitive leaves hidden.
+    classification = ctx.classify_shown(
+        rc.address, path, (recorded, actual), (shown_recorded, shown_actual)
+    )
+    recorded, actual = shown_recorded, shown_actual
     elements = _drift_elements(group) if len(group) > 1 else []
     common = {
         "kind": "drift",
@@ -568,8 +594,8 @@ def _drift_elements(attrs: list[AttributeChange]) -> list[dict[str, Any]]:
     return [
         {
             "path": a.path,
-            "declared": SENSITIVE if a.sensitive else _shown(a.observed),
-            "observed": SENSITIVE if a.sensitive else _shown(a.declared),
+            "declared": _shown(a.shown()[1]),
+            "observed": _shown(a.shown()[0]),
         }
         for a in attrs
     ]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -588,11 +588,19 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
 
 
-def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
+def unimplemented_notes(
+    calls: Iterable[Any],
+    emulator: str,
+    implements: Callable[[str, str], bool | None] | None = None,
+) -> list[str]:
     """One sentence per operation the emulator answered as not implemented.
 
     ``calls`` are the proxy's records (``service``, ``operation``, ``method``,
-    ``path``, ``unimplemented``, ``upstream_status``).
+    ``path``, ``unimplemented``, ``upstream_status``, ``parameters``).
+    ``implements(service, operation)`` is what the emulator's own dispatch says it
+    serves (:func:`.emulator.moto_source.implements`): an error page to an operation it
+    serves is the emulator failing on that request, said with the request, not a
+    missing operation.
     """
     notes: dict[str, str] = {}
     for call in calls:
@@ -600,6 +608,20 @@ def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
             continue
         name = operation_name(call.service, call.operation, call.method, call.path)
         if name in notes:
+            continue
+        operation = name.partition(":")[2]
+        served = (
+            implements(call.service, operation) if implements and " " not in operation else None
+        )
+        if served:
+            notes[name] = (
+                f"the {emulator} emulator failed on a `{name}` request (it serves that "
+                f"operation, and answered HTTP {call.upstream_status} with an error page to "
+                f"this request: {request_excerpt(call)}): an emulator bug on these "
+                f"parameters, not a missing operation and not a module error. Test the "
+                f"resource that sends it on another backend (--converge-backend), or leave "
+                f"that setting out of the module under test (converge.tfvars)"
+            )
             continue
         notes[name] = (
             f"the {emulator} emulator does not implement `{name}` (it answered HTTP "
@@ -609,6 +631,25 @@ def unimplemented_notes(calls: Iterable[Any], emulator: str) -> list[str]:
             f"test (e.g. a count/for_each switched off in converge.tfvars)"
         )
     return list(notes.values())
+
+
+#: How much of a request an explanation quotes: parameters, and characters of each value.
+_EXCERPT_PARAMETERS = 4
+_EXCERPT_VALUE = 60
+
+
+def request_excerpt(call: Any) -> str:
+    """A short excerpt of a call's request: its first parameters (``Filter.1.Name=
+    ipv6-cidr-block-association.ipv6-cidr-block, ...``), else its method and path."""
+    parameters = dict(getattr(call, "parameters", None) or {})
+    if not parameters:
+        return f"{call.method} {call.path}"
+    shown = [
+        f"{k}={v if len(v) <= _EXCERPT_VALUE else v[: _EXCERPT_VALUE - 3] + '...'}"
+        for k, v in list(parameters.items())[:_EXCERPT_PARAMETERS]
+    ]
+    more = len(parameters) - _EXCERPT_PARAMETERS
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 #: The provider's SDK could not decode an answer: ``operation error EC2: CreateSubnet,

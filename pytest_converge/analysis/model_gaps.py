@@ -91,6 +91,10 @@ class AttributeFacts:
     carried: bool
     #: Where that source was read, for the evidence (``moto/dynamodb``).
     source: str = ""
+    #: The read whose answer, as the emulator builds it, lacks the member though the
+    #: service's source names it elsewhere (``DescribeInstances
+    #: Reservations.Instances.EnclaveOptions``): not carried back to terraform.
+    read: str = ""
 
 
 @dataclass(frozen=True)
@@ -257,8 +261,19 @@ def refusal_notes(facts: ModelFacts | None) -> list[str]:
 
 
 def dropped_evidence(known: AttributeFacts, facts: ModelFacts) -> str:
-    """The evidence text of a finding on an attribute the emulator never reads."""
+    """The evidence text of a finding on an attribute the emulator never reads, or
+    never returns in the answer of the read that reads it back."""
     member = known.member
+    if known.read:
+        operation, _, path = known.read.partition(" ")
+        name = path.rsplit(".", 1)[-1]
+        code = f"; {known.source}'s code for that answer never names {name}" if known.source else ""
+        return (
+            f"{known.resource_type}.{known.attribute} -> {member.describe()} -> "
+            f"{facts.named}'s {member.service} {operation} answer never carries it "
+            f"(botocore's output {known.read}{code}). Found from the API's model and the "
+            "emulator's source, not a catalogue entry"
+        )
     shape = f"botocore's shape {member.shape}.{member.dotted}" if member.shape else ""
     source = f"{known.source} never mentions {member.path[0]} in any form" if known.source else ""
     detail = "; ".join(p for p in (shape, source) if p)

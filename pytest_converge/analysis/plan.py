@@ -44,6 +44,10 @@ UNKNOWN = _Unknown()
 """A declared value terraform knows only after apply (shown as ``(known after apply)``)."""
 
 
+#: Shown instead of a sensitive value in every report.
+SENSITIVE = "(sensitive value)"
+
+
 @dataclass
 class AttributeChange:
     """One attribute that differs: ``path`` like ``tags.Name`` or ``ingress[0].cidr_blocks``."""
@@ -52,7 +56,22 @@ class AttributeChange:
     observed: Any
     declared: Any
     forces_replacement: bool = False
+    #: The value, something inside it or above it is sensitive on either side.
     sensitive: bool = False
+    #: The plan's sensitivity masks at ``path`` (``after_sensitive`` and
+    #: ``before_sensitive`` joined): which leaves to hide. None: not known, so a
+    #: sensitive change is hidden whole.
+    mask: Any = None
+
+    def shown(self) -> tuple[Any, Any]:
+        """``(declared, observed)`` as a report may show them: only the sensitive leaves
+        read ``(sensitive value)`` (a listener action's ``client_secret``); a leaf
+        sensitive on either side is hidden on both."""
+        if not self.sensitive:
+            return self.declared, self.observed
+        if self.mask is None:
+            return SENSITIVE, SENSITIVE
+        return redact(self.declared, self.mask), redact(self.observed, self.mask)
 
     @property
     def unknown(self) -> bool:
@@ -75,6 +94,17 @@ class ResourceChange:
     attributes: list[AttributeChange] = field(default_factory=list)
     module_address: str | None = None
     action_reason: str | None = None
+    #: The plan's masks of sensitive values in ``after`` and ``before`` (None: none given).
+    after_sensitive: Any = None
+    before_sensitive: Any = None
+
+    def shown_top(self, top: str) -> tuple[Any, Any]:
+        """``after[top]`` and ``before[top]`` with their sensitive leaves hidden (a leaf
+        sensitive on either side, on both)."""
+        after = self.after.get(top) if isinstance(self.after, dict) else None
+        before = self.before.get(top) if isinstance(self.before, dict) else None
+        mask = join_masks(mask_at(self.after_sensitive, top), mask_at(self.before_sensitive, top))
+        return redact(after, mask), redact(before, mask)
 
     @property
     def action(self) -> str:
@@ -228,6 +258,8 @@ def _resource_change(raw: dict[str, Any]) -> ResourceChange:
         after=after,
         module_address=raw.get("module_address"),
         action_reason=raw.get("action_reason"),
+        after_sensitive=masks[0],
+        before_sensitive=masks[1],
     )
     if rc.action in ("update", "replace"):
         declared = _merge_unknown(after, unknown)
@@ -242,6 +274,7 @@ def _resource_change(raw: dict[str, Any]) -> ResourceChange:
                         for p in replace_paths
                     ),
                     sensitive=any(_is_sensitive(mask, path) for mask in masks),
+                    mask=join_masks(mask_at(masks[0], path), mask_at(masks[1], path)),
                 )
             )
     return rc
@@ -338,6 +371,56 @@ def _is_sensitive(mask: Any, path: str) -> bool:
         else:
             return False
     return _any_marked(mask)
+
+
+def mask_at(mask: Any, path: str) -> Any:
+    """The part of a sensitivity mask that covers the value at ``path``: ``True`` when
+    it or anything above it is sensitive, else the mask of what is inside it."""
+    for part in _path_parts(path):
+        if mask is True:
+            return True
+        if isinstance(mask, dict) and isinstance(part, str):
+            mask = mask.get(part)
+        elif isinstance(mask, list) and isinstance(part, int) and part < len(mask):
+            mask = mask[part]
+        else:
+            return None
+    return mask
+
+
+def join_masks(a: Any, b: Any) -> Any:
+    """One mask that marks what either marks (lists joined by position)."""
+    if a is True or b is True:
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {k: join_masks(a.get(k), b.get(k)) for k in {*a, *b}}
+    if isinstance(a, list) and isinstance(b, list):
+        return [
+            join_masks(a[i] if i < len(a) else None, b[i] if i < len(b) else None)
+            for i in range(max(len(a), len(b)))
+        ]
+    if a in (None, False, {}, []):
+        return b
+    if b in (None, False, {}, []):
+        return a
+    return True if _any_marked(a) or _any_marked(b) else a  # shapes disagree: hide more
+
+
+def redact(value: Any, mask: Any) -> Any:
+    """``value`` with every part ``mask`` marks replaced by ``(sensitive value)``::
+
+    >>> redact([{"id": "a", "secret": "s"}], [{"secret": True}])
+    [{'id': 'a', 'secret': '(sensitive value)'}]
+    """
+    if mask is True:
+        return SENSITIVE
+    if isinstance(value, dict) and isinstance(mask, dict):
+        return {k: redact(v, mask.get(k)) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(mask, list):
+        return [redact(v, mask[i] if i < len(mask) else None) for i, v in enumerate(value)]
+    if mask not in (None, False) and _any_marked(mask):
+        return SENSITIVE  # a mask of another shape than the value: hide it all
+    return value
 
 
 def _any_marked(mask: Any) -> bool:

@@ -1,4 +1,5 @@
-"""Stalls: a terraform command that keeps asking the same thing and getting the same answer.
+"""Stalls: a terraform command that keeps asking the same thing and getting the same answer,
+or waits in silence.
 
 Where the emulator never changes what a provider waits for (moto never makes a
 DynamoDB replica appear, never reads an SQS ``RedriveAllowPolicy`` back), the
@@ -8,6 +9,9 @@ retries it for as long. Either costs up to ten minutes and ends in a timeout
 that names no operation. :func:`find_stall` sees it in the proxy's call log
 and the guard's refusals after :data:`STALL_LIMITS`, so the Stack stops the
 command within a minute, and :func:`stall_defect` says which call it was.
+A wait that asks nothing at all (a provider sleeping minutes for an object to
+become ready, no call, nothing completing) makes no progress either:
+:func:`find_silence` sees it after :attr:`StallLimits.silence` seconds.
 
 Pure: the calls (``pytest_converge.faults.Call``), the refusals
 (``pytest_converge.isolation.egress.Attempt``) and the times the run made progress in,
@@ -35,13 +39,16 @@ from .plan import UNKNOWN, Plan, ResourceChange
 
 __all__ = [
     "KNOWN_WAIT_LIMITS",
+    "SILENT_WAIT",
     "STALL_LIMITS",
     "Stall",
     "StallLimits",
     "answer_digest",
     "catalogued_wait",
     "error_code",
+    "find_silence",
     "find_stall",
+    "provisioning",
     "request_digest",
     "retried_egress",
     "stall_defect",
@@ -49,6 +56,7 @@ __all__ = [
 
 EMULATOR_GAP = "emulator-gap"
 REFUSED_EGRESS = "refused-egress"
+SILENT_WAIT = "silent-wait"
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,11 @@ class StallLimits:
 
     repeats: int = 3
     seconds: float = 35.0
+    #: A wait with resources in flight and no call, nothing pending and no progress
+    #: for this long is stalled whether or not it repeated anything. Provider waiters
+    #: poll at least every 10-30 s (3.39's back off to 10 s; 5.x's SDK retries at most
+    #: 20 s apart): two quiet minutes is no waiter of theirs.
+    silence: float = 120.0
 
 
 #: The limits a Stack uses (``Stack.stall_limits`` overrides them, e.g. in a test).
@@ -96,9 +109,11 @@ class Answered(Protocol):
 class Stall:
     """One request a command kept making against the same answer."""
 
-    #: ``emulator-gap`` (the emulator's answer never changed) or ``refused-egress``.
+    #: ``emulator-gap`` (the emulator's answer never changed), ``refused-egress``, or
+    #: ``silent-wait`` (no call at all).
     kind: str
-    #: ``dynamodb:DescribeTable``, or the refused ``host:port``.
+    #: ``dynamodb:DescribeTable``, or the refused ``host:port``; for a silent wait the
+    #: last call made before it ("" when none).
     target: str
     times: int
     #: Seconds from the first to the last of the identical answers.
@@ -117,6 +132,8 @@ class Stall:
         """``HTTP 200, unchanged``, ``HTTP 400 ResourceNotFoundException``, ``refused``."""
         if self.kind == REFUSED_EGRESS:
             return "refused"
+        if self.kind == SILENT_WAIT:
+            return f"HTTP {self.status}" + (f" {self.error}" if self.error else "")
         if self.status < 400:
             return f"HTTP {self.status}, an unchanged body"
         return f"HTTP {self.status}" + (f" {self.error}" if self.error else "")
@@ -129,6 +146,15 @@ class Stall:
     def describe(self, waited_for: str | None = None) -> str:
         """One sentence naming the call: the finding's message and the stopped command's error."""
         spent = f"{self.times} times in {self.seconds:.0f} s"
+        if self.kind == SILENT_WAIT:
+            last = (
+                f"; its last call, {self.target}, was answered {self.answer}" if self.target else ""
+            )
+            return (
+                f"silent wait: no API call and nothing completed for {self.seconds:.0f} s "
+                f"while {waited_for or 'a resource'} was being applied (the provider waits "
+                f"for the object to become ready without asking the emulator{last})"
+            )
         if self.kind == REFUSED_EGRESS:
             return (
                 f"refused egress to {self.target}: the provider kept retrying a call the "
@@ -216,6 +242,64 @@ class _Refusal:
     attempt: Refused
 
 
+def provisioning(timeline: Iterable[tuple[float, dict[str, Any]]]) -> set[str]:
+    """Addresses whose provisioner (``local-exec``...) is running, from terraform's
+    ``-json`` events: such a resource waits on its own script, not on the emulator."""
+    running: set[str] = set()
+    for _, event in timeline:
+        address = (event.get("hook") or {}).get("resource", {}).get("addr")
+        kind = event.get("type")
+        if not address:
+            continue
+        if kind == "provision_start":
+            running.add(address)
+        elif kind in ("provision_complete", "provision_errored"):
+            running.discard(address)
+    return running
+
+
+def find_silence(
+    calls: Iterable[Answered],
+    progress: Iterable[float],
+    waiting: Sequence[str],
+    now: float,
+    since: float,
+    limits: StallLimits = STALL_LIMITS,
+    pending: int = 0,
+) -> Stall | None:
+    """A command waiting in silence, or None.
+
+    ``waiting`` are the resources whose apply is open (a provisioner running is no
+    such wait: leave its resource out); ``since`` is when the command started,
+    ``now`` the time it is (the calls' clock); ``pending`` how many calls are
+    waiting for the emulator's answer (then the emulator is busy, not the provider
+    quiet). Silent when nothing happened (no call made, no progress) for
+    ``limits.silence`` seconds: the provider waits for something it never asks about.
+    Only the AWS provider's resources wait on the emulator (a ``time_sleep`` waits on
+    purpose).
+    """
+    waiting = [a for a in waiting if (resource_type(a) or "").startswith("aws_")]
+    if not waiting or pending:
+        return None
+    answered = [c for c in calls if c.status != 0 and c.fault is None]
+    last = max(answered, key=lambda c: c.started, default=None)
+    quiet_from = max([since, *progress, *(c.started for c in answered)])
+    quiet = now - quiet_from
+    if quiet < limits.silence:
+        return None
+    return Stall(
+        SILENT_WAIT,
+        operation_name(last.service, last.operation, last.method, last.path) if last else "",
+        0,
+        quiet,
+        quiet_from,
+        now,
+        status=last.status if last else 0,
+        error=last.error_code if last else None,
+        mutating=last.mutating if last else False,
+    )
+
+
 def stall_defect(
     stall: Stall,
     command: str,
@@ -246,6 +330,24 @@ def stall_defect(
         f"pytest-converge stopped `{command}` {stopped_after:.0f} s after it started, "
         "instead of letting it run into its timeout"
     )
+    if stall.kind == SILENT_WAIT:
+        return Defect(
+            kind="stalled",
+            address=address,
+            declared="progress: an API call, or the resource completing",
+            observed=f"no API call for {stall.seconds:.0f} s",
+            module=module,
+            scenario=scenario,
+            message=f"{text}; {stopped}",
+            why="the provider waited for the object to become ready without a call the "
+            "emulator could answer (a long sleep, or a backoff after an answer that said "
+            "not ready yet): a wait that makes no progress runs into terraform's timeout",
+            fix=f"if {address or 'the resource'} waits for a state the {emulator} emulator "
+            "never reaches, test it on another backend (--converge-backend) or leave it out "
+            "of the module under test (a count/for_each switched off in converge.tfvars); "
+            "if it waits on purpose (a sleep in the module), shorten the wait for the test",
+            severity=ERROR if strict else WARNING,
+        )
     if stall.kind == REFUSED_EGRESS:
         return Defect(
             kind="stalled",

@@ -196,10 +196,13 @@ def untested_defects(
     module: str,
     scenario: str,
     predicted: Collection[str] = (),
+    failing: Collection[str] = (),
 ) -> list[Defect]:
     """One ``untested`` warning per resource the backend cannot serve, naming the
     operation and the resources left out with it; ``predicted`` are the addresses the
-    pre-flight named before the apply (told as the finding's evidence)."""
+    pre-flight named before the apply (told as the finding's evidence); ``failing`` are
+    the operations the emulator has code for and answered with an error page all the
+    same (it failed on that request: said so, not "does not implement")."""
     found = []
     for address, operation in untested.items():
         evidence = (
@@ -220,9 +223,15 @@ def untested_defects(
                 waiting=list(waiting),
                 evidence=evidence,
                 message=(
-                    f"not tested on {backend}: the {backend} emulator does not implement "
-                    f"`{operation}`, which {address} needs{behind}. Every other resource "
-                    "was applied and judged: the module is partly verified"
+                    f"not tested on {backend}: the {backend} emulator "
+                    + (
+                        f"failed on the `{operation}` request {address} made (an error page "
+                        "for an operation it has code for)"
+                        if operation in failing
+                        else f"does not implement `{operation}`, which {address} needs"
+                    )
+                    + f"{behind}. Every other resource was applied and judged: the module "
+                    "is partly verified"
                 ),
                 why=(
                     "an emulator serves the operations it has code for; this resource's "

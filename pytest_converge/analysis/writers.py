@@ -10,23 +10,39 @@ from outside, it is two writers of one field.
 The evidence comes from one apply: terraform's ``-json`` events say when each
 resource's apply started and completed, the proxy's call log says when each
 mutating API call happened. A call made while ``W`` was being applied was
-made for ``W``. ``W`` wrote drifted object ``R`` when the call came after
-``R`` was complete, ``W``'s state refers to ``R``'s id, and the call's
-operation names what drifted (``AuthorizeSecurityGroupIngress`` and
-``ingress``; ``CreateRoute`` and ``route``): a subnet that refers to its VPC
-is not a writer of the VPC's drifted attributes.
+made for ``W``. ``W`` wrote a drifted field of object ``R`` when the call came
+after ``R`` was complete, ``W``'s state refers to ``R``'s id, and the call carried
+that field: its operation sends the API member the field is sent as, with that
+member among the request's parameters (``CreateTags`` with ``Tag`` for ``tags``),
+or, where the API's model names no member for the field, the operation names it
+(``AuthorizeSecurityGroupIngress`` and ``ingress``; ``CreateRoute`` and
+``route``). Each field is asked on its own: a volume attachment that refers to an
+instance and writes its volumes is no writer of its security groups, and a
+subnet that refers to its VPC is not a writer of the VPC's drifted attributes.
 
-Pure: events, calls and state in, ``{drifted address: [writer addresses]}`` out.
+Pure: events, calls and state in (the API model's lookup handed in as
+``members``), ``{drifted address: {field: [writer addresses]}}`` out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["ApplyWindow", "apply_windows", "fault_addresses", "natural", "sibling_writers"]
+#: ``(resource type, field, operations) -> API members`` the field is sent as, each
+#: with ``operations``, ``path`` and ``wire`` (:func:`..awsapi.model.api_members`).
+MemberLookup = Callable[[str, str, Sequence[str]], Sequence[Any]]
+
+__all__ = [
+    "ApplyWindow",
+    "MemberLookup",
+    "apply_windows",
+    "fault_addresses",
+    "natural",
+    "sibling_writers",
+]
 
 
 @dataclass(frozen=True)
@@ -87,56 +103,118 @@ def _holding(windows: Mapping[str, ApplyWindow], moment: float) -> list[str]:
     return [w.address for w in windows.values() if w.holds(moment)]
 
 
+@dataclass(frozen=True)
+class _Write:
+    """A successful mutating call made during one resource's apply."""
+
+    moment: float
+    operation: str
+    #: The request's top-level parameter names; empty when not known.
+    sent: frozenset[str]
+    #: The values the request gave (parameters, path pieces); empty when not known.
+    requested: frozenset[str] = frozenset()
+
+
 def sibling_writers(
     drifted: Mapping[str, Iterable[str]],
     events: Iterable[Mapping[str, Any]],
     calls: Iterable[Any],
     state: Sequence[Any],
     clock_offset: float = 0.0,
-) -> dict[str, list[str]]:
-    """For each drifted address, the other resources whose apply wrote that object.
+    members: MemberLookup | None = None,
+) -> dict[str, dict[str, list[str]]]:
+    """For each drifted address and field, the other resources whose apply wrote it.
 
     ``drifted`` maps an address to the names of its drifted attributes.
 
-    ``calls`` have ``started`` (``time.monotonic()``), ``mutating`` and
-    ``status``; ``clock_offset`` turns ``started`` into epoch seconds
-    (``time.time() - time.monotonic()`` at the apply). ``state`` holds
-    records with ``address``, ``id`` and ``values`` (:func:`~.state.state_resources`).
+    ``calls`` have ``started`` (``time.monotonic()``), ``operation``, ``mutating``,
+    ``status`` and ``sent`` (parameter names, may be absent); ``clock_offset`` turns
+    ``started`` into epoch seconds (``time.time() - time.monotonic()`` at the apply).
+    ``state`` holds records with ``address``, ``type``, ``id`` and ``values``
+    (:func:`~.state.state_resources`). ``members`` looks up the API members a field
+    is sent as; without it (or when it knows none) the operation's name must name
+    the field.
     """
     windows = apply_windows(events)
-    writes: dict[str, list[tuple[float, set[str]]]] = {}
+    writes: dict[str, list[_Write]] = {}
     for call in calls:
         if not getattr(call, "mutating", False) or not 0 < getattr(call, "status", 0) < 400:
             continue
         moment = call.started + clock_offset
+        sent = frozenset(getattr(call, "sent", None) or ())
+        requested = frozenset(getattr(call, "requested", None) or ())
         for address in _holding(windows, moment):
-            writes.setdefault(address, []).append((moment, _words(call.operation)))
+            writes.setdefault(address, []).append(_Write(moment, call.operation, sent, requested))
     by_address = {r.address: r for r in state}
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, list[str]]] = {}
     for address, attributes in drifted.items():
         target = by_address.get(address)
         if target is None or not target.id:
             continue
-        nouns = set().union(*(_words(a) for a in attributes)) - _VERBS
         done = windows[address].end if address in windows else float("-inf")
-        writers: list[tuple[str, bool]] = []
+        names = _names_of(target)
+        per_field: dict[str, list[tuple[str, bool]]] = {}
         for other in state:
-            if other.address == address or not any(
-                m > done and nouns & words for m, words in writes.get(other.address, ())
-            ):
+            after = [w for w in writes.get(other.address, ()) if w.moment > done]
+            if other.address == address or not after:
                 continue
             fields = _fields_with(other.values, target.id)
-            if fields:
-                writers.append((other.address, bool(fields & _direct_fields(target.type))))
-        # A field named after the object's type (security_group_id on a group)
-        # is what a writer of it has; another reference (source_security_group_id)
-        # only counts when no resource has such a field.
-        if any(direct for _, direct in writers):
-            writers = [(a, d) for a, d in writers if d]
-        writers_found = [a for a, _ in writers]
-        if writers_found:
-            found[address] = sorted(writers_found, key=natural)
+            if not fields:
+                continue
+            direct = bool(fields & _direct_fields(target.type))
+            for attribute in attributes:
+                if _wrote(target.type, attribute, after, members, names):
+                    per_field.setdefault(attribute, []).append((other.address, direct))
+        for attribute, writers in per_field.items():
+            # A field named after the object's type (security_group_id on a group)
+            # is what a writer of it has; another reference (source_security_group_id)
+            # only counts when no resource has such a field.
+            if any(direct for _, direct in writers):
+                writers = [(a, d) for a, d in writers if d]
+            found.setdefault(address, {})[attribute] = sorted((a for a, _ in writers), key=natural)
     return found
+
+
+def _wrote(
+    resource_type: str,
+    attribute: str,
+    writes: Sequence[_Write],
+    members: MemberLookup | None,
+    names: frozenset[str] = frozenset(),
+) -> bool:
+    """One of ``writes`` carried ``attribute`` of a ``resource_type`` object named
+    ``names`` (its id, ARN, name)."""
+    operations = list(dict.fromkeys(w.operation for w in writes))
+    known = list(members(resource_type, attribute, operations)) if members else []
+    if known:
+        # A member many objects share (CreateTags' Tag) counts for this one only when
+        # the request names it (ResourceId=vol-2), where the request's values are known.
+        aimed = [w for w in writes if not w.requested or w.requested & names]
+        return any(_carries(m, w) for m in known for w in aimed)
+    nouns = _words(attribute) - _VERBS
+    return any(nouns & _words(w.operation) for w in writes)
+
+
+def _carries(member: Any, write: _Write) -> bool:
+    """``write`` is a call of an operation that sends ``member``, with it among the
+    request's parameters (when their names are known)."""
+    if write.operation not in member.operations:
+        return False
+    if not write.sent:
+        return True
+    names = {_plain(n) for n in write.sent}
+    return bool(names & {_plain(member.path[0]), _plain(getattr(member, "wire", "") or "")})
+
+
+def _names_of(target: Any) -> frozenset[str]:
+    """What a request may name an object by: its id, ARN and name."""
+    values = target.values if isinstance(target.values, Mapping) else {}
+    found = {target.id, values.get("arn"), values.get("name")}
+    return frozenset(v for v in found if isinstance(v, str) and v)
+
+
+def _plain(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
 
 
 #: Words of an operation name that say what it does, not what it writes.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -26,13 +27,22 @@ from ..analysis.model_gaps import ApiMember
 from .operations import service_of
 
 __all__ = [
+    "ReadPath",
     "allowed_values",
     "api_members",
     "endpoint_prefix",
     "known_service",
+    "operation_http",
     "operation_input",
+    "protocol",
+    "read_paths",
     "services_of",
 ]
+
+#: Verbs of the operations that read a resource back.
+READING_VERBS = ("Describe", "Get", "List")
+#: How deep an output shape is searched for a member (Reservations.Instances.X is 3).
+_OUTPUT_DEPTH = 4
 
 #: Verbs of the operations that send a resource's settings.
 MUTATING_VERBS = (
@@ -237,3 +247,91 @@ def allowed_values(service: str, operation: str, member: str) -> frozenset[str]:
     values = set(getattr(shape, "enum", None) or ())
     values.update(_CODE.findall(getattr(shape, "documentation", "") or ""))
     return frozenset(values)
+
+
+def protocol(service: str) -> str:
+    """The service's wire protocol (``query``, ``ec2``, ``json``, ``rest-json``,
+    ``rest-xml``); empty when botocore has no model of it."""
+    model = _model(service)
+    return str(model.metadata.get("protocol") or "") if model else ""
+
+
+def operation_http(service: str, operation: str) -> dict[str, Any] | None:
+    """The operation's ``http`` trait (``method``, ``requestUri``); None: unknown."""
+    model = _model(service)
+    if model is None or operation not in model.operation_names:
+        return None
+    return dict(model.operation_model(operation).http)
+
+
+@dataclass(frozen=True)
+class ReadPath:
+    """Where a read operation's answer carries a member (botocore's output shape)."""
+
+    service: str
+    #: ``DescribeInstances``.
+    operation: str
+    #: Member names from the output shape down: ``("Reservations", "Instances",
+    #: "EnclaveOptions")``.
+    path: tuple[str, ...]
+    #: The structure shapes that hold each step, outermost first, the output shape left
+    #: out: ``("Reservation", "Instance")``; what moto's objects are named after.
+    parents: tuple[str, ...]
+    #: Other names the member may be read by: its shape's name, its name on the wire.
+    aliases: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """``DescribeInstances Reservations.Instances.EnclaveOptions``."""
+        return f"{self.operation} {'.'.join(self.path)}"
+
+
+def read_paths(
+    resource_type: str, member: ApiMember, operations: Iterable[str] = ()
+) -> list[ReadPath]:
+    """The read operations whose answer carries ``member`` (by its top name), with the path.
+
+    The reads are those of ``operations`` (a resource's calls) and those named after
+    the resource's noun (``DescribeInstances`` for ``aws_instance``); the member is
+    found by name anywhere in the output shape, a few levels deep.
+    """
+    model = _model(member.service)
+    if model is None:
+        return []
+    reads = [n for n in model.operation_names if n.startswith(READING_VERBS)]
+    wanted = set(operations)
+    chosen = [n for n in reads if n in wanted]
+    for noun in _nouns(resource_type):
+        named = [n for n in reads if n.lower().endswith((noun, noun + "s", noun + "es"))]
+        if named:
+            chosen.extend(n for n in named if n not in chosen)
+            break
+    names = {member.path[0].lower(), member.wire.lower()} - {""}
+    found = []
+    for name in chosen:
+        shape = model.operation_model(name).output_shape
+        hit = _find_member(shape, names, (), (), _OUTPUT_DEPTH) if shape is not None else None
+        if hit is not None:
+            found.append(ReadPath(member.service, name, *hit))
+    return found
+
+
+def _find_member(
+    shape: Any, names: set[str], path: tuple[str, ...], parents: tuple[str, ...], depth: int
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """The first (shallowest) path to a member named one of ``names``, its holders, and
+    the member's other names (shape name, wire name)."""
+    shape = _element(shape)
+    members = getattr(shape, "members", None)
+    if not members or depth == 0:
+        return None
+    holders = (*parents, shape.name) if path else parents
+    for key, sub in members.items():
+        if key.lower() in names:
+            wire = sub.serialization.get("name") or ""
+            aliases = tuple(dict.fromkeys(a for a in (sub.name, wire) if a and a != key))
+            return (*path, key), holders, aliases
+    for key, sub in members.items():
+        found = _find_member(sub, names, (*path, key), holders, depth - 1)
+        if found is not None:
+            return found
+    return None

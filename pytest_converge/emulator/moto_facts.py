@@ -21,13 +21,21 @@ from typing import TYPE_CHECKING, Any
 from ..analysis.defects import Defect
 from ..analysis.gaps import emulator_version, resource_type
 from ..analysis.model_gaps import (
+    ApiMember,
     AttributeFacts,
     ModelFacts,
     Refusal,
     RefusedParameter,
     model_questions,
 )
-from ..awsapi.model import allowed_values, api_members, endpoint_prefix, known_service, services_of
+from ..awsapi.model import (
+    allowed_values,
+    api_members,
+    endpoint_prefix,
+    known_service,
+    read_paths,
+    services_of,
+)
 from .moto_source import SourceIndex, normalise
 
 if TYPE_CHECKING:
@@ -87,18 +95,46 @@ def _attribute_facts(
     services: Sequence[str],
     operations: Iterable[str],
 ) -> list[AttributeFacts]:
-    """One fact per API member the attribute is sent as, in a service moto has."""
+    """One fact per API member the attribute is sent as, in a service moto has.
+
+    A member moto's service never names is never read; one it names is still lost
+    when the read that brings it back (``DescribeInstances``) answers without it."""
     found = []
+    operations = list(operations)
     for member in api_members(rtype, attribute, services, operations):
         package = index.package_of(member.service, endpoint_prefix(member.service))
         if package is None:
             continue  # moto has no such service: a call to it fails on its own
         carried = any(index.mentions(package, n) for n in (member.path[0], member.wire) if n)
-        found.append(AttributeFacts(rtype, attribute, member, carried, index.source_name(package)))
+        read = ""
+        if carried:
+            read = _unanswered_read(index, package, rtype, member, operations)
+            carried = not read
+        found.append(
+            AttributeFacts(rtype, attribute, member, carried, index.source_name(package), read)
+        )
     # Sent as several members (two services, two names): dropped only if no one is read.
     if any(f.carried for f in found):
         return [f for f in found if f.carried][:1]
     return found[:1]
+
+
+def _unanswered_read(
+    index: SourceIndex, package: str, rtype: str, member: ApiMember, operations: Sequence[str]
+) -> str:
+    """The read whose answer moto builds without ``member`` (``DescribeInstances
+    Reservations.Instances.EnclaveOptions``), or "" when a read carries it or none
+    can be told."""
+    missing = ""
+    for read in read_paths(rtype, member, operations):
+        says = index.response_mentions(
+            package, read.operation, read.path[-1], read.parents, read.aliases
+        )
+        if says:
+            return ""
+        if says is False and not missing:
+            missing = read.describe()
+    return missing
 
 
 def _refusal(index: SourceIndex, call: Call) -> Refusal:

@@ -106,9 +106,13 @@ class Call:
     #: What a successful mutating call's request named (parameter values, path pieces):
     #: a create whose answer does not name its object (``CreateLogGroup``) named it here.
     requested: frozenset[str] = frozenset()
+    #: The top-level parameter names that request sent (``VolumeId``, ``Tag``), when its
+    #: body has names (query, EC2, JSON): which API members a write carried.
+    sent: frozenset[str] = frozenset()
     #: A mutating call the emulator itself refused (4xx, answered as it was): its
     #: error message and the request's parameters (:func:`.operations.request_parameters`),
-    #: the evidence of a suspected emulator gap (:mod:`..awsapi.facts`). Empty otherwise.
+    #: the evidence of a suspected emulator gap (:mod:`..emulator.moto_facts`); a call
+    #: answered with an error page keeps its parameters too. Empty otherwise.
     error_message: str = ""
     parameters: dict[str, str] = field(default_factory=dict)
 
@@ -715,6 +719,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if call.mutating and 200 <= response.status < 300:
                         call.answered = answer_tokens(response.body)
                         call.requested = request_tokens(body, path)
+                        call.sent = frozenset(n.split(".", 1)[0] for n in request_parameters(body))
                         proxy._heard(call)
                     if gather is not None and isinstance(fault, Crash):
                         # Made, unanswered: held until the cut kills terraform.
@@ -729,6 +734,8 @@ class _Handler(BaseHTTPRequestHandler):
             call.error_code = error_code(call.status, response.body)
             if call.refused:
                 call.error_message = error_message(call.status, response.body)
+            if call.refused or call.unimplemented:
+                # The request an explanation quotes (a refusal, an error page).
                 call.parameters = request_parameters(body)
             # Record before answering: a client that has its answer must find its call.
             proxy._finish(pending)

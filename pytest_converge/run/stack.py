@@ -44,11 +44,14 @@ from ..analysis.preflight import PlannedResource, Preflight, preflight
 from ..analysis.stalls import (
     KNOWN_WAIT_LIMITS,
     REFUSED_EGRESS,
+    SILENT_WAIT,
     STALL_LIMITS,
     Stall,
     StallLimits,
     catalogued_wait,
+    find_silence,
     find_stall,
+    provisioning,
     retried_egress,
     split_after_cut,
     stall_defect,
@@ -57,9 +60,11 @@ from ..analysis.state import state_resources
 from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
+from ..awsapi.model import api_members
 from ..awsapi.operations import operations_of
 from ..emulator.base import Emulator
 from ..emulator.moto_facts import model_facts, refusal_facts
+from ..emulator.moto_source import implements
 from ..emulator.served import served
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
@@ -547,6 +552,12 @@ class Stack:
         )
         return True
 
+    def _has_code_for(self, operation: str) -> bool:
+        """The emulator has code for ``operation`` (``svc:Op``): its error page was it
+        failing on the request (moto's dispatch tells; other backends cannot)."""
+        service, _, name = operation.partition(":")
+        return self.emulator.name == "moto" and implements(service, name) is True
+
     def _untested_error(self, error: BaseException) -> bool:
         """``error`` names only resources this backend cannot serve (a data source read at
         plan time, say): the untested part failed, nothing of the module did."""
@@ -564,13 +575,22 @@ class Stack:
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
         return [r.address for r in state if r.is_managed]
 
-    def _sibling_writers(self, plan: Plan, applied: ApplyResult | None) -> dict[str, list[str]]:
-        """Drifted objects another resource of this configuration wrote during ``applied``."""
+    def _sibling_writers(
+        self, plan: Plan, applied: ApplyResult | None
+    ) -> dict[str, dict[str, list[str]]]:
+        """Drifted fields another resource of this configuration wrote during ``applied``."""
         if not plan.drift or applied is None or not applied.events:
             return {}
         drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
         state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        return sibling_writers(drifted, applied.events, applied.calls, state, applied.clock_offset)
+        return sibling_writers(
+            drifted,
+            applied.events,
+            applied.calls,
+            state,
+            applied.clock_offset,
+            lambda rtype, field, operations: api_members(rtype, field, None, operations),
+        )
 
     def assert_converged(self) -> None:
         """Raise :class:`ConvergenceError` unless the plan after apply is empty.
@@ -970,9 +990,16 @@ class Stack:
                 ):
                     stall = early
             if stall is None:
+                # A wait that asks nothing at all makes no progress either.
+                now = time.monotonic()
+                running = provisioning(timeline)
+                waiting = [a for a in in_flight(timeline, now) if a not in running]
+                pending = len(self.proxy.in_flight)
+                stall = find_silence(calls, progress, waiting, now, begun, limits, pending)
+            if stall is None:
                 return None
             found.append(stall)
-            return stall.describe()
+            return stall.describe(_silent_for(timeline, stall))
 
         return watch, found
 
@@ -1040,6 +1067,7 @@ class Stack:
                 module=self.name,
                 scenario=scenario,
                 predicted=self.preflight.addresses,
+                failing={op for op in self.untested.values() if self._has_code_for(op)},
             )
         return [*unique.values(), *stalled, *untested]
 
@@ -1113,7 +1141,7 @@ class Stack:
 
     def _model_facts(self, defects: list[Defect], applied: ApplyResult | None) -> ModelFacts | None:
         """What the API's model and the emulator's source say of ``defects`` and of the
-        calls ``applied`` made (see :mod:`.awsapi.facts`): the evidence of a gap no
+        calls ``applied`` made (see :mod:`..emulator.moto_facts`): the evidence of a gap no
         catalogue entry names yet."""
         calls = applied.calls if applied is not None else []
         return model_facts(defects, self.emulator, calls)
@@ -1172,13 +1200,14 @@ _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_error
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
-    the emulator refused on a value it does not know (:func:`.awsapi.facts.refusal_facts`).
+    the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`).
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
     """
     name = emulator.name
-    notes = unimplemented_notes(calls, name) + undecodable_notes(error.diagnostics, name)
+    served = implements if name == "moto" else None
+    notes = unimplemented_notes(calls, name, served) + undecodable_notes(error.diagnostics, name)
     notes += refusal_notes(refusal_facts(emulator, calls))
     if notes:
         error.diagnostics[:] = notes + [
@@ -1189,6 +1218,14 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
+
+
+def _silent_for(timeline: list[tuple[float, dict[str, Any]]], stall: Stall) -> str | None:
+    """The resource a silent wait is for (the first in flight), else None."""
+    if stall.kind != SILENT_WAIT:
+        return None
+    waiting = in_flight(timeline, stall.last)
+    return waiting[0] if waiting else None
 
 
 def _waiting(addresses: Sequence[str], stall: Stall) -> str | None:

@@ -148,3 +148,23 @@ def test_junit_xml_carries_classification_emulator_suspected_and_evidence(pytest
     assert ("converge.emulator_suspected", "true") in props
     evidence = [v for n, v in props if n == "converge.evidence"]
     assert len(evidence) == 1 and all("reproduced with moto" in v for v in evidence)
+
+
+def test_an_error_page_to_an_operation_moto_serves_names_the_request(converge, tmp_path):
+    # moto serves DescribeVpcs, and fails (an HTML 500) on a filter it has no code for.
+    (tmp_path / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_vpc" "v" {\n  cidr_block = "10.0.0.0/16"\n}\n'
+        'data "aws_vpcs" "pooled" {\n'
+        "  filter {\n"
+        '    name   = "ipv6-cidr-block-association.ipv6-pool"\n'
+        "    values = [aws_vpc.v.id]\n"
+        "  }\n"
+        "}\n"
+    )
+    result = converge(tmp_path).apply()
+    assert not result.ok
+    text = str(result.error)
+    assert "the moto emulator failed on a `ec2:DescribeVpcs` request" in text, text
+    assert "Filter.1.Name=ipv6-cidr-block-association.ipv6-pool" in text
+    assert "does not implement `ec2:DescribeVpcs`" not in text

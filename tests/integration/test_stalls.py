@@ -195,3 +195,30 @@ def test_a_fault_scenario_whose_rerun_stalls_still_finds_the_duplicate(converge)
     assert ("duplicate", "aws_vpc.main") in kinds, report.defects
     assert ("permanent-diff", "aws_security_group.ssh") in kinds, report.defects
     assert any(d.kind == "stalled" and d.emulator_suspected for d in report.defects)
+
+
+def test_a_wait_in_silence_is_stopped_and_named(converge, tmp_path) -> None:
+    """aws_db_instance on provider 3.39 waits 30 s before its first poll: a wait with no
+    call at all. With a short silence limit it is cut, named, and never a timeout."""
+    (tmp_path / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_db_instance" "db" {\n'
+        '  identifier          = "quiet"\n'
+        '  engine              = "postgres"\n'
+        '  instance_class      = "db.t3.micro"\n'
+        "  allocated_storage   = 20\n"
+        '  username            = "app"\n'
+        '  password            = "correct-horse-battery"\n'
+        "  skip_final_snapshot = true\n"
+        "}\n"
+    )
+    stack = converge(tmp_path)
+    stack.stall_limits = StallLimits(repeats=3, seconds=8.0, silence=10.0)
+    result = stack.apply()
+    assert not result.ok
+    assert isinstance(result.error, TerraformStalled)
+    [found] = result.stalled
+    assert (found.kind, found.address) == ("stalled", "aws_db_instance.db")
+    assert found.message.startswith("silent wait: no API call and nothing completed for ")
+    assert "while aws_db_instance.db was being applied" in found.message
+    assert "its last call, rds:CreateDBInstance" in found.message

@@ -413,3 +413,32 @@ def test_json_fix_says_when_no_spelling_converges():
     assert "Last resort only" in text
     written = hints.fix("json-equivalent", "policy", '{"b": 1, "a": 2}', '{"a":2,"b":1}')
     assert "jsonencode()" in written
+
+
+def test_blocks_returned_sorted_with_fields_carried_over_by_position_are_order():
+    # An ALB listener's actions declared out of `order` (aws 3.39 on moto, measured):
+    # the plan pairs blocks by position, so the forward action planned where the OIDC
+    # one was keeps its authenticate_oidc, and the OIDC one the forward's target group.
+    oidc = {"client_id": "app", "client_secret": "s", "scope": "", "session_timeout": 0}
+    declared = [
+        {"type": "forward", "order": 2, "target_group_arn": "tg", "authenticate_oidc": [oidc]},
+        {
+            "type": "authenticate-oidc",
+            "order": 1,
+            "target_group_arn": "tg",
+            "authenticate_oidc": [{**oidc, "scope": None, "session_timeout": None}],
+        },
+    ]
+    observed = [
+        {
+            "type": "authenticate-oidc",
+            "order": 1,
+            "target_group_arn": "",
+            "authenticate_oidc": [oidc],
+        },
+        {"type": "forward", "order": 2, "target_group_arn": "tg", "authenticate_oidc": []},
+    ]
+    assert classify(declared, observed, "default_action") == "order"
+    # A field that differs in its own block is no carry-over: not order.
+    changed = [{**declared[0], "target_group_arn": "other"}, declared[1]]
+    assert classify(changed, observed, "default_action") != "order"

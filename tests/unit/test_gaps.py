@@ -216,6 +216,53 @@ def test_unimplemented_operations_are_named_as_iam_writes_them():
     assert note.startswith("the moto emulator does not implement `outposts:ListOutposts`")
 
 
+def _error_page(operation: str, **parameters: str) -> SimpleNamespace:
+    return SimpleNamespace(
+        service="ec2",
+        operation=operation,
+        method="POST",
+        path="/",
+        unimplemented=True,
+        upstream_status=500,
+        parameters=parameters,
+    )
+
+
+def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request():
+    from pytest_converge.emulator.moto_source import implements
+
+    failed = _error_page(
+        "DescribeSubnets",
+        **{
+            "Filter.1.Name": "ipv6-cidr-block-association.ipv6-cidr-block",
+            "Filter.1.Value.1": "2001:db8::/64",
+        },
+    )
+    missing = _error_page("EnableVgwRoutePropagation", GatewayId="vgw-1")
+    served, lacking = unimplemented_notes([failed, missing], "moto", implements)
+    assert served.startswith(
+        "the moto emulator failed on a `ec2:DescribeSubnets` request (it serves that "
+        "operation, and answered HTTP 500 with an error page to this request: "
+        "Filter.1.Name=ipv6-cidr-block-association.ipv6-cidr-block, "
+        "Filter.1.Value.1=2001:db8::/64): an emulator bug on these parameters, not a "
+        "missing operation"
+    ), served
+    assert "does not implement" not in served
+    assert lacking.startswith("the moto emulator does not implement `ec2:EnableVgwRoute")
+    # Not known either way: the missing operation, as before.
+    [unknown] = unimplemented_notes([failed], "moto", lambda service, operation: None)
+    assert unknown.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")
+
+
+def test_a_long_request_is_quoted_short():
+    from pytest_converge.analysis.gaps import request_excerpt
+
+    call = _error_page("RunInstances", **{f"P{i}": "v" * 100 for i in range(6)})
+    excerpt = request_excerpt(call)
+    assert excerpt.endswith(" and 2 more") and excerpt.count("...") == 4
+    assert request_excerpt(_error_page("X")) == "POST /"
+
+
 def _output(name, declared, observed):
     return Defect(
         kind="output-change",

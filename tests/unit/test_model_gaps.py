@@ -414,3 +414,132 @@ def test_the_api_model_reads_no_aws_profile(monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         for cached in (api_model._loader, api_model._available, api_model._model):
             cached.cache_clear()
+
+
+# -- the member in the read's own answer ---------------------------------------------------
+
+
+def test_a_member_moto_names_elsewhere_is_lost_when_the_reads_answer_lacks_it(moto_only):
+    # moto's ec2 names EnclaveOptions for launch templates; DescribeInstances never renders it.
+    dropped = _diff(
+        address="module.ec2.aws_instance.this[0]",
+        attribute="enclave_options",
+        declared=[{"enabled": None}],
+        observed=[],
+    )
+    facts = model_facts.model_facts(
+        [dropped],
+        SimpleNamespace(name="moto", version="5.2.5"),
+    )
+    assert facts is not None
+    [known] = facts.attributes
+    assert not known.carried
+    assert known.read == "DescribeInstances Reservations.Instances.EnclaveOptions"
+    assert mark_model_gaps([dropped], facts) == [dropped]
+    assert dropped.emulator_suspected and dropped.severity == "warning"
+    assert "moto 5.2.5's ec2 DescribeInstances answer never carries it" in dropped.evidence
+    assert "moto/ec2's code for that answer never names EnclaveOptions" in dropped.evidence
+
+
+def test_a_member_the_reads_answer_carries_is_not_excused(moto_only):
+    kept = _diff(address="aws_instance.web", attribute="metadata_options", declared=[{"a": 1}])
+    facts = model_facts.model_facts([kept], SimpleNamespace(name="moto", version="5.2.5"))
+    assert facts is not None
+    [known] = facts.attributes
+    assert known.carried and known.read == ""
+
+
+def test_the_read_path_is_botocores_output_shape():
+    from pytest_converge.awsapi.model import read_paths
+
+    [member] = api_members("aws_instance", "enclave_options")
+    [read] = read_paths("aws_instance", member)
+    assert read.path == ("Reservations", "Instances", "EnclaveOptions")
+    assert read.parents == ("Reservation", "Instance")
+
+
+def test_the_answer_of_one_operation_is_read_from_its_own_code(tmp_path):
+    index = SourceIndex(extra=[], cache=tmp_path)
+    parents = ("Reservation", "Instance")
+    assert index.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", parents) is False
+    assert index.response_mentions("ec2", "DescribeInstances", "InstanceType", parents) is True
+    # A holder with no class of its own (a dict kept as sent): not known from here.
+    holders = ("LaunchTemplateVersion", "ResponseLaunchTemplateData")
+    said = index.response_mentions("ec2", "DescribeLaunchTemplateVersions", "X", holders)
+    assert said is None
+    assert index.response_mentions("ec2", "NoSuchOperation", "EnclaveOptions") is None
+    # Kept per moto version: a second index reads the stored code, not the source.
+    [stored] = tmp_path.glob("*/ec2.code.json")
+    again = SourceIndex(extra=[], cache=tmp_path)
+    assert again.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", parents) is False
+    assert stored.exists()
+
+
+def test_a_template_decides_what_an_answer_carries(tmp_path):
+    root = tmp_path / "moto"
+    (root / "things").mkdir(parents=True)
+    (root / "things" / "responses.py").write_text(
+        "class ThingResponse:\n"
+        "    def describe_things(self):\n"
+        "        things = self.backend.describe_things()\n"
+        "        return self.render(THINGS, things=things)\n"
+        "    def get_widget(self):\n"
+        "        return json.dumps(self.backend.get_widget().to_dict())\n"
+        'THINGS = """<Things>""" + THING\n'
+        'THING = "<thing><name>{{ thing.name }}</name></thing>"\n'
+    )
+    index = SourceIndex(root=root, extra=[], cache=tmp_path / "cache")
+    assert index.response_mentions("things", "DescribeThings", "Name") is True
+    assert index.response_mentions("things", "DescribeThings", "Colour") is False
+    assert index.response_mentions("things", "GetWidget", "Colour") is None
+
+
+def test_a_class_that_sets_its_attributes_by_name_may_hold_any_member(tmp_path):
+    root = tmp_path / "moto"
+    (root / "things").mkdir(parents=True)
+    (root / "things" / "responses.py").write_text(
+        "class ThingResponse:\n"
+        "    def describe_things(self):\n"
+        "        return ActionResult({'Things': self.backend.things()})\n"
+    )
+    (root / "things" / "models.py").write_text(
+        "class Thing:\n    def __init__(self, **kw):\n        self.name = kw['name']\n"
+        "class Widget:\n    def __init__(self, **kw):\n"
+        "        for k, v in kw.items():\n            setattr(self, k, v)\n"
+    )
+    index = SourceIndex(root=root, extra=[], cache=tmp_path / "cache")
+    assert index.response_mentions("things", "DescribeThings", "Colour", ["Thing"]) is False
+    assert index.response_mentions("things", "DescribeThings", "Name", ["Thing"]) is True
+    assert index.response_mentions("things", "DescribeThings", "Colour", ["Widget"]) is None
+
+
+def test_a_member_the_fidelity_layer_names_is_carried_in_the_answer(tmp_path):
+    extra = tmp_path / "fidelity"
+    extra.mkdir()
+    (extra / "ec2.py").write_text("from moto.ec2.models import Instance\nENCLAVE_OPTIONS = 1\n")
+    index = SourceIndex(extra=[extra], cache=tmp_path / "cache")
+    parents = ("Reservation", "Instance")
+    assert index.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", parents)
+
+
+def test_an_answer_serialised_from_a_class_reads_the_members_aliases(tmp_path):
+    root = tmp_path / "moto"
+    (root / "db").mkdir(parents=True)
+    (root / "db" / "responses.py").write_text(
+        "class DBResponse:\n"
+        "    def describe_db_instances(self):\n"
+        "        return ActionResult({'DBInstances': self.backend.instances()})\n"
+    )
+    (root / "db" / "models.py").write_text(
+        "class DBInstance:\n    def __init__(self, identifier, endpoint):\n"
+        "        self.identifier = identifier\n        self.endpoint = endpoint\n"
+    )
+    index = SourceIndex(root=root, extra=[], cache=tmp_path / "cache")
+    holders = ["DBInstance"]
+    # moto's serialiser reads DBInstanceIdentifier as `identifier` of a DBInstance.
+    said = index.response_mentions("db", "DescribeDBInstances", "DBInstanceIdentifier", holders)
+    assert said is True
+    # ... and a member by its shape's name.
+    said = index.response_mentions("db", "DescribeDBInstances", "Address", holders, ["Endpoint"])
+    assert said is True
+    assert index.response_mentions("db", "DescribeDBInstances", "Port", holders) is False

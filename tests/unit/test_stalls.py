@@ -314,3 +314,57 @@ def test_a_plan_after_a_cut_keeps_only_what_the_apply_finished() -> None:
         "aws_sqs_queue.q, aws_s3_bucket.b; the second plan and the inventory checked "
         "everything else."
     )
+
+
+# -- a wait in silence ---------------------------------------------------------------------
+
+
+def test_a_wait_with_no_call_at_all_is_cut_and_named():
+    from pytest_converge.analysis.stalls import find_silence
+
+    limits = StallLimits(repeats=3, seconds=20.0, silence=60.0)
+    calls = [C("CreateReplicationGroup", 5.0, mutating=True, service="elasticache")]
+    waiting = ["aws_elasticache_replication_group.this"]
+    # Repeats nothing, so find_stall never sees it.
+    assert find_stall(calls, (), (), limits) is None
+    assert find_silence(calls, (), waiting, now=60.0, since=0.0, limits=limits) is None
+    stall = find_silence(calls, (), waiting, now=70.0, since=0.0, limits=limits)
+    assert stall is not None and stall.seconds == 65.0
+    assert stall.target == "elasticache:CreateReplicationGroup"
+    defect = stall_defect(stall, "terraform apply", 70.0, waiting)
+    assert defect.kind == "stalled" and defect.address == waiting[0]
+    assert defect.message.startswith(
+        "silent wait: no API call and nothing completed for 65 s while "
+        "aws_elasticache_replication_group.this was being applied"
+    ), defect.message
+    assert "its last call, elasticache:CreateReplicationGroup" in defect.message
+    assert "stopped `terraform apply` 70 s after it started" in defect.message
+    assert defect.severity == "warning"
+
+
+def test_progress_a_pending_call_or_nothing_in_flight_is_no_silent_wait():
+    from pytest_converge.analysis.stalls import find_silence
+
+    limits = StallLimits(silence=60.0)
+    waiting = ["aws_instance.web"]
+    assert find_silence([], [50.0], waiting, now=100.0, since=0.0, limits=limits) is None
+    assert find_silence([], [], waiting, now=100.0, since=0.0, limits=limits, pending=1) is None
+    assert find_silence([], [], [], now=100.0, since=0.0, limits=limits) is None
+    sleeping = ["time_sleep.iam"]  # waits on purpose, not on the emulator
+    assert find_silence([], [], sleeping, now=100.0, since=0.0, limits=limits) is None
+    quiet = find_silence([], [], waiting, now=100.0, since=0.0, limits=limits)
+    assert quiet is not None and quiet.target == ""
+
+
+def test_a_resource_running_its_provisioner_is_not_waiting_on_the_emulator():
+    from pytest_converge.analysis.stalls import provisioning
+
+    def event(kind, address):
+        return (1.0, {"type": kind, "hook": {"resource": {"addr": address}}})
+
+    timeline = [
+        event("provision_start", "aws_instance.a"),
+        event("provision_start", "aws_instance.b"),
+        event("provision_complete", "aws_instance.b"),
+    ]
+    assert provisioning(timeline) == {"aws_instance.a"}

@@ -190,3 +190,16 @@ def test_instances_of_one_block_share_an_unlocated_gap_when_no_diagnostic_names_
         "aws_x_thing.t[0]",
         "aws_x_thing.t[1]",
     ]
+
+
+def test_an_error_page_to_an_operation_with_code_is_the_emulator_failing_on_it() -> None:
+    [found] = untested_defects(
+        {"module.tgw.aws_ec2_transit_gateway_vpc_attachment.this": "ec2:Disassociate"},
+        [],
+        "moto",
+        module="m",
+        scenario="two-run",
+        failing={"ec2:Disassociate"},
+    )
+    assert "failed on the `ec2:Disassociate` request" in found.message
+    assert "does not implement" not in found.message

@@ -86,7 +86,7 @@ def test_a_sibling_that_wrote_the_drifted_field_is_named():
     )
     # The rule's AuthorizeSecurityGroupIngress wrote the group's ingress; the
     # subnet refers to the VPC but CreateSubnet writes nothing the VPC drifted in.
-    assert found == {"aws_security_group.this": ["aws_security_group_rule.ingress[0]"]}
+    assert found == {"aws_security_group.this": {"ingress": ["aws_security_group_rule.ingress[0]"]}}
 
 
 def test_calls_that_failed_or_came_before_the_object_existed_are_not_writes():
@@ -140,7 +140,7 @@ def test_a_rule_of_another_group_that_only_names_this_one_as_source_is_not_its_w
     found = sibling_writers(
         {"aws_security_group.this": ["ingress"]}, events, calls, state, EPOCH_10H
     )
-    assert found == {"aws_security_group.this": ["aws_security_group_rule.own"]}
+    assert found == {"aws_security_group.this": {"ingress": ["aws_security_group_rule.own"]}}
 
 
 def test_the_resource_a_fault_hit_is_the_one_whose_apply_was_running():
@@ -157,3 +157,98 @@ def test_the_resource_a_fault_hit_is_the_one_whose_apply_was_running():
     # Two windows open at the moment of the call: not known, not guessed.
     both = [*events, _event("apply_start", "aws_sqs_queue.c", 3.2)]
     assert fault_addresses(calls, both, EPOCH_10H) == []
+
+
+def _instance_state():
+    """terraform-aws-ec2-instance examples/volume-attachment, as state has it."""
+    return [
+        StateResource("aws_ebs_volume.this", "aws_ebs_volume", "managed", "vol-2", {"id": "vol-2"}),
+        StateResource(
+            "module.ec2.aws_instance.this[0]",
+            "aws_instance",
+            "managed",
+            "i-1",
+            {
+                "id": "i-1",
+                "vpc_security_group_ids": ["sg-1"],
+                "volume_tags": {"Name": "a"},
+                "ebs_block_device": [{"volume_id": "vol-2"}],
+            },
+        ),
+        StateResource(
+            "aws_volume_attachment.this",
+            "aws_volume_attachment",
+            "managed",
+            "vai-1",
+            {"id": "vai-1", "instance_id": "i-1", "volume_id": "vol-2"},
+        ),
+    ]
+
+
+INSTANCE_EVENTS = [
+    _event("apply_start", "aws_ebs_volume.this", 1),
+    _event("apply_complete", "aws_ebs_volume.this", 2),
+    _event("apply_start", "module.ec2.aws_instance.this[0]", 3),
+    _event("apply_complete", "module.ec2.aws_instance.this[0]", 4),
+    _event("apply_start", "aws_volume_attachment.this", 5),
+    _event("apply_complete", "aws_volume_attachment.this", 6),
+]
+
+
+def _sent(operation, second, *names):
+    call = _call(operation, second)
+    call.sent = frozenset(names)
+    return call
+
+
+def test_a_writer_is_named_only_for_the_fields_its_calls_carried():
+    from pytest_converge.awsapi.model import api_members
+
+    def members(rtype, field, operations):
+        return api_members(rtype, field, None, operations)
+
+    calls = [
+        _sent("CreateVolume", 1.5, "AvailabilityZone", "Size", "TagSpecification"),
+        _sent("RunInstances", 3.5, "ImageId", "SecurityGroupId", "TagSpecification"),
+        # The instance's volume_tags written onto its volumes.
+        _sent("CreateTags", 3.8, "ResourceId", "Tag"),
+        _sent("AttachVolume", 5.5, "Device", "InstanceId", "VolumeId"),
+    ]
+    events = INSTANCE_EVENTS
+    drifted = {
+        "module.ec2.aws_instance.this[0]": ["vpc_security_group_ids", "volume_tags"],
+        "aws_ebs_volume.this": ["tags"],
+    }
+    found = sibling_writers(drifted, events, calls, _instance_state(), EPOCH_10H, members)
+    # AttachVolume writes the instance's volumes, never its security groups.
+    assert found["module.ec2.aws_instance.this[0]"] == {
+        "volume_tags": ["aws_volume_attachment.this"]
+    }
+    # The instance's CreateTags (Tag) on the volume fights the volume's own tags.
+    assert found["aws_ebs_volume.this"] == {"tags": ["module.ec2.aws_instance.this[0]"]}
+    # A call of the right operation that did not send the member writes nothing.
+    untagged = [calls[0], calls[1], _sent("CreateTags", 3.8, "ResourceId"), calls[3]]
+    found = sibling_writers(drifted, events, untagged, _instance_state(), EPOCH_10H, members)
+    assert "aws_ebs_volume.this" not in found
+
+
+def test_a_shared_member_counts_only_for_the_object_the_request_names():
+    from pytest_converge.awsapi.model import api_members
+
+    def members(rtype, field, operations):
+        return api_members(rtype, field, None, operations)
+
+    def tags(second, resource_id):
+        call = _sent("CreateTags", second, "ResourceId", "Tag")
+        call.requested = frozenset({resource_id, "Name", "web"})
+        return call
+
+    drifted = {"aws_ebs_volume.this": ["tags"]}
+    state = _instance_state()
+    # The instance tagged itself, not the volume: no writer of the volume's tags.
+    found = sibling_writers(drifted, INSTANCE_EVENTS, [tags(3.8, "i-1")], state, EPOCH_10H, members)
+    assert found == {}
+    found = sibling_writers(
+        drifted, INSTANCE_EVENTS, [tags(3.8, "vol-2")], state, EPOCH_10H, members
+    )
+    assert found == {"aws_ebs_volume.this": {"tags": ["module.ec2.aws_instance.this[0]"]}}
