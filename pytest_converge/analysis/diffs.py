@@ -386,8 +386,8 @@ def _attribute_defect(
         kind, severity = "permanent-diff", ""  # "": the kind's own severity
         # A sensitive value is never shown, not even in the fix ("declare it as ...").
         shown = attr.shown()
-        why = hints.why(classification, *shown, attribute=attr.path)
-        fix = hints.fix(classification, attr.path, *shown)
+        why = hints.why(classification, *shown, attribute=attr.path, resource_type=rc.type)
+        fix = hints.fix(classification, attr.path, *shown, resource_type=rc.type)
     return Defect(
         kind=kind,
         address=rc.address,

@@ -86,9 +86,10 @@ def why(
     declared: Any = None,
     observed: Any = None,
     attribute: str | None = None,
+    resource_type: str | None = None,
 ) -> str:
-    """What the provider/API does to produce this kind of diff (``attribute``: its plan
-    path, where the cause depends on it).
+    """What the provider/API does to produce this kind of diff (``attribute``, its plan
+    path, and ``resource_type``, where the cause depends on them).
 
     A :class:`~.classify.Classification` with its own ``why`` (a user's hook)
     is used as it is; a user's class name without one is named in a generic text.
@@ -102,7 +103,7 @@ def why(
             "implementation: the API returns the value in another form than declared"
         )
     text = WHY.get(classification or "unknown", WHY["unknown"])
-    if classification == "default" and _empty_tag(attribute, declared, observed):
+    if classification == "default" and _empty_tag(attribute, declared, observed, resource_type):
         return EMPTY_TAG_WHY
     if classification == "default":
         text = _why_default(declared, observed)
@@ -136,6 +137,7 @@ def fix(
     attribute: str | None,
     declared: Any = None,
     observed: Any = None,
+    resource_type: str | None = None,
 ) -> str:
     """The concrete change to the module for a diff of this classification."""
     attr = attribute or "the attribute"
@@ -143,6 +145,11 @@ def fix(
     own = getattr(classification, "fix", "")
     if own:
         return f"{own} {last_resort(attribute)}"
+    if classification == "default" and _empty_tag(attribute, declared, observed, resource_type):
+        return (
+            f"Give {attr} a non-empty value, or leave the tag out: the provider never "
+            f"sends a tag with an empty value. {last_resort(attribute)}"
+        )
     make = _FIXES.get(classification or "unknown", _fix_unknown)
     return f"{make(attr, declared, observed, shown)} {last_resort(attribute)}"
 
@@ -210,8 +217,10 @@ def _fix_order(attr: str, declared: Any, observed: Any, shown: str) -> str:
     return f"Declare {attr} in the order the API returns it, {shown}: {how}."
 
 
-#: Why a tag declared with an empty value reads back as none (measured on vpc v3.7.0
-#: ``network-acls``, aws 3.39: the wire log has no empty-valued tag in any CreateTags).
+#: Why a tag declared with an empty value reads back as none, on the types it was
+#: measured on (vpc v3.7.0 ``network-acls``, aws 3.39: the wire log has no empty-valued
+#: tag in any CreateTags, while moto keeps one when sent).
+EMPTY_TAG_TYPES = frozenset({"aws_default_network_acl"})
 EMPTY_TAG_WHY = (
     "the AWS provider leaves a tag whose value is empty out of the tagging call it makes "
     "(hashicorp/terraform-provider-aws#20371), so the declared empty value never reaches "
@@ -219,23 +228,22 @@ EMPTY_TAG_WHY = (
 )
 
 
-def _empty_tag(attribute: str | None, declared: Any, observed: Any) -> bool:
-    """``tags.Name`` (or ``tags_all``) declared ``""`` and read back as none."""
+def _empty_tag(
+    attribute: str | None, declared: Any, observed: Any, resource_type: str | None
+) -> bool:
+    """``tags.Name`` (or ``tags_all``) of a type of :data:`EMPTY_TAG_TYPES` declared ``""``
+    and read back as none."""
     top = (attribute or "").split(".", 1)[0].split("[", 1)[0]
     return (
-        top in ("tags", "tags_all")
+        resource_type in EMPTY_TAG_TYPES
+        and top in ("tags", "tags_all")
         and "." in (attribute or "")
         and declared == ""
-        and (observed in (None, ""))
+        and observed in (None, "")
     )
 
 
 def _fix_default(attr: str, declared: Any, observed: Any, shown: str) -> str:
-    if _empty_tag(attr, declared, observed):
-        return (
-            f"Give {attr} a non-empty value, or leave the tag out: the provider never "
-            "sends a tag with an empty value."
-        )
     if declared in ("", [], {}) and observed in (None, "", [], {}):
         return (
             f"Leave {attr} out (remove the attribute) instead of setting it to "

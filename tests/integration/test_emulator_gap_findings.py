@@ -94,7 +94,7 @@ def test_zero_code_lists_suspected_gaps_and_strict_keeps_them_errors(pytester):
     "entry", load_catalogue(), ids=lambda g: f"{g.resource_type}.{g.attribute}"
 )
 def test_every_catalogue_entry_says_what_aws_does_and_how_it_was_reproduced(entry):
-    assert entry.emulator in ("moto", "localstack")
+    assert entry.emulator in ("moto", "localstack", "ministack")
     assert len(entry.real_api) > 20
     assert "reproduc" in entry.evidence or "http" in entry.evidence
 

@@ -32,8 +32,10 @@ def test_any_other_failure_says_make_the_create_idempotent():
 def test_an_empty_tag_value_is_explained_as_the_providers_not_the_emulators() -> None:
     from pytest_converge.analysis import hints
 
-    text = hints.why("default", "", None, attribute="tags.Name")
+    nacl = "aws_default_network_acl"
+    text = hints.why("default", "", None, attribute="tags.Name", resource_type=nacl)
     assert "#20371" in text and "on AWS too" in text
-    assert "non-empty value" in hints.fix("default", "tags.Name", "", None)
-    # Any other empty value keeps the general cause.
-    assert hints.why("default", "", None, attribute="description") != text
+    assert "non-empty value" in hints.fix("default", "tags.Name", "", None, resource_type=nacl)
+    # Any other empty value, and a tag of a type it was not measured on, keep the general cause.
+    assert hints.why("default", "", None, attribute="description", resource_type=nacl) != text
+    assert hints.why("default", "", None, attribute="tags.x", resource_type="aws_s3_bucket") != text
