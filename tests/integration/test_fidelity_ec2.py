@@ -10,6 +10,7 @@ second assertion fails: retire the behaviour.
 from __future__ import annotations
 
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -286,3 +287,73 @@ def test_a_subnet_on_an_outpost_keeps_its_outpost(emulator, raw_moto) -> None:
     vpc = raw.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
     subnet = raw.create_subnet(VpcId=vpc, CidrBlock="10.0.50.0/24", OutpostArn=arn)["Subnet"]
     assert "OutpostArn" not in subnet, retire("ec2.subnet-outpost")
+
+
+def _run(ec2: Any, **extra: Any) -> str:
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    [instance] = ec2.run_instances(
+        ImageId="ami-1e749f67", MinCount=1, MaxCount=1, SubnetId=subnet, **extra
+    )["Instances"]
+    return str(instance["InstanceId"])
+
+
+def _enclave_options(emulator: Any) -> list[Any]:
+    ec2 = emulator.client("ec2")
+    plain = _run(ec2, InstanceType="t3.micro")
+    enclave = _run(ec2, InstanceType="m5.xlarge", EnclaveOptions={"Enabled": True})
+    found = {
+        i["InstanceId"]: i.get("EnclaveOptions")
+        for r in ec2.describe_instances(InstanceIds=[plain, enclave])["Reservations"]
+        for i in r["Instances"]
+    }
+    return [found[plain], found[enclave]]
+
+
+def test_an_instance_has_enclave_options(emulator, raw_moto) -> None:
+    assert _enclave_options(emulator) == [{"Enabled": False}, {"Enabled": True}]
+    assert _enclave_options(raw_moto) == [None, None], retire("ec2.instance-enclave-options")
+
+
+def _cpu_credits(emulator: Any) -> list[str]:
+    ec2 = emulator.client("ec2")
+    t3 = _run(ec2, InstanceType="t3.micro")
+    t2 = _run(ec2, InstanceType="t2.micro")
+    asked = _run(ec2, InstanceType="t3.micro", CreditSpecification={"CpuCredits": "standard"})
+
+    def credits(*ids: str) -> list[str]:
+        found = ec2.describe_instance_credit_specifications(InstanceIds=list(ids))
+        by_id = {s["InstanceId"]: s["CpuCredits"] for s in found["InstanceCreditSpecifications"]}
+        return [by_id[i] for i in ids]
+
+    read = credits(t3, t2, asked)
+    try:
+        modified = ec2.modify_instance_credit_specification(
+            InstanceCreditSpecifications=[
+                {"InstanceId": t2, "CpuCredits": "unlimited"},
+                {"InstanceId": "i-0123456789abcdef0", "CpuCredits": "unlimited"},
+            ]
+        )
+    except ResponseParserError:  # moto 5.2: 500, the action is not implemented
+        return [*read, "not implemented"]
+    assert modified["SuccessfulInstanceCreditSpecifications"] == [{"InstanceId": t2}]
+    [failed] = modified["UnsuccessfulInstanceCreditSpecifications"]
+    assert failed["Error"]["Code"] == "InvalidInstanceID.NotFound"
+    return [*read, *credits(t2)]
+
+
+def test_an_instances_cpu_credits_are_kept(emulator, raw_moto) -> None:
+    assert _cpu_credits(emulator) == ["unlimited", "standard", "standard", "unlimited"]
+    assert _cpu_credits(raw_moto) == ["standard", "standard", "standard", "not implemented"], (
+        retire("ec2.instance-credit-specification")
+    )
+
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
+    stack = converge(provider_line.pin(MODULES / "fidelity_ec2_instance"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects

@@ -555,3 +555,124 @@ def _vpc_block_public_access() -> None:
 
     graft(VpcBlockPublicAccessBackend, onto=EC2Backend)
     graft(VpcBlockPublicAccessResponse, onto=EC2Response)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-enclave-options",
+    does="RunInstances keeps EnclaveOptions (Enabled false unless asked for) and "
+    "DescribeInstances returns it for every instance",
+    reference=_API + "API_EnclaveOptions.html",
+    test=_TESTS + "test_an_instance_has_enclave_options",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_enclave_options() -> None:
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses.instances import InstanceResponse
+
+    if hasattr(Instance, "enclave_options"):
+        raise RuntimeError("moto's Instance already has enclave_options: re-check this behaviour")
+    # AWS: an instance launched without EnclaveOptions answers {"Enabled": false}.
+    patch(Instance, "enclave_options", {"Enabled": False})
+    before = original(InstanceResponse, "run_instances")
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        enabled = bool(self._get_param("EnclaveOptions.Enabled"))
+        for instance in result.result.instances:
+            instance.enclave_options = {"Enabled": enabled}
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
+
+
+#: Burstable families that launch in unlimited mode unless asked otherwise (T2: standard).
+_UNLIMITED_BY_DEFAULT = ("t3.", "t3a.", "t4g.")
+
+
+def _cpu_credits(instance: Any) -> str:
+    if instance.cpu_credits:
+        return str(instance.cpu_credits)
+    return "unlimited" if instance.instance_type.startswith(_UNLIMITED_BY_DEFAULT) else "standard"
+
+
+class CreditSpecificationResponse:
+    """ModifyInstanceCreditSpecification (an EC2Response mixin)."""
+
+    def modify_instance_credit_specification(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        done, failed = [], []
+        for item in self._get_param("InstanceCreditSpecifications", []):  # type: ignore[attr-defined]
+            instance_id = item.get("InstanceId")
+            try:
+                instance = self.ec2_backend.get_instance(instance_id)  # type: ignore[attr-defined]
+            except Exception:
+                failed.append(
+                    {
+                        "InstanceId": instance_id,
+                        "Error": {
+                            "Code": "InvalidInstanceID.NotFound",
+                            "Message": f"The instance ID '{instance_id}' does not exist",
+                        },
+                    }
+                )
+                continue
+            instance.cpu_credits = item.get("CpuCredits")
+            done.append({"InstanceId": instance_id})
+        return ActionResult(
+            {
+                "SuccessfulInstanceCreditSpecifications": done,
+                "UnsuccessfulInstanceCreditSpecifications": failed,
+            }
+        )
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-credit-specification",
+    does="RunInstances keeps CreditSpecification (T3/T3a/T4g unlimited, T2 standard by "
+    "default), ModifyInstanceCreditSpecification changes it and "
+    "DescribeInstanceCreditSpecifications returns it",
+    reference=_API + "API_DescribeInstanceCreditSpecifications.html",
+    test=_TESTS + "test_an_instances_cpu_credits_are_kept",
+    replaces={
+        "moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3",
+        "moto.ec2.responses.instances:InstanceResponse.describe_instance_credit_specifications": (
+            "15f1699e08544b65"
+        ),
+    },
+)
+def _instance_credit_specification() -> None:
+    from moto.core.responses import ActionResult
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    if hasattr(Instance, "cpu_credits"):
+        raise RuntimeError("moto's Instance already has cpu_credits: re-check this behaviour")
+    patch(Instance, "cpu_credits", None)  # None: the family's default (_cpu_credits)
+    graft(CreditSpecificationResponse, onto=EC2Response)
+    before = original(InstanceResponse, "run_instances")  # perhaps ec2.instance-enclave-options'
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        asked = self._get_param("CreditSpecification.CpuCredits")
+        for instance in result.result.instances:
+            instance.cpu_credits = asked
+        return result
+
+    def describe_instance_credit_specifications(self: Any) -> Any:
+        instances = self.ec2_backend.describe_instance_credit_specifications(
+            self._get_param("InstanceIds", [])
+        )
+        found = [{"InstanceId": i.id, "CpuCredits": _cpu_credits(i)} for i in instances]
+        return ActionResult({"InstanceCreditSpecifications": found})
+
+    patch(InstanceResponse, "run_instances", run_instances)
+    patch(
+        InstanceResponse,
+        "describe_instance_credit_specifications",
+        describe_instance_credit_specifications,
+    )
