@@ -1,4 +1,5 @@
-"""EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access.
+"""EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
+instances' launch options.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -30,6 +31,19 @@ Each behaviour follows the EC2 API reference
 - ``ModifyVpcBlockPublicAccessOptions``, ``DescribeVpcBlockPublicAccessOptions``,
   ``Create``/``Describe``/``Modify``/``DeleteVpcBlockPublicAccessExclusion(s)``:
   the Region's VPC block public access mode and its exclusions.
+- ``RunInstances`` / ``EnclaveOptions``: kept (``Enabled`` false unless asked
+  for) and returned by ``DescribeInstances``; moto 5.2 leaves it out.
+- ``RunInstances`` / ``CreditSpecification``: kept (T3, T3a and T4g launch
+  unlimited, T2 standard, as the EC2 User Guide's burstable instances page
+  says), ``ModifyInstanceCreditSpecification`` changes it and
+  ``DescribeInstanceCreditSpecifications`` returns it (moto: always standard).
+- ``RunInstances`` / ``Instance``: ``CpuOptions`` (the type's default cores and
+  threads per core), ``CapacityReservationSpecification`` (``open``),
+  ``MaintenanceOptions`` (``AutoRecovery`` ``default``) and
+  ``PrivateDnsNameOptions`` (the subnet's hostname settings) are kept and
+  returned; ``ModifyInstanceMaintenanceOptions``,
+  ``ModifyPrivateDnsNameOptions`` and
+  ``ModifyInstanceCapacityReservationAttributes`` change them.
 """
 
 from __future__ import annotations
@@ -676,3 +690,139 @@ def _instance_credit_specification() -> None:
         "describe_instance_credit_specifications",
         describe_instance_credit_specifications,
     )
+
+
+def _cpu_options(instance: Any) -> dict[str, Any]:
+    from moto.ec2.models.instance_types import INSTANCE_TYPES
+
+    kept: dict[str, Any] | None = vars(instance).get("_cpu_options")
+    if kept:
+        return kept
+    info = INSTANCE_TYPES.get(instance.instance_type, {}).get("VCpuInfo", {})
+    return {
+        "CoreCount": info.get("DefaultCores", 1),
+        "ThreadsPerCore": info.get("DefaultThreadsPerCore", 1),
+    }
+
+
+def _private_dns_name_options(instance: Any) -> dict[str, Any]:
+    kept: dict[str, Any] | None = vars(instance).get("_private_dns_name_options")
+    if kept is None:
+        # AWS: an instance takes its subnet's hostname settings on launch.
+        subnet = instance.subnet_id and instance.ec2_backend.get_subnet(instance.subnet_id)
+        launch = getattr(subnet, "private_dns_name_options_on_launch", None) or {}
+        kept = {
+            "HostnameType": launch.get("HostnameType", "ip-name"),
+            "EnableResourceNameDnsARecord": bool(launch.get("EnableResourceNameDnsARecord")),
+            "EnableResourceNameDnsAAAARecord": bool(launch.get("EnableResourceNameDnsAAAARecord")),
+        }
+        vars(instance)["_private_dns_name_options"] = kept
+    return kept
+
+
+class LaunchOptionsResponse:
+    """Modify an instance's maintenance, hostname and capacity reservation options (an
+    EC2Response mixin)."""
+
+    def modify_instance_maintenance_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        if self._get_param("AutoRecovery"):  # type: ignore[attr-defined]
+            instance.maintenance_options = dict(
+                instance.maintenance_options,
+                AutoRecovery=self._get_param("AutoRecovery"),  # type: ignore[attr-defined]
+            )
+        return ActionResult({"InstanceId": instance.id, **instance.maintenance_options})
+
+    def modify_private_dns_name_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        options = dict(_private_dns_name_options(instance))
+        for parameter, key in (
+            ("PrivateDnsHostnameType", "HostnameType"),
+            ("EnableResourceNameDnsARecord", "EnableResourceNameDnsARecord"),
+            ("EnableResourceNameDnsAAAARecord", "EnableResourceNameDnsAAAARecord"),
+        ):
+            value = self._get_param(parameter)  # type: ignore[attr-defined]
+            if value is not None:
+                options[key] = value
+        vars(instance)["_private_dns_name_options"] = options
+        return ActionResult({"Return": True})
+
+    def modify_instance_capacity_reservation_attributes(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        instance.capacity_reservation_specification = _capacity_reservation(
+            self._get_param("CapacityReservationSpecification")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"Return": True})
+
+
+def _capacity_reservation(asked: dict[str, Any] | None) -> dict[str, Any]:
+    """CapacityReservationSpecification as asked -> as DescribeInstances answers it."""
+    asked = asked or {}
+    target = asked.get("CapacityReservationTarget")
+    if target:
+        return {"CapacityReservationTarget": dict(target)}
+    return {"CapacityReservationPreference": asked.get("CapacityReservationPreference") or "open"}
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-launch-options",
+    does="RunInstances keeps CpuOptions, CapacityReservationSpecification, MaintenanceOptions "
+    "and PrivateDnsNameOptions (AWS's defaults: the type's cores and threads, open, default, "
+    "the subnet's hostname settings); DescribeInstances returns them and "
+    "ModifyInstanceMaintenanceOptions, ModifyPrivateDnsNameOptions and "
+    "ModifyInstanceCapacityReservationAttributes change them",
+    reference=_API + "API_Instance.html",
+    test=_TESTS + "test_an_instance_keeps_its_launch_options",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_launch_options() -> None:
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    for name in (
+        "cpu_options",
+        "private_dns_name_options",
+        "maintenance_options",
+        "capacity_reservation_specification",
+    ):
+        if hasattr(Instance, name):
+            raise RuntimeError(f"moto's Instance already has {name}: re-check this behaviour")
+    patch(Instance, "cpu_options", property(_cpu_options))
+    patch(Instance, "private_dns_name_options", property(_private_dns_name_options))
+    patch(Instance, "maintenance_options", {"AutoRecovery": "default"})
+    patch(Instance, "capacity_reservation_specification", _capacity_reservation(None))
+    graft(LaunchOptionsResponse, onto=EC2Response)
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        get = self._get_param
+        for instance in result.result.instances:
+            if get("CpuOptions"):
+                vars(instance)["_cpu_options"] = dict(_cpu_options(instance), **get("CpuOptions"))
+            if get("MaintenanceOptions.AutoRecovery"):
+                instance.maintenance_options = {
+                    "AutoRecovery": get("MaintenanceOptions.AutoRecovery")
+                }
+            if get("CapacityReservationSpecification"):
+                instance.capacity_reservation_specification = _capacity_reservation(
+                    get("CapacityReservationSpecification")
+                )
+            if get("PrivateDnsNameOptions"):
+                options = dict(_private_dns_name_options(instance))
+                options.update(get("PrivateDnsNameOptions"))
+                vars(instance)["_private_dns_name_options"] = options
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)

@@ -51,3 +51,27 @@ resource "aws_instance" "enclave" {
     enabled = true
   }
 }
+
+resource "aws_instance" "options" {
+  ami           = "ami-1e749f67"
+  instance_type = "m5.xlarge"
+  subnet_id     = aws_subnet.this.id
+
+  cpu_options {
+    core_count       = 2
+    threads_per_core = 1
+  }
+
+  capacity_reservation_specification {
+    capacity_reservation_preference = "open"
+  }
+
+  maintenance_options {
+    auto_recovery = "default"
+  }
+
+  private_dns_name_options {
+    hostname_type                     = "ip-name"
+    enable_resource_name_dns_a_record = true
+  }
+}
