@@ -53,6 +53,7 @@ SERVICES = (
     "ssoadmin",
     "organizations",
     "outposts",
+    "elasticache",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
