@@ -415,6 +415,93 @@ def test_an_instance_keeps_its_launch_options(emulator, raw_moto) -> None:
     )
 
 
+def _default_association(emulator: Any) -> list[Any]:
+    ec2 = emulator.client("ec2")
+    tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]
+    default = tgw["Options"]["AssociationDefaultRouteTableId"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    attachment = ec2.create_transit_gateway_vpc_attachment(
+        TransitGatewayId=tgw["TransitGatewayId"], VpcId=vpc, SubnetIds=[subnet]
+    )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"]
+    ids = {"TransitGatewayRouteTableId": default, "TransitGatewayAttachmentId": attachment}
+    try:
+        ended = ec2.disassociate_transit_gateway_route_table(**ids)["Association"]["State"]
+    except ResponseParserError:  # moto 5.2: 500, a KeyError
+        return ["500"]
+    left = ec2.get_transit_gateway_route_table_associations(TransitGatewayRouteTableId=default)
+    [described] = ec2.describe_transit_gateway_attachments(
+        TransitGatewayAttachmentIds=[attachment]
+    )["TransitGatewayAttachments"]
+    with pytest.raises(ClientError) as again:
+        ec2.disassociate_transit_gateway_route_table(**ids)
+    own = ec2.create_transit_gateway_route_table(TransitGatewayId=tgw["TransitGatewayId"])[
+        "TransitGatewayRouteTable"
+    ]["TransitGatewayRouteTableId"]
+    ec2.associate_transit_gateway_route_table(
+        TransitGatewayRouteTableId=own, TransitGatewayAttachmentId=attachment
+    )
+    [moved] = ec2.describe_transit_gateway_attachments(TransitGatewayAttachmentIds=[attachment])[
+        "TransitGatewayAttachments"
+    ]
+    return [
+        ended,
+        left["Associations"],
+        described.get("Association"),
+        again.value.response["Error"]["Code"],
+        moved["Association"]["TransitGatewayRouteTableId"] == own,
+    ]
+
+
+def test_a_default_transit_gateway_association_is_ended(emulator, raw_moto) -> None:
+    assert _default_association(emulator) == [
+        "disassociating",
+        [],
+        None,
+        "InvalidAssociation.NotFound",
+        True,
+    ]
+    assert _default_association(raw_moto) == ["500"], retire(
+        "ec2.transit-gateway-route-table-disassociation"
+    )
+
+
+def _propagating(emulator: Any) -> list[Any]:
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    vgw = ec2.create_vpn_gateway(Type="ipsec.1")["VpnGateway"]["VpnGatewayId"]
+    ec2.attach_vpn_gateway(VpcId=vpc, VpnGatewayId=vgw)
+    table = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
+
+    def propagating() -> Any:
+        [found] = ec2.describe_route_tables(RouteTableIds=[table])["RouteTables"]
+        return found.get("PropagatingVgws")
+
+    try:
+        ec2.enable_vgw_route_propagation(RouteTableId=table, GatewayId=vgw)
+    except ResponseParserError:  # moto 5.2: 500, the action is not implemented
+        return [propagating(), "not implemented"]
+    seen = [propagating()]
+    ec2.disable_vgw_route_propagation(RouteTableId=table, GatewayId=vgw)
+    seen.append(propagating())
+    for ids in ({"RouteTableId": "rtb-0123456789abcdef0", "GatewayId": vgw},
+                {"RouteTableId": table, "GatewayId": "vgw-0123456789abcdef0"}):  # fmt: skip
+        with pytest.raises(ClientError) as missing:
+            ec2.enable_vgw_route_propagation(**ids)
+        seen.append(missing.value.response["Error"]["Code"])
+    return [s if not isinstance(s, list) else [g["GatewayId"] == vgw for g in s] for s in seen]
+
+
+def test_a_route_table_lists_its_propagating_gateway(emulator, raw_moto) -> None:
+    assert _propagating(emulator) == [
+        [True],
+        [],
+        "InvalidRouteTableID.NotFound",
+        "InvalidVpnGatewayID.NotFound",
+    ]
+    assert _propagating(raw_moto) == [None, "not implemented"], retire("ec2.vgw-route-propagation")
+
+
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
@@ -425,5 +512,15 @@ def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
     instance and one declaring its CPU, capacity reservation, maintenance and
     hostname options; on moto as released each plans a change on every run."""
     stack = converge(provider_line.pin(MODULES / "fidelity_ec2_instance"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+
+
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_transit_gateway_and_vgw_routing_converge_on_aws5(converge, provider_line) -> None:
+    """tests/modules/fidelity_ec2_routing on aws 5.100: an attachment moved from the
+    transit gateway's default route table to its own, and a VPN gateway propagating
+    to a route table; the second plan is empty."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_ec2_routing"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects

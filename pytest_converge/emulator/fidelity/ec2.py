@@ -1,5 +1,5 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options.
+instances' launch options, transit gateway associations, VGW route propagation.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -44,6 +44,13 @@ Each behaviour follows the EC2 API reference
   returned; ``ModifyInstanceMaintenanceOptions``,
   ``ModifyPrivateDnsNameOptions`` and
   ``ModifyInstanceCapacityReservationAttributes`` change them.
+- ``DisassociateTransitGatewayRouteTable``: ends the association the transit
+  gateway made by default at attachment too (moto: a KeyError), answering it
+  ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
+  attachment's association as it is now; a missing association is
+  ``InvalidAssociation.NotFound``.
+- ``EnableVgwRoutePropagation``, ``DisableVgwRoutePropagation``: a route
+  table's ``PropagatingVgws``, returned by ``DescribeRouteTables``.
 """
 
 from __future__ import annotations
@@ -826,3 +833,144 @@ def _instance_launch_options() -> None:
         return result
 
     patch(InstanceResponse, "run_instances", run_instances)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-route-table-disassociation",
+    does="DisassociateTransitGatewayRouteTable ends any association of the attachment with "
+    "the route table, the one made by the transit gateway's default association too, "
+    "answering it disassociating, and DescribeTransitGatewayAttachments then answers the "
+    "attachment's association as it is; an association that does not exist is "
+    "InvalidAssociation.NotFound (moto: a KeyError, 500)",
+    reference=_API + "API_DisassociateTransitGatewayRouteTable.html",
+    test=_TESTS + "test_a_default_transit_gateway_association_is_ended",
+    replaces={
+        "moto.ec2.models.transit_gateway_route_tables:"
+        "TransitGatewayRouteTableBackend.disassociate_transit_gateway_route_table": (
+            "08023cec0152e445"
+        ),
+        "moto.ec2.models.transit_gateway_attachments:TransitGatewayAttachment.association": (
+            "5ef8a37f697faa5d"
+        ),
+    },
+)
+def _transit_gateway_route_table_disassociation() -> None:
+    from moto.ec2.exceptions import EC2ClientError, InvalidRouteTableIdError
+    from moto.ec2.models.transit_gateway_attachments import TransitGatewayAttachment
+    from moto.ec2.models.transit_gateway_route_tables import (
+        TransitGatewayRelations,
+        TransitGatewayRouteTableBackend,
+    )
+
+    def disassociate_transit_gateway_route_table(
+        self: Any, tgw_attach_id: str, tgw_rt_id: str
+    ) -> Any:
+        table = self.transit_gateways_route_tables.get(tgw_rt_id)
+        if table is None:
+            raise InvalidRouteTableIdError(tgw_rt_id)
+        if tgw_attach_id not in table.route_table_associations:
+            raise EC2ClientError(
+                "InvalidAssociation.NotFound",
+                f"Association {tgw_attach_id} to {tgw_rt_id} was not found",
+            )
+        association = self.transit_gateway_associations.pop(tgw_attach_id, None)
+        if association is None or association.transit_gateway_route_table_id != tgw_rt_id:
+            # the association the transit gateway made by default at attachment
+            association = TransitGatewayRelations(self, tgw_attach_id, tgw_rt_id, "associated")
+        association.state = "disassociating"
+        self.unset_route_table_association(tgw_rt_id, tgw_attach_id=tgw_attach_id)
+        self.unset_attachment_association(tgw_attach_id)
+        attachment = self.transit_gateway_attachments[tgw_attach_id]
+        if getattr(attachment.transit_gateway_route_table, "id", None) == tgw_rt_id:
+            attachment.transit_gateway_route_table = None  # no longer the default's
+        return association
+
+    def association(self: Any) -> dict[str, str] | None:
+        """The attachment's association as it is now (moto: always the default's)."""
+        if self.state != "available":
+            return None
+        if self._association_data:
+            return {
+                "State": self._association_data["state"],
+                "TransitGatewayRouteTableId": self._association_data["transitGatewayRouteTableId"],
+            }
+        if self.transit_gateway_route_table:
+            return {
+                "State": "associated",
+                "TransitGatewayRouteTableId": self.transit_gateway_route_table.id,
+            }
+        return None
+
+    patch(TransitGatewayAttachment, "association", property(association))
+    patch(
+        TransitGatewayRouteTableBackend,
+        "disassociate_transit_gateway_route_table",
+        disassociate_transit_gateway_route_table,
+    )
+
+
+class VgwRoutePropagationBackend:
+    """Route propagation from virtual private gateways (an EC2Backend mixin)."""
+
+    def enable_vgw_route_propagation(self, route_table_id: str, gateway_id: str) -> None:
+        table = self.get_route_table(route_table_id)  # type: ignore[attr-defined]
+        self.get_vpn_gateway(gateway_id)  # type: ignore[attr-defined]
+        if gateway_id not in table.propagating_vgw_ids:
+            table.propagating_vgw_ids = [*table.propagating_vgw_ids, gateway_id]
+
+    def disable_vgw_route_propagation(self, route_table_id: str, gateway_id: str) -> None:
+        table = self.get_route_table(route_table_id)  # type: ignore[attr-defined]
+        self.get_vpn_gateway(gateway_id)  # type: ignore[attr-defined]
+        table.propagating_vgw_ids = [g for g in table.propagating_vgw_ids if g != gateway_id]
+
+
+class VgwRoutePropagationResponse:
+    """The VGW route propagation actions (an EC2Response mixin)."""
+
+    def enable_vgw_route_propagation(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.enable_vgw_route_propagation(  # type: ignore[attr-defined]
+            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
+            self._get_param("GatewayId"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def disable_vgw_route_propagation(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.disable_vgw_route_propagation(  # type: ignore[attr-defined]
+            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
+            self._get_param("GatewayId"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vgw-route-propagation",
+    does="EnableVgwRoutePropagation and DisableVgwRoutePropagation turn a virtual private "
+    "gateway's route propagation to a route table on and off, and DescribeRouteTables lists "
+    "the table's PropagatingVgws; a missing table or gateway is its NotFound",
+    reference=_API + "API_EnableVgwRoutePropagation.html",
+    test=_TESTS + "test_a_route_table_lists_its_propagating_gateway",
+)
+def _vgw_route_propagation() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.route_tables import RouteTable
+    from moto.ec2.responses import EC2Response
+
+    for name in ("propagating_vgw_ids", "propagating_vgws"):
+        if hasattr(RouteTable, name):
+            raise RuntimeError(f"moto's RouteTable already has {name}: re-check this behaviour")
+    patch(RouteTable, "propagating_vgw_ids", [])  # replaced, never changed in place
+    patch(
+        RouteTable,
+        "propagating_vgws",
+        property(lambda self: [{"GatewayId": g} for g in self.propagating_vgw_ids]),
+    )
+    graft(VgwRoutePropagationBackend, onto=EC2Backend)
+    graft(VgwRoutePropagationResponse, onto=EC2Response)
