@@ -54,6 +54,7 @@ SERVICES = (
     "organizations",
     "outposts",
     "elasticache",
+    "memorydb",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
