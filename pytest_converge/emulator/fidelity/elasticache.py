@@ -1,4 +1,4 @@
-"""ElastiCache: cache parameter groups and user groups.
+"""ElastiCache: cache parameter groups, user groups, replication group members, serverless caches.
 
 Following the ElastiCache API reference
 (https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/):
@@ -24,6 +24,19 @@ Following the ElastiCache API reference
   ``default`` (``DefaultUserRequired``), a missing group is
   ``UserGroupNotFound``, a missing user ``UserNotFound``; the group's tags
   by its ARN.
+- ``CreateReplicationGroup`` / ``DescribeCacheClusters``: a replication
+  group's ``NumCacheClusters`` member clusters are cache clusters, listed
+  with the group's engine (and the version that runs: ``7.1`` is ``7.1.0``),
+  node type, parameter and subnet group and ``SecurityGroups``;
+  ``ModifyReplicationGroup`` changes them; a deleted group and its members
+  are gone. moto 5.2 makes one member whatever ``NumCacheClusters`` says,
+  lists none and keeps a deleted group ``deleting`` for ever.
+- ``CreateServerlessCache``, ``DescribeServerlessCaches``,
+  ``ModifyServerlessCache``, ``DeleteServerlessCache``: a Region's serverless
+  caches, with their endpoints (reader on the next port), the full engine
+  version that runs, the default VPC's subnets and its default security group
+  unless given; a user group's ``ServerlessCaches`` follow; a missing cache is
+  ``ServerlessCacheNotFoundFault``; tags by its ARN.
 
 The family tables list the parameters modules commonly set, with the
 defaults AWS documents for them (ElastiCache User Guide, "Engine specific
@@ -354,6 +367,7 @@ class CacheParameterGroupResponse:
 _TAGGED_KINDS = {
     "parametergroup": "get_cache_parameter_group",
     "usergroup": "get_user_group",
+    "serverlesscache": "get_serverless_cache",
 }
 
 
@@ -764,3 +778,196 @@ def _replication_group_member_clusters() -> None:
     patch(ElastiCacheBackend, "create_replication_group", create_replication_group)
     patch(ElastiCacheBackend, "delete_replication_group", delete_replication_group)
     patch(ElastiCacheResponse, "modify_replication_group", modify_replication_group)
+
+
+#: Engine -> (its default major version, the full version that runs for each major).
+_SERVERLESS_ENGINES = {
+    "redis": ("7", {"7": "7.1"}),
+    "valkey": ("8", {"7": "7.2", "8": "8.0"}),
+    "memcached": ("1.6", {"1.6": "1.6.22"}),
+}
+
+
+class ServerlessCache:
+    """A serverless cache, as DescribeServerlessCaches answers it."""
+
+    def __init__(self, backend: Any, name: str, asked: dict[str, Any]) -> None:
+        from moto.core.utils import utcnow
+        from moto.ec2.models import ec2_backends
+        from moto.moto_api._internal import mock_random
+        from moto.utilities.utils import get_partition
+
+        region = backend.region_name
+        engine = (asked.get("Engine") or "").lower()
+        default_major, full = _SERVERLESS_ENGINES[engine]
+        major = asked.get("MajorEngineVersion") or default_major
+        ec2 = ec2_backends[backend.account_id][region]
+        subnets = asked.get("SubnetIds") or [
+            s.id for s in ec2.describe_subnets(filters={"default-for-az": "true"})
+        ]
+        vpc = ec2.get_subnet(subnets[0]).vpc_id if subnets else None
+        default_group = ec2.get_default_security_group(vpc) if vpc else None
+        host = f"{name}-{mock_random.get_random_hex(6)}.serverless.{region}.cache.amazonaws.com"
+        port = 11211 if engine == "memcached" else 6379
+        self.name = name
+        self.engine = engine
+        self.status = "available"
+        self.values: dict[str, Any] = {
+            "ServerlessCacheName": name,
+            "Description": asked.get("Description") or "",
+            "CreateTime": utcnow(),
+            "Engine": engine,
+            "MajorEngineVersion": major,
+            "FullEngineVersion": full.get(major, f"{major}.0"),
+            "CacheUsageLimits": asked.get("CacheUsageLimits"),
+            "KmsKeyId": asked.get("KmsKeyId"),
+            "SecurityGroupIds": asked.get("SecurityGroupIds")
+            or ([default_group.id] if default_group else []),
+            "Endpoint": {"Address": host, "Port": port},
+            "ReaderEndpoint": {"Address": host, "Port": port + 1},
+            "ARN": f"arn:{get_partition(region)}:elasticache:{region}:{backend.account_id}:"
+            f"serverlesscache:{name}",
+            "UserGroupId": asked.get("UserGroupId"),
+            "SubnetIds": list(subnets),
+            "SnapshotRetentionLimit": asked.get("SnapshotRetentionLimit") or 0,
+            "DailySnapshotTime": asked.get("DailySnapshotTime") or "03:00",
+        }
+        if engine == "memcached":  # AWS: snapshots are Redis OSS and Valkey only
+            for key in ("SnapshotRetentionLimit", "DailySnapshotTime", "UserGroupId"):
+                self.values.pop(key)
+
+    @property
+    def arn(self) -> str:
+        return str(self.values["ARN"])
+
+    def answer(self, status: str | None = None) -> dict[str, Any]:
+        return {k: v for k, v in dict(self.values, Status=status or self.status).items()
+                if v is not None}  # fmt: skip
+
+
+class ServerlessCacheBackend:
+    """The Region's serverless caches (an ElastiCacheBackend mixin)."""
+
+    @property
+    def serverless_caches(self) -> dict[str, ServerlessCache]:
+        found: dict[str, ServerlessCache] | None = vars(self).get("_serverless_caches")
+        if found is None:
+            found = vars(self)["_serverless_caches"] = {}
+        return found
+
+    def get_serverless_cache(self, name: str) -> ServerlessCache:
+        found = self.serverless_caches.get(name)
+        if found is None:
+            raise _exception("ServerlessCacheNotFoundFault", f"Serverless cache {name} not found.")
+        return found
+
+    def _use_user_group(self, cache: ServerlessCache, group_id: str | None) -> None:
+        """Move ``cache`` to user group ``group_id`` (None: to none)."""
+        groups = getattr(self, "user_groups", {})
+        if group_id is not None and group_id not in groups:
+            raise _exception("UserGroupNotFound", f"User group {group_id} not found.")
+        for group in groups.values():
+            if cache.name in group.serverless_caches:
+                group.serverless_caches.remove(cache.name)
+        if group_id is not None:
+            groups[group_id].serverless_caches.append(cache.name)
+        if cache.engine != "memcached":
+            cache.values["UserGroupId"] = group_id
+
+    def create_serverless_cache(self, asked: dict[str, Any]) -> ServerlessCache:
+        name = asked.get("ServerlessCacheName") or ""
+        if name in self.serverless_caches:
+            raise _exception(
+                "ServerlessCacheAlreadyExistsFault", f"Serverless cache {name} already exists."
+            )
+        engine = (asked.get("Engine") or "").lower()
+        if engine not in _SERVERLESS_ENGINES:
+            raise _exception(
+                "InvalidParameterValue",
+                f"Engine {engine} is not supported: one of {', '.join(_SERVERLESS_ENGINES)}.",
+            )
+        cache = ServerlessCache(self, name, asked)
+        if asked.get("UserGroupId"):
+            self._use_user_group(cache, asked["UserGroupId"])
+        self.serverless_caches[name] = cache
+        if asked.get("Tags"):
+            self.tagging_service.tag_resource(cache.arn, asked["Tags"])  # type: ignore[attr-defined]
+        return cache
+
+    def modify_serverless_cache(self, asked: dict[str, Any]) -> ServerlessCache:
+        cache = self.get_serverless_cache(asked.get("ServerlessCacheName") or "")
+        if asked.get("RemoveUserGroup"):
+            self._use_user_group(cache, None)
+        elif asked.get("UserGroupId"):
+            self._use_user_group(cache, asked["UserGroupId"])
+        for key in ("Description", "CacheUsageLimits", "SecurityGroupIds",
+                    "SnapshotRetentionLimit", "DailySnapshotTime"):  # fmt: skip
+            if asked.get(key) is not None:
+                cache.values[key] = asked[key]
+        if asked.get("MajorEngineVersion"):
+            major = asked["MajorEngineVersion"]
+            cache.values["MajorEngineVersion"] = major
+            full = _SERVERLESS_ENGINES[cache.engine][1]
+            cache.values["FullEngineVersion"] = full.get(major, f"{major}.0")
+        return cache
+
+    def delete_serverless_cache(self, name: str) -> ServerlessCache:
+        cache = self.get_serverless_cache(name)
+        self._use_user_group(cache, None)
+        del self.serverless_caches[name]
+        self.tagging_service.delete_all_tags_for_resource(cache.arn)  # type: ignore[attr-defined]
+        return cache
+
+
+class ServerlessCacheResponse:
+    """The serverless cache actions (an ElastiCacheResponse mixin)."""
+
+    def create_serverless_cache(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        cache = self.elasticache_backend.create_serverless_cache(self._get_params())  # type: ignore[attr-defined]
+        return ActionResult({"ServerlessCache": cache.answer("creating")})
+
+    def describe_serverless_caches(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        backend = self.elasticache_backend  # type: ignore[attr-defined]
+        name = get("ServerlessCacheName")
+        found = [backend.get_serverless_cache(name)] if name else backend.serverless_caches.values()
+        page, token = _page([c.answer() for c in found], get("NextToken"), get("MaxResults"))
+        return ActionResult({"ServerlessCaches": page, "NextToken": token})
+
+    def modify_serverless_cache(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        cache = self.elasticache_backend.modify_serverless_cache(self._get_params())  # type: ignore[attr-defined]
+        return ActionResult({"ServerlessCache": cache.answer("modifying")})
+
+    def delete_serverless_cache(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        cache = self.elasticache_backend.delete_serverless_cache(  # type: ignore[attr-defined]
+            self._get_param("ServerlessCacheName")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"ServerlessCache": cache.answer("deleting")})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "elasticache.serverless-caches",
+    does="Create/Describe/Modify/DeleteServerlessCache keep a Region's serverless caches "
+    "(endpoints, the engine version that runs, the default VPC's subnets and security group "
+    "unless given, a user group's ServerlessCaches following); a missing cache is "
+    "ServerlessCacheNotFoundFault; tags are kept by ARN",
+    reference=_API + "API_CreateServerlessCache.html",
+    test=_TESTS + "test_a_serverless_cache_is_kept",
+    replaces=_TAGS_BY_ARN,
+)
+def _serverless_caches() -> None:
+    from moto.elasticache.models import ElastiCacheBackend
+    from moto.elasticache.responses import ElastiCacheResponse
+
+    graft(ServerlessCacheBackend, onto=ElastiCacheBackend)
+    graft(ServerlessCacheResponse, onto=ElastiCacheResponse)
+    _tag_by_arn(ElastiCacheBackend)

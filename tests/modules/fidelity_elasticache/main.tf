@@ -70,3 +70,29 @@ resource "aws_elasticache_user_group_association" "app" {
   user_group_id = aws_elasticache_user_group.this.user_group_id
   user_id       = aws_elasticache_user.app.user_id
 }
+
+# As terraform-aws-modules/elasticache's serverless-cache example declares it.
+resource "aws_elasticache_serverless_cache" "this" {
+  engine               = "redis"
+  name                 = "ex-serverless"
+  description          = "Ex-serverless serverless cache"
+  major_engine_version = "7"
+
+  cache_usage_limits {
+    data_storage {
+      maximum = 2
+      unit    = "GB"
+    }
+    ecpu_per_second {
+      maximum = 1000
+    }
+  }
+
+  daily_snapshot_time      = "22:00"
+  snapshot_retention_limit = 7
+  user_group_id            = aws_elasticache_user_group.this.user_group_id
+
+  tags = {
+    Example = "fidelity"
+  }
+}
