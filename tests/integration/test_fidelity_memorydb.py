@@ -153,8 +153,8 @@ def test_a_parameter_group_is_kept(emulator, raw_moto) -> None:
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_an_acl_and_a_parameter_group_converge_on_aws5(converge, provider_line) -> None:
-    """tests/modules/fidelity_memorydb on aws 5.100: a user, an ACL holding it and a
-    parameter group with one parameter, each tagged; the second plan is empty."""
+    """tests/modules/fidelity_memorydb on aws 5.100: a user, an ACL holding it, a
+    parameter group with one parameter and a cluster on both; the second plan is empty."""
     stack = converge(provider_line.pin(MODULES / "fidelity_memorydb"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
