@@ -517,10 +517,31 @@ def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
 
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
-def test_transit_gateway_and_vgw_routing_converge_on_aws5(converge, provider_line) -> None:
+def test_transit_gateway_and_vgw_routing_converge_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
     """tests/modules/fidelity_ec2_routing on aws 5.100: an attachment moved from the
     transit gateway's default route table to its own, and a VPN gateway propagating
-    to a route table; the second plan is empty."""
+    to a route table; the second plan is empty, and destroying the association and
+    the propagation ends them."""
     stack = converge(provider_line.pin(MODULES / "fidelity_ec2_routing"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
+    # Destroying the association and the propagation ends them
+    # (DisassociateTransitGatewayRouteTable, DisableVgwRoutePropagation), as the
+    # provider waits to see. (The attachment itself is left: moto 5.2 forgets a
+    # deleted attachment at once, where the provider waits to read it ``deleted``.)
+    stack.terraform(
+        "destroy",
+        "-auto-approve",
+        "-input=false",
+        "-target=aws_ec2_transit_gateway_route_table_association.this",
+        "-target=aws_vpn_gateway_route_propagation.private",
+        check=True,
+        timeout=600,
+    )
+    ec2 = converge_emulator.client("ec2", region="eu-west-1")
+    [table] = ec2.describe_route_tables(
+        Filters=[{"Name": "association.main", "Values": ["false"]}]
+    )["RouteTables"]
+    assert table["PropagatingVgws"] == []

@@ -311,10 +311,17 @@ def test_a_replication_group_on_its_parameter_group_converges_on_aws5(
 ) -> None:
     """tests/modules/fidelity_elasticache on aws 5.100: a parameter group with two
     parameters and tags, a replication group on it, two users, a user group, an
-    association and a serverless cache of that user group; the second plan is empty."""
+    association and a serverless cache of that user group; the second plan is empty,
+    and ``terraform destroy`` deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_elasticache"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
     cache = converge_emulator.client("elasticache", region="eu-west-1")
     [cluster, _] = cache.describe_cache_clusters()["CacheClusters"]
     assert cluster["CacheParameterGroup"]["CacheParameterGroupName"] == "ex-replication-group"
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    groups = cache.describe_cache_parameter_groups()["CacheParameterGroups"]
+    assert [g for g in groups if not g["CacheParameterGroupName"].startswith("default.")] == []
+    assert cache.describe_cache_clusters()["CacheClusters"] == []
+    assert cache.describe_user_groups()["UserGroups"] == []
+    assert cache.describe_serverless_caches()["ServerlessCaches"] == []

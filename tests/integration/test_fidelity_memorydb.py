@@ -152,9 +152,17 @@ def test_a_parameter_group_is_kept(emulator, raw_moto) -> None:
 
 
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
-def test_an_acl_and_a_parameter_group_converge_on_aws5(converge, provider_line) -> None:
-    """tests/modules/fidelity_memorydb on aws 5.100: a user, an ACL holding it, a
-    parameter group with one parameter and a cluster on both; the second plan is empty."""
+def test_an_acl_and_a_parameter_group_converge_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
+    """tests/modules/fidelity_memorydb on aws 5.100: a user, an ACL holding it and a
+    parameter group with one parameter, each tagged; the second plan is empty, and
+    ``terraform destroy`` deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_memorydb"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    db = converge_emulator.client("memorydb", region="eu-west-1")
+    assert [a["Name"] for a in db.describe_acls()["ACLs"]] == ["open-access"]
+    groups = db.describe_parameter_groups()["ParameterGroups"]
+    assert [g for g in groups if not g["Name"].startswith("default.")] == []
