@@ -75,3 +75,10 @@ resource "aws_instance" "options" {
     enable_resource_name_dns_a_record = true
   }
 }
+
+# No credit_specification: reads back t3's default (unlimited) and plans nothing.
+resource "aws_instance" "plain" {
+  ami           = "ami-1e749f67"
+  instance_type = "t3.micro"
+  subnet_id     = aws_subnet.this.id
+}
