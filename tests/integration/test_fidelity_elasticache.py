@@ -81,6 +81,12 @@ def _parameter_group(emulator: Any) -> dict[str, Any]:
     )
     cache.delete_cache_parameter_group(CacheParameterGroupName="ex-group")
     missing = {"CacheParameterGroupName": "ex-group"}
+    seen["cluster on a missing group"] = _error(
+        cache.create_replication_group,
+        ReplicationGroupId="ex-group",
+        ReplicationGroupDescription="ex",
+        **missing,
+    )
     seen["missing"] = [
         _error(cache.describe_cache_parameter_groups, **missing),
         _error(cache.describe_cache_parameters, **missing),
@@ -113,6 +119,7 @@ def test_a_cache_parameter_group_is_kept(emulator, raw_moto) -> None:
         "tags": [{"Key": "Team", "Value": "cache"}],
         "default modify": ("InvalidParameterValue", 400),
         "missing": [not_found] * 5,
+        "cluster on a missing group": not_found,
     }
     assert _parameter_group(raw_moto) == {"create": "not implemented"}, retire(
         "elasticache.cache-parameter-groups"

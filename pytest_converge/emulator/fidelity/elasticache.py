@@ -11,8 +11,9 @@ Following the ElastiCache API reference
   included, which cannot be changed or deleted. ``DescribeCacheParameters``
   answers the family's parameters with the group's values; ``Source=user``
   only those the group changed. A name is kept lower-cased, as AWS keeps it;
-  a missing group is ``CacheParameterGroupNotFound`` (404); a group a cluster
-  uses cannot be deleted (``InvalidCacheParameterGroupState``). The tags of a
+  a missing group is ``CacheParameterGroupNotFound`` (404), for a cluster or
+  replication group created on it too; a group a cluster uses cannot be
+  deleted (``InvalidCacheParameterGroupState``). The tags of a
   group (``ListTagsForResource``, ``AddTagsToResource``,
   ``RemoveTagsFromResource`` by its ARN, and ``Tags`` at creation) are kept;
   moto 5.2 has none of these operations and refuses a parameter group's ARN.
@@ -408,10 +409,15 @@ _TAGS_BY_ARN = {
     does="Create/Describe/Modify/Reset/DeleteCacheParameterGroup and DescribeCacheParameters "
     "(Source=user: only the changed parameters) keep a Region's parameter groups, the "
     "default ones included; their tags are kept by ARN; a missing group is "
-    "CacheParameterGroupNotFound; DescribeCacheClusters returns a cluster's group",
+    "CacheParameterGroupNotFound, for a cluster or replication group created on it too; "
+    "DescribeCacheClusters returns a cluster's group",
     reference=_API + "API_CreateCacheParameterGroup.html",
     test=_TESTS + "test_a_cache_parameter_group_is_kept",
-    replaces=_TAGS_BY_ARN,
+    replaces={
+        **_TAGS_BY_ARN,
+        "moto.elasticache.models:ElastiCacheBackend.create_cache_cluster": "3ce5d77540cb2b5b",
+        "moto.elasticache.models:ElastiCacheBackend.create_replication_group": "5e994a49e38011c1",
+    },
 )
 def _cache_parameter_groups() -> None:
     from moto.elasticache.models import CacheCluster, ElastiCacheBackend
@@ -423,6 +429,15 @@ def _cache_parameter_groups() -> None:
         raise RuntimeError("moto's CacheCluster already has cache_parameter_group: re-check")
     patch(CacheCluster, "cache_parameter_group", property(_cluster_parameter_group))
     _tag_by_arn(ElastiCacheBackend)
+    for name in ("create_cache_cluster", "create_replication_group"):
+        before = original(ElastiCacheBackend, name)
+
+        def create_on_a_group(self: Any, *args: Any, _before: Any = before, **kwargs: Any) -> Any:
+            if kwargs.get("cache_parameter_group_name"):
+                self.get_cache_parameter_group(kwargs["cache_parameter_group_name"])
+            return _before(self, *args, **kwargs)
+
+        patch(ElastiCacheBackend, name, create_on_a_group)
 
 
 def _tag_by_arn(backend_class: Any) -> None:
