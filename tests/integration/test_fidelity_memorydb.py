@@ -59,6 +59,9 @@ def _acl(emulator: Any) -> dict[str, Any]:
     seen["tags"] = db.list_tags(ResourceArn=acl["ARN"])["TagList"]
     seen["unknown user"] = _error(db.update_acl, ACLName="ex-acl", UserNamesToAdd=["nobody"])
     seen["deleted"] = db.delete_acl(ACLName="ex-acl")["ACL"]["Status"]
+    seen["cluster on a missing ACL"] = _error(
+        db.create_cluster, ClusterName="ex", NodeType="db.t4g.small", ACLName="ex-acl"
+    )
     seen["missing"] = [
         _error(db.describe_acls, ACLName="ex-acl"),
         _error(db.update_acl, ACLName="ex-acl", UserNamesToAdd=["admin"]),
@@ -79,6 +82,7 @@ def test_an_acl_is_kept(emulator, raw_moto) -> None:
         "tags": [{"Key": "Example", "Value": "fidelity"}],
         "unknown user": "UserNotFoundFault",
         "deleted": "deleting",
+        "cluster on a missing ACL": "ACLNotFoundFault",
         "missing": ["ACLNotFoundFault"] * 4,
     }
     assert _acl(raw_moto) == {"describe": "not implemented"}, retire("memorydb.acls")
@@ -125,6 +129,13 @@ def _parameter_group(emulator: Any) -> dict[str, Any]:
         ParameterNameValues=[{"ParameterName": "timeout", "ParameterValue": "30"}],
     )
     db.delete_parameter_group(ParameterGroupName="ex-group")
+    seen["cluster on a missing group"] = _error(
+        db.create_cluster,
+        ClusterName="ex",
+        NodeType="db.t4g.small",
+        ACLName="open-access",
+        ParameterGroupName="ex-group",
+    )
     seen["missing"] = [
         _error(db.describe_parameter_groups, ParameterGroupName="ex-group"),
         _error(db.describe_parameters, ParameterGroupName="ex-group"),
@@ -144,6 +155,7 @@ def test_a_parameter_group_is_kept(emulator, raw_moto) -> None:
         "reset": {"activedefrag": "no", "maxmemory-policy": "allkeys-lru"},
         "tags": [{"Key": "Example", "Value": "fidelity"}],
         "default change": "InvalidParameterValueException",
+        "cluster on a missing group": "ParameterGroupNotFoundFault",
         "missing": ["ParameterGroupNotFoundFault"] * 5,
     }
     assert _parameter_group(raw_moto) == {"describe": "not implemented"}, retire(

@@ -7,14 +7,16 @@ Following the MemoryDB API reference
   access control lists of moto's users (``CreateUser``, ``DescribeUsers``,
   ``UpdateUser``, ``DeleteUser`` are moto's), the ``open-access`` one
   included; each user's ``ACLNames`` and each ACL's ``Clusters`` follow; a
-  missing ACL is ``ACLNotFoundFault``, a missing user ``UserNotFoundFault``,
+  missing ACL is ``ACLNotFoundFault`` (for ``CreateCluster`` and
+  ``UpdateCluster`` too), a missing user ``UserNotFoundFault``,
   an ACL a cluster uses cannot be deleted (``InvalidACLStateFault``).
 - ``CreateParameterGroup``, ``DescribeParameterGroups``,
   ``UpdateParameterGroup``, ``ResetParameterGroup``, ``DeleteParameterGroup``,
   ``DescribeParameters``: a Region's parameter groups, the
   ``default.memorydb-<engine>`` ones included (which cannot be changed or
   deleted); ``DescribeParameters`` answers the family's parameters with the
-  group's values; a missing group is ``ParameterGroupNotFoundFault``.
+  group's values; a missing group is ``ParameterGroupNotFoundFault`` (for
+  ``CreateCluster`` and ``UpdateCluster`` too).
 - ``ListTags``, ``TagResource``, ``UntagResource`` take the ARN of an ACL or
   a parameter group (moto 5.2 answers ``ClusterNotFoundFault``), and
   ``Tags`` at creation are kept.
@@ -435,15 +437,36 @@ def _tag_by_arn(backend_class: Any) -> None:
     patch(backend_class, "_fidelity_tags_by_arn", True)
 
 
+#: moto's cluster operations, wrapped to refuse an ACL or parameter group that does not exist.
+_CLUSTERS = {
+    "moto.memorydb.models:MemoryDBBackend.create_cluster": "341900d4d215ed29",
+    "moto.memorydb.models:MemoryDBBackend.update_cluster": "a6a95dbae9059e80",
+}
+
+
+def _check_clusters_use(backend_class: Any, argument: str, finder: str) -> None:
+    """CreateCluster and UpdateCluster refuse a missing ``argument`` (its NotFound fault)."""
+    for name in ("create_cluster", "update_cluster"):
+        before = original(backend_class, name)
+
+        def checked(self: Any, *args: Any, _before: Any = before, **kwargs: Any) -> Any:
+            if kwargs.get(argument):
+                getattr(self, finder)(kwargs[argument])
+            return _before(self, *args, **kwargs)
+
+        patch(backend_class, name, checked)
+
+
 @behaviour(
     BEHAVIOURS,
     "memorydb.acls",
     does="Create/Describe/Update/DeleteACL keep a Region's access control lists of moto's "
     "users (open-access included; users' ACLNames and ACLs' Clusters follow); a missing ACL "
-    "is ACLNotFoundFault, a missing user UserNotFoundFault; tags are kept by ARN",
+    "is ACLNotFoundFault, for a cluster created on it too, a missing user "
+    "UserNotFoundFault; tags are kept by ARN",
     reference=_API + "API_CreateACL.html",
     test=_TESTS + "test_an_acl_is_kept",
-    replaces=_TAGS,
+    replaces={**_TAGS, **_CLUSTERS},
 )
 def _acls() -> None:
     from moto.memorydb.models import MemoryDBBackend
@@ -452,6 +475,7 @@ def _acls() -> None:
     graft(ACLBackend, onto=MemoryDBBackend)
     graft(ACLResponse, onto=MemoryDBResponse)
     _tag_by_arn(MemoryDBBackend)
+    _check_clusters_use(MemoryDBBackend, "acl_name", "get_acl")
 
 
 @behaviour(
@@ -459,10 +483,10 @@ def _acls() -> None:
     "memorydb.parameter-groups",
     does="Create/Describe/Update/Reset/DeleteParameterGroup and DescribeParameters keep a "
     "Region's parameter groups, the default ones included; a missing group is "
-    "ParameterGroupNotFoundFault; tags are kept by ARN",
+    "ParameterGroupNotFoundFault, for a cluster created on it too; tags are kept by ARN",
     reference=_API + "API_CreateParameterGroup.html",
     test=_TESTS + "test_a_parameter_group_is_kept",
-    replaces=_TAGS,
+    replaces={**_TAGS, **_CLUSTERS},
 )
 def _parameter_groups() -> None:
     from moto.memorydb.models import MemoryDBBackend
@@ -471,3 +495,4 @@ def _parameter_groups() -> None:
     graft(ParameterGroupBackend, onto=MemoryDBBackend)
     graft(ParameterGroupResponse, onto=MemoryDBResponse)
     _tag_by_arn(MemoryDBBackend)
+    _check_clusters_use(MemoryDBBackend, "parameter_group_name", "get_parameter_group")
