@@ -199,6 +199,8 @@ def _members(emulator: Any) -> dict[str, Any]:
         NumCacheClusters=2,
         CacheParameterGroupName="default.redis7",
         SecurityGroupIds=["sg-0123456789abcdef0"],
+        TransitEncryptionEnabled=True,
+        AuthToken="PickSomethingMoreSecure123!",
     )
     [group] = cache.describe_replication_groups(ReplicationGroupId="ex-group")["ReplicationGroups"]
 
@@ -215,6 +217,14 @@ def _members(emulator: Any) -> dict[str, Any]:
         ]
 
     seen: dict[str, Any] = {"members": group["MemberClusters"], "clusters": clusters()}
+    seen["encryption"] = [
+        (
+            c.get("AuthTokenEnabled"),
+            c.get("TransitEncryptionEnabled"),
+            c.get("TransitEncryptionMode"),
+        )
+        for c in cache.describe_cache_clusters()["CacheClusters"]
+    ]
     cache.modify_replication_group(
         ReplicationGroupId="ex-group", CacheParameterGroupName="default.redis7.cluster.on"
     )
@@ -236,6 +246,7 @@ def test_a_replication_groups_members_are_cache_clusters(emulator, raw_moto) -> 
     assert _members(emulator) == {
         "members": members,
         "clusters": [(m, "ex-group", "7.1.0", "default.redis7", sg) for m in members],
+        "encryption": [(True, True, "required")] * 2,
         "modified": [(m, "ex-group", "7.1.0", "default.redis7.cluster.on", sg) for m in members],
         "deleted": ("ReplicationGroupNotFoundFault", []),
     }
@@ -309,6 +320,60 @@ def test_a_serverless_cache_is_kept(emulator, raw_moto) -> None:
     }
     assert _serverless(raw_moto) == {"create": "not implemented"}, retire(
         "elasticache.serverless-caches"
+    )
+
+
+def _subnet_group(emulator: Any) -> dict[str, Any]:
+    ec2, cache = emulator.client("ec2"), emulator.client("elasticache")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    one, two = (
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.0.{n}.0/24")["Subnet"]["SubnetId"]
+        for n in (1, 2)
+    )
+    cache.create_cache_subnet_group(
+        CacheSubnetGroupName="ex-subnets", CacheSubnetGroupDescription="ex", SubnetIds=[one]
+    )
+    try:
+        cache.modify_cache_subnet_group(
+            CacheSubnetGroupName="ex-subnets",
+            CacheSubnetGroupDescription="changed",
+            SubnetIds=[one, two],
+        )
+    except ResponseParserError:  # moto 5.2: 500, the action is not implemented
+        return {"modify": "not implemented"}
+    [group] = cache.describe_cache_subnet_groups(CacheSubnetGroupName="ex-subnets")[
+        "CacheSubnetGroups"
+    ]
+    seen: dict[str, Any] = {
+        "modified": (
+            group["CacheSubnetGroupDescription"],
+            sorted(s["SubnetIdentifier"] for s in group["Subnets"]) == sorted([one, two]),
+        )
+    }
+    cache.create_replication_group(
+        ReplicationGroupId="ex-group",
+        ReplicationGroupDescription="ex",
+        CacheSubnetGroupName="ex-subnets",
+    )
+    seen["in use"] = _error(cache.delete_cache_subnet_group, CacheSubnetGroupName="ex-subnets")
+    cache.delete_replication_group(ReplicationGroupId="ex-group")
+    cache.delete_cache_subnet_group(CacheSubnetGroupName="ex-subnets")
+    seen["missing"] = [
+        _error(cache.describe_cache_subnet_groups, CacheSubnetGroupName="ex-subnets"),
+        _error(cache.delete_cache_subnet_group, CacheSubnetGroupName="ex-subnets"),
+    ]
+    return seen
+
+
+def test_a_cache_subnet_group_is_changed_and_deleted(emulator, raw_moto) -> None:
+    missing = ("CacheSubnetGroupNotFoundFault", 400)
+    assert _subnet_group(emulator) == {
+        "modified": ("changed", True),
+        "in use": ("CacheSubnetGroupInUse", 400),
+        "missing": [missing, missing],
+    }
+    assert _subnet_group(raw_moto) == {"modify": "not implemented"}, retire(
+        "elasticache.cache-subnet-group-changes"
     )
 
 

@@ -1,4 +1,5 @@
-"""ElastiCache: cache parameter groups, user groups, replication group members, serverless caches.
+"""ElastiCache: parameter groups, user groups, replication group members, serverless caches,
+subnet group changes.
 
 Following the ElastiCache API reference
 (https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/):
@@ -28,7 +29,8 @@ Following the ElastiCache API reference
 - ``CreateReplicationGroup`` / ``DescribeCacheClusters``: a replication
   group's ``NumCacheClusters`` member clusters are cache clusters, listed
   with the group's engine (and the version that runs: ``7.1`` is ``7.1.0``),
-  node type, parameter and subnet group and ``SecurityGroups``;
+  node type, parameter and subnet group, ``SecurityGroups``,
+  ``AuthTokenEnabled`` and encryption settings;
   ``ModifyReplicationGroup`` changes them; a deleted group and its members
   are gone. moto 5.2 makes one member whatever ``NumCacheClusters`` says,
   lists none and keeps a deleted group ``deleting`` for ever.
@@ -38,6 +40,9 @@ Following the ElastiCache API reference
   version that runs, the default VPC's subnets and its default security group
   unless given; a user group's ``ServerlessCaches`` follow; a missing cache is
   ``ServerlessCacheNotFoundFault``; tags by its ARN.
+- ``ModifyCacheSubnetGroup``, ``DeleteCacheSubnetGroup``: moto 5.2 has
+  neither; a group a cluster or replication group uses is
+  ``CacheSubnetGroupInUse``.
 
 The family tables list the parameters modules commonly set, with the
 defaults AWS documents for them (ElastiCache User Guide, "Engine specific
@@ -663,7 +668,7 @@ def _security_groups(cluster: Any) -> list[dict[str, str]]:
 def _member_cluster(backend: Any, group: Any, cluster_id: str, zone: str) -> Any:
     from moto.elasticache.models import CacheCluster
 
-    return CacheCluster(
+    cluster: Any = CacheCluster(
         account_id=backend.account_id,
         region_name=backend.region_name,
         cache_cluster_id=cluster_id,
@@ -699,6 +704,12 @@ def _member_cluster(backend: Any, group: Any, cluster_id: str, zone: str) -> Any
         cache_node_ids_to_remove=[],
         cache_node_ids_to_reboot=[],
     )
+    # A member runs with its group's authentication and encryption, as AWS answers them.
+    cluster.auth_token_enabled = group.auth_token_enabled
+    cluster.at_rest_encryption_enabled = group.at_rest_encryption_enabled
+    if group.transit_encryption_enabled:
+        cluster.transit_encryption_mode = group.transit_encryption_mode or "required"
+    return cluster
 
 
 #: ModifyReplicationGroup parameters moto ignores -> the attribute of the group and its members.
@@ -716,7 +727,8 @@ _MODIFIED = {
     "elasticache.replication-group-member-clusters",
     does="a replication group's member clusters are cache clusters: DescribeCacheClusters "
     "lists them with the group's engine (and the version it runs), node type, parameter and "
-    "subnet group and security groups, NumCacheClusters of them; ModifyReplicationGroup "
+    "subnet group, authentication and encryption settings, "
+    "security groups, NumCacheClusters of them; ModifyReplicationGroup "
     "changes them; once "
     "DeleteReplicationGroup is asked, the group and its members are gone",
     reference=_API + "API_CreateReplicationGroup.html",
@@ -986,3 +998,75 @@ def _serverless_caches() -> None:
     graft(ServerlessCacheBackend, onto=ElastiCacheBackend)
     graft(ServerlessCacheResponse, onto=ElastiCacheResponse)
     _tag_by_arn(ElastiCacheBackend)
+
+
+class CacheSubnetGroupChangesBackend:
+    """Modify and delete a cache subnet group (an ElastiCacheBackend mixin)."""
+
+    def modify_cache_subnet_group(
+        self, name: str, description: str | None, subnet_ids: list[str] | None
+    ) -> Any:
+        from moto.elasticache.models import CacheSubnetGroup
+
+        [group] = self.describe_cache_subnet_groups(name)  # type: ignore[attr-defined]
+        changed = CacheSubnetGroup(
+            account_id=self.account_id,  # type: ignore[attr-defined]
+            region_name=self.region_name,  # type: ignore[attr-defined]
+            cache_subnet_group_name=name,
+            cache_subnet_group_description=(
+                group.cache_subnet_group_description if description is None else description
+            ),
+            subnet_ids=subnet_ids or group.subnet_ids,
+            tags=group.tags,
+        )
+        self.cache_subnet_groups[name] = changed  # type: ignore[attr-defined]
+        return changed  # the same ARN: its tags stay
+
+    def delete_cache_subnet_group(self, name: str) -> None:
+        [group] = self.describe_cache_subnet_groups(name)  # type: ignore[attr-defined]
+        users = [
+            *self.cache_clusters.values(),  # type: ignore[attr-defined]
+            *self.replication_groups.values(),  # type: ignore[attr-defined]
+        ]
+        if any(getattr(u, "cache_subnet_group_name", None) == name for u in users):
+            raise _exception("CacheSubnetGroupInUse", f"Cache subnet group {name} is in use.")
+        del self.cache_subnet_groups[name]  # type: ignore[attr-defined]
+        self.tagging_service.delete_all_tags_for_resource(group.arn)  # type: ignore[attr-defined]
+
+
+class CacheSubnetGroupChangesResponse:
+    """ModifyCacheSubnetGroup and DeleteCacheSubnetGroup (an ElastiCacheResponse mixin)."""
+
+    def modify_cache_subnet_group(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        group = self.elasticache_backend.modify_cache_subnet_group(  # type: ignore[attr-defined]
+            get("CacheSubnetGroupName"), get("CacheSubnetGroupDescription"), get("SubnetIds")
+        )
+        return ActionResult({"CacheSubnetGroup": group})
+
+    def delete_cache_subnet_group(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.elasticache_backend.delete_cache_subnet_group(  # type: ignore[attr-defined]
+            self._get_param("CacheSubnetGroupName")  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+
+@behaviour(
+    BEHAVIOURS,
+    "elasticache.cache-subnet-group-changes",
+    does="ModifyCacheSubnetGroup changes a cache subnet group's description and subnets and "
+    "DeleteCacheSubnetGroup deletes it (CacheSubnetGroupInUse while a cluster or replication "
+    "group uses it, CacheSubnetGroupNotFoundFault once gone)",
+    reference=_API + "API_DeleteCacheSubnetGroup.html",
+    test=_TESTS + "test_a_cache_subnet_group_is_changed_and_deleted",
+)
+def _cache_subnet_group_changes() -> None:
+    from moto.elasticache.models import ElastiCacheBackend
+    from moto.elasticache.responses import ElastiCacheResponse
+
+    graft(CacheSubnetGroupChangesBackend, onto=ElastiCacheBackend)
+    graft(CacheSubnetGroupChangesResponse, onto=ElastiCacheResponse)

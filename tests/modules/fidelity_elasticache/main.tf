@@ -26,14 +26,44 @@ resource "aws_elasticache_parameter_group" "this" {
   }
 }
 
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "this" {
+  vpc_id            = aws_vpc.this.id
+  cidr_block        = "10.0.1.0/24"
+  availability_zone = "eu-west-1a"
+}
+
+resource "aws_elasticache_subnet_group" "this" {
+  name        = "ex-replication-group"
+  description = "Ex-replication-group subnet group"
+  subnet_ids  = [aws_subnet.this.id]
+}
+
+resource "aws_security_group" "this" {
+  name   = "ex-replication-group"
+  vpc_id = aws_vpc.this.id
+}
+
 resource "aws_elasticache_replication_group" "this" {
-  replication_group_id = "ex-replication-group"
-  description          = "fidelity"
-  engine_version       = "7.1"
-  node_type            = "cache.t4g.small"
-  parameter_group_name = aws_elasticache_parameter_group.this.name
-  num_cache_clusters   = 2
-  apply_immediately    = true
+  replication_group_id       = "ex-replication-group"
+  description                = "fidelity"
+  engine_version             = "7.1"
+  node_type                  = "cache.t4g.small"
+  parameter_group_name       = aws_elasticache_parameter_group.this.name
+  subnet_group_name          = aws_elasticache_subnet_group.this.name
+  security_group_ids         = [aws_security_group.this.id]
+  num_cache_clusters         = 2
+  transit_encryption_enabled = true
+  auth_token                 = "PickSomethingMoreSecure123!"
+  maintenance_window         = "sun:05:00-sun:09:00"
+  apply_immediately          = true
+
+  tags = {
+    Example = "fidelity"
+  }
 }
 
 resource "aws_elasticache_user" "default" {
