@@ -63,6 +63,8 @@ SERVICES = (
     "ecr",
     "efs",
     "ram",
+    "elasticache",
+    "memorydb",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

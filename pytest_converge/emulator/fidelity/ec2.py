@@ -1,4 +1,5 @@
-"""EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access.
+"""EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
+instances' launch options, transit gateway associations, VGW route propagation.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -30,6 +31,26 @@ Each behaviour follows the EC2 API reference
 - ``ModifyVpcBlockPublicAccessOptions``, ``DescribeVpcBlockPublicAccessOptions``,
   ``Create``/``Describe``/``Modify``/``DeleteVpcBlockPublicAccessExclusion(s)``:
   the Region's VPC block public access mode and its exclusions.
+- ``RunInstances`` / ``EnclaveOptions``: kept (``Enabled`` false unless asked
+  for) and returned by ``DescribeInstances``; moto 5.2 leaves it out.
+- ``RunInstances`` / ``CreditSpecification``: kept (T3, T3a and T4g launch
+  unlimited, T2 standard, as the EC2 User Guide's burstable instances page
+  says), ``ModifyInstanceCreditSpecification`` changes it and
+  ``DescribeInstanceCreditSpecifications`` returns it (moto: always standard).
+- ``RunInstances`` / ``Instance``: ``CpuOptions`` (the type's default cores and
+  threads per core), ``CapacityReservationSpecification`` (``open``),
+  ``MaintenanceOptions`` (``AutoRecovery`` ``default``) and
+  ``PrivateDnsNameOptions`` (the subnet's hostname settings) are kept and
+  returned; ``ModifyInstanceMaintenanceOptions``,
+  ``ModifyPrivateDnsNameOptions`` and
+  ``ModifyInstanceCapacityReservationAttributes`` change them.
+- ``DisassociateTransitGatewayRouteTable``: ends the association the transit
+  gateway made by default at attachment too (moto: a KeyError), answering it
+  ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
+  attachment's association as it is now; a missing association is
+  ``InvalidAssociation.NotFound``.
+- ``EnableVgwRoutePropagation``, ``DisableVgwRoutePropagation``: a route
+  table's ``PropagatingVgws``, returned by ``DescribeRouteTables``.
 """
 
 from __future__ import annotations
@@ -555,3 +576,401 @@ def _vpc_block_public_access() -> None:
 
     graft(VpcBlockPublicAccessBackend, onto=EC2Backend)
     graft(VpcBlockPublicAccessResponse, onto=EC2Response)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-enclave-options",
+    does="RunInstances keeps EnclaveOptions (Enabled false unless asked for) and "
+    "DescribeInstances returns it for every instance",
+    reference=_API + "API_EnclaveOptions.html",
+    test=_TESTS + "test_an_instance_has_enclave_options",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_enclave_options() -> None:
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses.instances import InstanceResponse
+
+    if hasattr(Instance, "enclave_options"):
+        raise RuntimeError("moto's Instance already has enclave_options: re-check this behaviour")
+    # AWS: an instance launched without EnclaveOptions answers {"Enabled": false}.
+    patch(Instance, "enclave_options", {"Enabled": False})
+    before = original(InstanceResponse, "run_instances")
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        enabled = bool(self._get_param("EnclaveOptions.Enabled"))
+        for instance in result.result.instances:
+            instance.enclave_options = {"Enabled": enabled}
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
+
+
+#: Burstable families that launch in unlimited mode unless asked otherwise (T2: standard).
+_UNLIMITED_BY_DEFAULT = ("t3.", "t3a.", "t4g.")
+
+
+def _cpu_credits(instance: Any) -> str:
+    if instance.cpu_credits:
+        return str(instance.cpu_credits)
+    return "unlimited" if instance.instance_type.startswith(_UNLIMITED_BY_DEFAULT) else "standard"
+
+
+class CreditSpecificationResponse:
+    """ModifyInstanceCreditSpecification (an EC2Response mixin)."""
+
+    def modify_instance_credit_specification(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        done, failed = [], []
+        for item in self._get_param("InstanceCreditSpecifications", []):  # type: ignore[attr-defined]
+            instance_id = item.get("InstanceId")
+            try:
+                instance = self.ec2_backend.get_instance(instance_id)  # type: ignore[attr-defined]
+            except Exception:
+                failed.append(
+                    {
+                        "InstanceId": instance_id,
+                        "Error": {
+                            "Code": "InvalidInstanceID.NotFound",
+                            "Message": f"The instance ID '{instance_id}' does not exist",
+                        },
+                    }
+                )
+                continue
+            instance.cpu_credits = item.get("CpuCredits")
+            done.append({"InstanceId": instance_id})
+        return ActionResult(
+            {
+                "SuccessfulInstanceCreditSpecifications": done,
+                "UnsuccessfulInstanceCreditSpecifications": failed,
+            }
+        )
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-credit-specification",
+    does="RunInstances keeps CreditSpecification (T3/T3a/T4g unlimited, T2 standard by "
+    "default), ModifyInstanceCreditSpecification changes it and "
+    "DescribeInstanceCreditSpecifications returns it",
+    reference=_API + "API_DescribeInstanceCreditSpecifications.html",
+    test=_TESTS + "test_an_instances_cpu_credits_are_kept",
+    replaces={
+        "moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3",
+        "moto.ec2.responses.instances:InstanceResponse.describe_instance_credit_specifications": (
+            "15f1699e08544b65"
+        ),
+    },
+)
+def _instance_credit_specification() -> None:
+    from moto.core.responses import ActionResult
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    if hasattr(Instance, "cpu_credits"):
+        raise RuntimeError("moto's Instance already has cpu_credits: re-check this behaviour")
+    patch(Instance, "cpu_credits", None)  # None: the family's default (_cpu_credits)
+    graft(CreditSpecificationResponse, onto=EC2Response)
+    before = original(InstanceResponse, "run_instances")  # perhaps ec2.instance-enclave-options'
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        asked = self._get_param("CreditSpecification.CpuCredits")
+        for instance in result.result.instances:
+            instance.cpu_credits = asked
+        return result
+
+    def describe_instance_credit_specifications(self: Any) -> Any:
+        instances = self.ec2_backend.describe_instance_credit_specifications(
+            self._get_param("InstanceIds", [])
+        )
+        found = [{"InstanceId": i.id, "CpuCredits": _cpu_credits(i)} for i in instances]
+        return ActionResult({"InstanceCreditSpecifications": found})
+
+    patch(InstanceResponse, "run_instances", run_instances)
+    patch(
+        InstanceResponse,
+        "describe_instance_credit_specifications",
+        describe_instance_credit_specifications,
+    )
+
+
+def _cpu_options(instance: Any) -> dict[str, Any]:
+    from moto.ec2.models.instance_types import INSTANCE_TYPES
+
+    kept: dict[str, Any] | None = vars(instance).get("_cpu_options")
+    if kept:
+        return kept
+    info = INSTANCE_TYPES.get(instance.instance_type, {}).get("VCpuInfo", {})
+    return {
+        "CoreCount": info.get("DefaultCores", 1),
+        "ThreadsPerCore": info.get("DefaultThreadsPerCore", 1),
+    }
+
+
+def _private_dns_name_options(instance: Any) -> dict[str, Any]:
+    kept: dict[str, Any] | None = vars(instance).get("_private_dns_name_options")
+    if kept is None:
+        # AWS: an instance takes its subnet's hostname settings on launch.
+        subnet = instance.subnet_id and instance.ec2_backend.get_subnet(instance.subnet_id)
+        launch = getattr(subnet, "private_dns_name_options_on_launch", None) or {}
+        kept = {
+            "HostnameType": launch.get("HostnameType", "ip-name"),
+            "EnableResourceNameDnsARecord": bool(launch.get("EnableResourceNameDnsARecord")),
+            "EnableResourceNameDnsAAAARecord": bool(launch.get("EnableResourceNameDnsAAAARecord")),
+        }
+        vars(instance)["_private_dns_name_options"] = kept
+    return kept
+
+
+class LaunchOptionsResponse:
+    """Modify an instance's maintenance, hostname and capacity reservation options (an
+    EC2Response mixin)."""
+
+    def modify_instance_maintenance_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        if self._get_param("AutoRecovery"):  # type: ignore[attr-defined]
+            instance.maintenance_options = dict(
+                instance.maintenance_options,
+                AutoRecovery=self._get_param("AutoRecovery"),  # type: ignore[attr-defined]
+            )
+        return ActionResult({"InstanceId": instance.id, **instance.maintenance_options})
+
+    def modify_private_dns_name_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        options = dict(_private_dns_name_options(instance))
+        for parameter, key in (
+            ("PrivateDnsHostnameType", "HostnameType"),
+            ("EnableResourceNameDnsARecord", "EnableResourceNameDnsARecord"),
+            ("EnableResourceNameDnsAAAARecord", "EnableResourceNameDnsAAAARecord"),
+        ):
+            value = self._get_param(parameter)  # type: ignore[attr-defined]
+            if value is not None:
+                options[key] = value
+        vars(instance)["_private_dns_name_options"] = options
+        return ActionResult({"Return": True})
+
+    def modify_instance_capacity_reservation_attributes(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        instance = self.ec2_backend.get_instance(self._get_param("InstanceId"))  # type: ignore[attr-defined]
+        instance.capacity_reservation_specification = _capacity_reservation(
+            self._get_param("CapacityReservationSpecification")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"Return": True})
+
+
+def _capacity_reservation(asked: dict[str, Any] | None) -> dict[str, Any]:
+    """CapacityReservationSpecification as asked -> as DescribeInstances answers it."""
+    asked = asked or {}
+    target = asked.get("CapacityReservationTarget")
+    if target:
+        return {"CapacityReservationTarget": dict(target)}
+    return {"CapacityReservationPreference": asked.get("CapacityReservationPreference") or "open"}
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-launch-options",
+    does="RunInstances keeps CpuOptions, CapacityReservationSpecification, MaintenanceOptions "
+    "and PrivateDnsNameOptions (AWS's defaults: the type's cores and threads, open, default, "
+    "the subnet's hostname settings); DescribeInstances returns them and "
+    "ModifyInstanceMaintenanceOptions, ModifyPrivateDnsNameOptions and "
+    "ModifyInstanceCapacityReservationAttributes change them",
+    reference=_API + "API_Instance.html",
+    test=_TESTS + "test_an_instance_keeps_its_launch_options",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_launch_options() -> None:
+    from moto.ec2.models.instances import Instance
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    for name in (
+        "cpu_options",
+        "private_dns_name_options",
+        "maintenance_options",
+        "capacity_reservation_specification",
+    ):
+        if hasattr(Instance, name):
+            raise RuntimeError(f"moto's Instance already has {name}: re-check this behaviour")
+    patch(Instance, "cpu_options", property(_cpu_options))
+    patch(Instance, "private_dns_name_options", property(_private_dns_name_options))
+    patch(Instance, "maintenance_options", {"AutoRecovery": "default"})
+    patch(Instance, "capacity_reservation_specification", _capacity_reservation(None))
+    graft(LaunchOptionsResponse, onto=EC2Response)
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        get = self._get_param
+        for instance in result.result.instances:
+            if get("CpuOptions"):
+                vars(instance)["_cpu_options"] = dict(_cpu_options(instance), **get("CpuOptions"))
+            if get("MaintenanceOptions.AutoRecovery"):
+                instance.maintenance_options = {
+                    "AutoRecovery": get("MaintenanceOptions.AutoRecovery")
+                }
+            if get("CapacityReservationSpecification"):
+                instance.capacity_reservation_specification = _capacity_reservation(
+                    get("CapacityReservationSpecification")
+                )
+            if get("PrivateDnsNameOptions"):
+                options = dict(_private_dns_name_options(instance))
+                options.update(get("PrivateDnsNameOptions"))
+                vars(instance)["_private_dns_name_options"] = options
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-route-table-disassociation",
+    does="DisassociateTransitGatewayRouteTable ends any association of the attachment with "
+    "the route table, the one made by the transit gateway's default association too, "
+    "answering it disassociating, and DescribeTransitGatewayAttachments then answers the "
+    "attachment's association as it is; an association that does not exist is "
+    "InvalidAssociation.NotFound (moto: a KeyError, 500)",
+    reference=_API + "API_DisassociateTransitGatewayRouteTable.html",
+    test=_TESTS + "test_a_default_transit_gateway_association_is_ended",
+    replaces={
+        "moto.ec2.models.transit_gateway_route_tables:"
+        "TransitGatewayRouteTableBackend.disassociate_transit_gateway_route_table": (
+            "08023cec0152e445"
+        ),
+        "moto.ec2.models.transit_gateway_attachments:TransitGatewayAttachment.association": (
+            "5ef8a37f697faa5d"
+        ),
+    },
+)
+def _transit_gateway_route_table_disassociation() -> None:
+    from moto.ec2.exceptions import EC2ClientError, InvalidRouteTableIdError
+    from moto.ec2.models.transit_gateway_attachments import TransitGatewayAttachment
+    from moto.ec2.models.transit_gateway_route_tables import (
+        TransitGatewayRelations,
+        TransitGatewayRouteTableBackend,
+    )
+
+    def disassociate_transit_gateway_route_table(
+        self: Any, tgw_attach_id: str, tgw_rt_id: str
+    ) -> Any:
+        table = self.transit_gateways_route_tables.get(tgw_rt_id)
+        if table is None:
+            raise InvalidRouteTableIdError(tgw_rt_id)
+        if tgw_attach_id not in table.route_table_associations:
+            raise EC2ClientError(
+                "InvalidAssociation.NotFound",
+                f"Association {tgw_attach_id} to {tgw_rt_id} was not found",
+            )
+        association = self.transit_gateway_associations.pop(tgw_attach_id, None)
+        if association is None or association.transit_gateway_route_table_id != tgw_rt_id:
+            # the association the transit gateway made by default at attachment
+            association = TransitGatewayRelations(self, tgw_attach_id, tgw_rt_id, "associated")
+        association.state = "disassociating"
+        self.unset_route_table_association(tgw_rt_id, tgw_attach_id=tgw_attach_id)
+        self.unset_attachment_association(tgw_attach_id)
+        attachment = self.transit_gateway_attachments[tgw_attach_id]
+        if getattr(attachment.transit_gateway_route_table, "id", None) == tgw_rt_id:
+            attachment.transit_gateway_route_table = None  # no longer the default's
+        return association
+
+    def association(self: Any) -> dict[str, str] | None:
+        """The attachment's association as it is now (moto: always the default's)."""
+        if self.state != "available":
+            return None
+        if self._association_data:
+            return {
+                "State": self._association_data["state"],
+                "TransitGatewayRouteTableId": self._association_data["transitGatewayRouteTableId"],
+            }
+        if self.transit_gateway_route_table:
+            return {
+                "State": "associated",
+                "TransitGatewayRouteTableId": self.transit_gateway_route_table.id,
+            }
+        return None
+
+    patch(TransitGatewayAttachment, "association", property(association))
+    patch(
+        TransitGatewayRouteTableBackend,
+        "disassociate_transit_gateway_route_table",
+        disassociate_transit_gateway_route_table,
+    )
+
+
+class VgwRoutePropagationBackend:
+    """Route propagation from virtual private gateways (an EC2Backend mixin)."""
+
+    def enable_vgw_route_propagation(self, route_table_id: str, gateway_id: str) -> None:
+        table = self.get_route_table(route_table_id)  # type: ignore[attr-defined]
+        self.get_vpn_gateway(gateway_id)  # type: ignore[attr-defined]
+        if gateway_id not in table.propagating_vgw_ids:
+            table.propagating_vgw_ids = [*table.propagating_vgw_ids, gateway_id]
+
+    def disable_vgw_route_propagation(self, route_table_id: str, gateway_id: str) -> None:
+        table = self.get_route_table(route_table_id)  # type: ignore[attr-defined]
+        self.get_vpn_gateway(gateway_id)  # type: ignore[attr-defined]
+        table.propagating_vgw_ids = [g for g in table.propagating_vgw_ids if g != gateway_id]
+
+
+class VgwRoutePropagationResponse:
+    """The VGW route propagation actions (an EC2Response mixin)."""
+
+    def enable_vgw_route_propagation(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.enable_vgw_route_propagation(  # type: ignore[attr-defined]
+            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
+            self._get_param("GatewayId"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def disable_vgw_route_propagation(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.disable_vgw_route_propagation(  # type: ignore[attr-defined]
+            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
+            self._get_param("GatewayId"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vgw-route-propagation",
+    does="EnableVgwRoutePropagation and DisableVgwRoutePropagation turn a virtual private "
+    "gateway's route propagation to a route table on and off, and DescribeRouteTables lists "
+    "the table's PropagatingVgws; a missing table or gateway is its NotFound",
+    reference=_API + "API_EnableVgwRoutePropagation.html",
+    test=_TESTS + "test_a_route_table_lists_its_propagating_gateway",
+)
+def _vgw_route_propagation() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.route_tables import RouteTable
+    from moto.ec2.responses import EC2Response
+
+    for name in ("propagating_vgw_ids", "propagating_vgws"):
+        if hasattr(RouteTable, name):
+            raise RuntimeError(f"moto's RouteTable already has {name}: re-check this behaviour")
+    patch(RouteTable, "propagating_vgw_ids", [])  # replaced, never changed in place
+    patch(
+        RouteTable,
+        "propagating_vgws",
+        property(lambda self: [{"GatewayId": g} for g in self.propagating_vgw_ids]),
+    )
+    graft(VgwRoutePropagationBackend, onto=EC2Backend)
+    graft(VgwRoutePropagationResponse, onto=EC2Response)
