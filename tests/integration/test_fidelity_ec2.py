@@ -505,6 +505,7 @@ def test_a_route_table_lists_its_propagating_gateway(emulator, raw_moto) -> None
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
     """tests/modules/fidelity_ec2_instance on aws 5.100: a t3 instance declaring
@@ -516,6 +517,7 @@ def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
     assert stack.defects == [], stack.defects
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_transit_gateway_and_vgw_routing_converge_on_aws5(
     converge, converge_emulator, provider_line

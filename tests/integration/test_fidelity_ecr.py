@@ -198,6 +198,7 @@ def test_repository_creation_templates_are_kept(emulator, raw_moto) -> None:
         raw_moto.client("ecr").describe_repository_creation_templates()
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_the_ecr_registry_settings_converge_on_aws5(
     converge, converge_emulator, provider_line

@@ -377,6 +377,7 @@ def test_a_cache_subnet_group_is_changed_and_deleted(emulator, raw_moto) -> None
     )
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_a_replication_group_on_its_parameter_group_converges_on_aws5(
     converge, converge_emulator, provider_line

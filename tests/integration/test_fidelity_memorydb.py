@@ -163,6 +163,7 @@ def test_a_parameter_group_is_kept(emulator, raw_moto) -> None:
     )
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_an_acl_and_a_parameter_group_converge_on_aws5(
     converge, converge_emulator, provider_line

@@ -142,6 +142,7 @@ def test_principals_and_resources_are_associated_and_disassociated(emulator, raw
         raw.associate_resource_share(resourceShareArn=raw_share, principals=["111111111111"])
 
 
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_a_shared_subnet_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
     stack = converge(provider_line.pin(MODULES / "fidelity_ram"))
