@@ -23,10 +23,10 @@ pytestmark = pytest.mark.converge(allow_defects=True)
 def test_an_instance_names_only_true_causes(converge, provider_line):
     stack = converge(provider_line.pin(MODULE))
     found = stack.converged_defects()
-    [enclave] = [d for d in found if d.attribute == "enclave_options"]
-    assert enclave.classification == "dropped"
-    assert enclave.emulator_suspected and enclave.severity == "warning"
-    assert "moto 5.2.5's ec2 DescribeInstances answer never carries it" in enclave.evidence
+    # The fidelity layer answers EnclaveOptions as AWS does (ec2.instance-enclave-options);
+    # on moto as released the read's-answer rule marks it suspected
+    # (tests/unit/test_model_gaps.py reads moto's DescribeInstances code for it).
+    assert not [d for d in found if d.attribute == "enclave_options"], found
     # A writer is named only for a field its calls carried.
     for d in found:
         assert "aws_volume_attachment" not in d.message or "volume" in (d.attribute or ""), d
