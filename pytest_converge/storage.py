@@ -6,10 +6,13 @@ A leaf every layer may import (as ``errors``): ``CONVERGE_CACHE_DIR``, else
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["cache_dir"]
+__all__ = ["cache_dir", "locked"]
 
 
 def cache_dir() -> Path:
@@ -19,3 +22,16 @@ def cache_dir() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "pytest-converge"
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` for the ``with`` block (xdist workers and sessions
+    that share the cache build a thing once, not once each)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -45,7 +44,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,7 @@ from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.fake_account import FAKE_ACCOUNT_ID
 from ..isolation.safety import emulator_env
-from ..storage import cache_dir
+from ..storage import cache_dir, locked
 from .base import Emulator
 from .localstack_world import read_world
 
@@ -224,18 +223,6 @@ def ministack_missing(named: str | None = None) -> str | None:
     return f"no MiniStack installed ({'; '.join(tried)}); install it: {install_hint()}"
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on ``path`` (xdist workers provision one venv, not one each)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def provision(version: str = PINNED_VERSION, timeout: float = 600.0) -> MiniStackCommand:
     """Make the venv of :func:`provisioned_dir` (once; the running Python's ``venv`` module,
     then ``pip install ministack==version``) and return its command.
@@ -244,7 +231,7 @@ def provision(version: str = PINNED_VERSION, timeout: float = 600.0) -> MiniStac
     to run by hand when it cannot.
     """
     venv = provisioned_dir(version)
-    with _locked(venv.parent / f".{version}.lock"):
+    with locked(venv.parent / f".{version}.lock"):
         ready = provisioned_command(version)
         if ready is not None:
             return ready

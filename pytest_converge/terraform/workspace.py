@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from ..emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from ..errors import ModuleError, TerraformError, ToolchainError
 from ..isolation.safety import ensure_loopback, terraform_env
+from ..storage import locked
 from .cliconfig import install_failure, provider_address
 from .hcl import HclError, blocks_of, local_source, module_blocks, module_tree, parse_file
 from .provider import AWS_ADDRESS, provider_binary
@@ -320,7 +320,7 @@ class Templates:
         ).hexdigest()[:12]
         name = f"{module.name}-{engine}"
         dest = self.cache / name
-        with _locked(self.cache / f"{name}.lock"):
+        with locked(self.cache / f"{name}.lock"):
             template = _load_template(dest, module)
             if template is not None:
                 os.utime(dest / TEMPLATE_META)  # recently used: not pruned
@@ -372,7 +372,7 @@ class Templates:
     def _init(self, runner: Runner, module: Path) -> None:
         tc = self.toolchain
         # The plugin cache is not safe for concurrent writers (xdist workers).
-        with _locked(tc.cache_root / "init.lock"):
+        with locked(tc.cache_root / "init.lock"):
             done = runner.run("init", input=False, no_color=IsFlagged)
         if done.returncode == 0:
             return
@@ -381,7 +381,7 @@ class Templates:
             if tc.direct_config != tc.cli_config:
                 # Not on disk: the network sources of the user's config may have it.
                 runner.env = {**runner.env, "TF_CLI_CONFIG_FILE": str(tc.direct_config)}
-                with _locked(tc.cache_root / "init.lock"):
+                with locked(tc.cache_root / "init.lock"):
                     retry = runner.run("init", input=False, no_color=IsFlagged)
                 runner.env = self.env(runner.working_dir)
                 if retry.returncode == 0:
@@ -586,17 +586,6 @@ def _prune(cache: Path) -> None:
                         continue  # in use right now
                     shutil.rmtree(meta.parent, ignore_errors=True)
                 lock.unlink()
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _provider_missing(diags: list[str], stderr: str) -> bool:
