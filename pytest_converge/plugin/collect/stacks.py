@@ -38,8 +38,19 @@ def make_stack(
     return stack
 
 
+_choices_key = pytest.StashKey[dict[Path, BackendChoice]]()
+
+
 def module_backend(config: pytest.Config, module: Path) -> BackendChoice:
-    """The backend ``module`` runs on (:func:`..run.backend_choice.backend_for`)."""
+    """The backend ``module`` runs on (:func:`..run.backend_choice.backend_for`), chosen once
+    per session: every item of a module runs where its first did."""
+    chosen = config.stash.setdefault(_choices_key, {})
+    if module not in chosen:
+        chosen[module] = _choose(config, module)
+    return chosen[module]
+
+
+def _choose(config: pytest.Config, module: Path) -> BackendChoice:
     found = settings(config)
     addresses = aws_addresses(module)
     moto = module_preflight(addresses, "moto", "5") if found.backend == "moto" else None
