@@ -570,13 +570,20 @@ _NOT_IMPLEMENTED = re.compile(
 )
 
 
+#: An ``InvalidAction`` answer's message naming the action unknown.
+_UNKNOWN_ACTION = re.compile(
+    rb"unknown [\w -]*action|action [^<]* (is )?not (valid|supported)", re.I
+)
+
+
 def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     """True when an emulator's answer says it does not implement the operation.
 
     moto answers an unknown operation with an HTML 404 or 500 page, or an
     error whose code is ``NotImplemented``/``InternalFailure``; a 501 is the
-    HTTP form of the same. A real API error (4xx with an AWS error code such
-    as ``InvalidParameterValue``) is not one.
+    HTTP form of the same; MiniStack (as AWS for an action that does not exist)
+    answers a 400 ``InvalidAction`` naming the action unknown. A real API error
+    (4xx with an AWS error code such as ``InvalidParameterValue``) is not one.
     """
     if status < 400:
         return False
@@ -585,6 +592,8 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     head = body[:4096].lstrip()
     if head[:15].lower().startswith((b"<!doctype html", b"<html")):
         return status in (404, 405, 500)
+    if b"InvalidAction" in head and _UNKNOWN_ACTION.search(head):
+        return True
     return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
 
 

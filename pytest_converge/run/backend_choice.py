@@ -1,12 +1,13 @@
 """Which backend a module runs on: the run's, a pin, or the one that serves it.
 
 A module whose id matches a ``--converge-module-backends`` pattern runs on that
-backend. Otherwise a module the run's moto cannot serve whole (the pre-flight
-names a resource whose operation moto lacks) runs on MiniStack when one is
-installed (never provisioned for this: that needs the package registry) and it
-serves every service the module declares; its header and reports name the backend
-that served it. Anything else stays on the run's backend, where the part moto
-cannot serve is left out and named (partly verified)::
+backend. Otherwise a module that needs a service moto has no code for at all (the
+pre-flight names it) runs on MiniStack when one is installed (never provisioned
+for this: that needs the package registry) and it serves every service the module
+declares; its header and reports name the backend that served it. What MiniStack
+serves is known per service only, so an operation moto lacks in a service both
+have does not move the module (MiniStack may lack it too): it stays on the run's
+backend, where that part is left out and named (partly verified)::
 
     choice = backend_for("mods/cache", addresses, "moto", pins=(), ministack=None)
     choice.backend, choice.why      # "moto", ""
@@ -53,11 +54,14 @@ def backend_for(
             return BackendChoice(backend, why if backend != run_backend else "")
     if run_backend != "moto" or moto is None or moto.ok or ministack_unsupported is None:
         return BackendChoice(run_backend)
+    if not all(u.service_missing for u in moto.unservable):
+        return BackendChoice(run_backend)
     needs = {resource_service(a.removeprefix("data.").split(".")[0]) for a in addresses}
     if needs & set(ministack_unsupported):
         return BackendChoice(run_backend)
     return BackendChoice(
         "ministack",
-        f"moto cannot serve {', '.join(sorted(moto.addresses))}; MiniStack serves every "
-        "service the module declares",
+        f"moto has no code for {', '.join(sorted({u.service for u in moto.unservable}))} "
+        f"({', '.join(sorted(moto.addresses))}); MiniStack serves every service the "
+        "module declares",
     )

@@ -16,6 +16,10 @@ GROUP = Unservable(
     Phase.CREATE,
 )
 CACHE = ["aws_elasticache_user_group.g", "aws_elasticache_serverless_cache.c", "aws_vpc.v"]
+MAP = Unservable(
+    "aws_location_map.m", "aws_location_map", "location", "CreateMap", Phase.CREATE, True
+)
+MAPS = ["aws_location_map.m", "aws_vpc.v"]
 
 
 def test_a_module_moto_serves_stays_on_moto() -> None:
@@ -23,17 +27,21 @@ def test_a_module_moto_serves_stays_on_moto() -> None:
     assert (choice.backend, choice.why) == ("moto", "")
 
 
-def test_a_module_moto_cannot_serve_goes_to_a_ministack_that_serves_it() -> None:
+def test_a_module_needing_a_service_moto_lacks_goes_to_a_ministack_that_serves_it() -> None:
+    choice = backend_for("m", MAPS, "moto", moto=Preflight((MAP,)), ministack_unsupported=set())
+    assert choice.backend == "ministack" and "location" in choice.why
+
+
+def test_an_operation_moto_lacks_in_a_service_it_has_stays_on_moto() -> None:
+    """MiniStack is known per service only: it may lack that operation too."""
     choice = backend_for("m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported=set())
-    assert choice.backend == "ministack" and "aws_elasticache_user_group.g" in choice.why
+    assert (choice.backend, choice.why) == ("moto", "")
 
 
 def test_not_when_ministack_lacks_a_service_the_module_declares_or_is_not_installed() -> None:
-    lacking = backend_for(
-        "m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported={"ec2"}
-    )
+    lacking = backend_for("m", MAPS, "moto", moto=Preflight((MAP,)), ministack_unsupported={"ec2"})
     assert lacking.backend == "moto"
-    absent = backend_for("m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported=None)
+    absent = backend_for("m", MAPS, "moto", moto=Preflight((MAP,)), ministack_unsupported=None)
     assert absent.backend == "moto"
 
 

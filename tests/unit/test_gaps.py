@@ -567,3 +567,18 @@ def test_a_catalogue_error_pattern_must_be_a_regular_expression(tmp_path):
     path.write_text(json.dumps([{**entry, "errors": ["unbalanced ("]}]))
     with pytest.raises(ValueError, match="not a regular expression"):
         load_catalogue([path])
+
+
+def test_an_unknown_action_answered_as_a_client_error_is_not_implemented():
+    from pytest_converge.analysis.gaps import unimplemented_operation
+
+    body = (
+        b'<?xml version="1.0"?><Response><Errors><Error><Code>InvalidAction</Code>'
+        b"<Message>Unknown EC2 action: CreateCapacityReservation</Message></Error>"
+        b"</Errors></Response>"
+    )
+    assert unimplemented_operation(400, {}, body)
+    refused = body.replace(b"InvalidAction", b"InvalidParameterValue").replace(
+        b"Unknown EC2 action: CreateCapacityReservation", b"bad instance type"
+    )
+    assert not unimplemented_operation(400, {}, refused)
