@@ -14,6 +14,12 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    # SIGINT goes to the engine (a graceful stop, as the real CLI does), not to
+    # Python's KeyboardInterrupt. Set before the library loads, never after: Go's
+    # runtime starts on load, in a thread of its own, and its init() installs the
+    # engine's handler (signal.Notify) over whatever is there; a sigaction made
+    # after that race replaces Go's handler, and the first Ctrl-C kills the engine.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         from ctypes import c_char_p
 
@@ -25,9 +31,6 @@ def main(argv: list[str] | None = None) -> int:
             "Install it with: pip install 'pytest-converge[offline]'\n"
         )
         return 127
-    # Let the engine see SIGINT itself (a graceful stop), as the real CLI would,
-    # instead of Python turning it into KeyboardInterrupt after the call returns.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
     c_argv = (c_char_p * len(args))()
     c_argv[:] = [a.encode() for a in args]
     sys.stdout.flush()

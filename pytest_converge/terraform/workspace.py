@@ -222,11 +222,10 @@ def provider_override(
         ("secret_key", json.dumps(FAKE_SECRET_KEY)),
         ("skip_credentials_validation", "true"),
         ("skip_metadata_api_check", "true"),
-        # Not asked for: asking (false) lets a resource whose id is the account id (an ECR
-        # registry's scanning or replication configuration) converge, but under load it made
-        # the bundled engine die of an Interrupt fault's SIGINT instead of stopping (see
-        # CHANGELOG); left for a change that finds why.
-        ("skip_requesting_account_id", "true"),
+        # The account id is asked for (sts:GetCallerIdentity, answered by the emulator):
+        # a resource whose id is the account id (an ECR registry's scanning or replication
+        # configuration) is absent from state without it ("inconsistent result").
+        ("skip_requesting_account_id", "false"),
         ("skip_region_validation", "true"),
         ("skip_get_ec2_platforms", "true"),
         ("s3_force_path_style", "true"),

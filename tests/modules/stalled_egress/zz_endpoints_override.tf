@@ -1,6 +1,6 @@
-# Sorted after pytest-converge's own override, so it wins: SQS goes to AWS (its
-# endpoints block replaces the plugin's whole; the account id is not asked for, as the
-# plugin's own override says too).
+# Sorted after pytest-converge's own override, so it wins: SQS goes to AWS. Its
+# endpoints block replaces the plugin's whole, so the account id is not asked for
+# (that call would go to AWS's IAM and STS first).
 provider "aws" {
   max_retries                = 25
   skip_requesting_account_id = true
