@@ -44,7 +44,7 @@ import threading
 import traceback
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 #: The moto releases the behaviours were written and digested against.
 MOTO_VERSIONS = ">=5.2.5,<5.3"
@@ -252,6 +252,37 @@ def stale(item: Behaviour) -> str | None:
     return None
 
 
+T = TypeVar("T")
+
+
+class Kept(Generic[T]):
+    """A dict a grafted mixin keeps on each moto backend, by name, made on first use.
+
+    moto builds its backends before :func:`graft` adds a mixin to their class, so a
+    mixin has no ``__init__`` of its own: its dict is made the first time it is read,
+    holding what ``seed`` gives for that backend (the defaults every AWS account has).
+    """
+
+    def __init__(self, seed: Callable[[Any], dict[str, T]] | None = None) -> None:
+        self._seed = seed
+        self._key = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._key = f"_{name}"
+
+    @overload
+    def __get__(self, backend: None, owner: type) -> Kept[T]: ...
+    @overload
+    def __get__(self, backend: object, owner: type | None = None) -> dict[str, T]: ...
+    def __get__(self, backend: Any, owner: type | None = None) -> Kept[T] | dict[str, T]:
+        if backend is None:
+            return self
+        found: dict[str, T] | None = vars(backend).get(self._key)
+        if found is None:
+            found = vars(backend)[self._key] = self._seed(backend) if self._seed else {}
+        return found
+
+
 def graft(mixin: type, onto: type) -> None:
     """Add ``mixin``'s own methods and properties to ``onto``, as if it were one of its bases.
 
@@ -261,7 +292,9 @@ def graft(mixin: type, onto: type) -> None:
     operation) raises, so the behaviour is re-checked rather than shadowing moto.
     """
     for name, value in vars(mixin).items():
-        if name.startswith("__") or (not callable(value) and not isinstance(value, property)):
+        if name.startswith("__") or (
+            not callable(value) and not isinstance(value, (property, Kept))
+        ):
             continue
         if hasattr(onto, name):
             raise RuntimeError(

@@ -29,7 +29,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, behaviour, graft, patch
+from . import Behaviour, Kept, behaviour, graft, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonECR/latest/APIReference/"
@@ -163,12 +163,7 @@ def _prefix(value: str | None, name: str) -> None:
 class PullThroughCacheBackend:
     """The registry's pull through cache rules (an ECRBackend mixin)."""
 
-    @property
-    def pull_through_cache_rules(self) -> dict[str, dict[str, Any]]:
-        rules: dict[str, dict[str, Any]] | None = vars(self).get("_pull_through_cache_rules")
-        if rules is None:
-            rules = vars(self)["_pull_through_cache_rules"] = {}
-        return rules
+    pull_through_cache_rules: Kept[dict[str, Any]] = Kept()
 
     def _pull_through_cache_rule(self, prefix: str) -> dict[str, Any]:
         rule = self.pull_through_cache_rules.get(prefix)
@@ -379,12 +374,7 @@ def _check_template(fields: dict[str, Any]) -> None:
 class CreationTemplateBackend:
     """The registry's repository creation templates (an ECRBackend mixin)."""
 
-    @property
-    def repository_creation_templates(self) -> dict[str, dict[str, Any]]:
-        found: dict[str, dict[str, Any]] | None = vars(self).get("_creation_templates")
-        if found is None:
-            found = vars(self)["_creation_templates"] = {}
-        return found
+    repository_creation_templates: Kept[dict[str, Any]] = Kept()
 
     def _creation_template(self, prefix: str) -> dict[str, Any]:
         template = self.repository_creation_templates.get(prefix)

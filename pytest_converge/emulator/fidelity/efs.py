@@ -31,7 +31,7 @@ import time
 import uuid
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/efs/latest/ug/"
@@ -165,12 +165,7 @@ class ReplicationBackend:
     source file system's ID: either Region describes and deletes it, as on AWS.
     """
 
-    @property
-    def replications(self) -> dict[str, dict[str, Any]]:
-        found: dict[str, dict[str, Any]] | None = vars(self).get("_replications")
-        if found is None:
-            found = vars(self)["_replications"] = {}
-        return found
+    replications: Kept[dict[str, Any]] = Kept()
 
     def create_replication_configuration(
         self, source_id: str, destinations: list[dict[str, Any]]

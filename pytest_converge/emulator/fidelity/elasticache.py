@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/"
@@ -179,28 +179,27 @@ class CacheParameterGroup:
         return found
 
 
+def _default_groups(backend: Any) -> dict[str, CacheParameterGroup]:
+    """AWS: every Region has a default group per family (and its cluster-mode twin)."""
+    groups = {}
+    for family in FAMILIES:
+        names = [f"default.{family}"]
+        if family in _CLUSTER_MODE:
+            names.append(f"default.{family}.cluster.on")
+        for name in names:
+            groups[name] = CacheParameterGroup(
+                backend.account_id, backend.region_name, name, family,
+                f"Default parameter group for {family}",
+            )  # fmt: skip
+    return groups
+
+
 class CacheParameterGroupBackend:
     """The Region's cache parameter groups (an ElastiCacheBackend mixin)."""
 
-    @property
-    def cache_parameter_groups(self) -> dict[str, CacheParameterGroup]:
-        groups: dict[str, CacheParameterGroup] | None = vars(self).get("_cache_parameter_groups")
-        if groups is None:
-            groups = {}
-            for family in FAMILIES:
-                names = [f"default.{family}"]
-                if family in _CLUSTER_MODE:
-                    names.append(f"default.{family}.cluster.on")
-                for name in names:
-                    groups[name] = CacheParameterGroup(
-                        self.account_id,  # type: ignore[attr-defined]
-                        self.region_name,  # type: ignore[attr-defined]
-                        name,
-                        family,
-                        f"Default parameter group for {family}",
-                    )
-            vars(self)["_cache_parameter_groups"] = groups
-        return groups
+    cache_parameter_groups: Kept[CacheParameterGroup] = Kept(
+        lambda backend: _default_groups(backend)
+    )
 
     def get_cache_parameter_group(self, name: str) -> CacheParameterGroup:
         found = self.cache_parameter_groups.get((name or "").lower())
@@ -507,12 +506,7 @@ class UserGroup:
 class UserGroupBackend:
     """The Region's user groups (an ElastiCacheBackend mixin)."""
 
-    @property
-    def user_groups(self) -> dict[str, UserGroup]:
-        groups: dict[str, UserGroup] | None = vars(self).get("_user_groups")
-        if groups is None:
-            groups = vars(self)["_user_groups"] = {}
-        return groups
+    user_groups: Kept[UserGroup] = Kept()
 
     def get_user_group(self, group_id: str) -> UserGroup:
         found = self.user_groups.get(group_id)
@@ -875,12 +869,7 @@ class ServerlessCache:
 class ServerlessCacheBackend:
     """The Region's serverless caches (an ElastiCacheBackend mixin)."""
 
-    @property
-    def serverless_caches(self) -> dict[str, ServerlessCache]:
-        found: dict[str, ServerlessCache] | None = vars(self).get("_serverless_caches")
-        if found is None:
-            found = vars(self)["_serverless_caches"] = {}
-        return found
+    serverless_caches: Kept[ServerlessCache] = Kept()
 
     def get_serverless_cache(self, name: str) -> ServerlessCache:
         found = self.serverless_caches.get(name)

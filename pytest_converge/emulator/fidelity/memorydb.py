@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/memorydb/latest/APIReference/"
@@ -99,20 +99,17 @@ class ACL:
         }
 
 
+def _open_access(backend: Any) -> dict[str, ACL]:
+    """AWS: every account has the open-access ACL, holding the default user."""
+    acl = ACL(backend.account_id, backend.region_name, "open-access")
+    acl.user_names = ["default"]
+    return {"open-access": acl}
+
+
 class ACLBackend:
     """The Region's access control lists (a MemoryDBBackend mixin)."""
 
-    @property
-    def acls(self) -> dict[str, ACL]:
-        found: dict[str, ACL] | None = vars(self).get("_acls")
-        if found is None:
-            found = {}
-            # AWS: every account has the open-access ACL, holding the default user.
-            acl = ACL(self.account_id, self.region_name, "open-access")  # type: ignore[attr-defined]
-            acl.user_names = ["default"]
-            found["open-access"] = acl
-            vars(self)["_acls"] = found
-        return found
+    acls: Kept[ACL] = Kept(lambda backend: _open_access(backend))
 
     def get_acl(self, name: str) -> ACL:
         acl = self.acls.get(name)
@@ -240,25 +237,21 @@ class ParameterGroup:
         return found
 
 
+def _default_groups(backend: Any) -> dict[str, ParameterGroup]:
+    """AWS: every Region has a default parameter group per engine family."""
+    return {
+        name: ParameterGroup(
+            backend.account_id, backend.region_name, name, family,
+            f"Default parameter group for {family}",
+        )
+        for family, name in FAMILIES.items()
+    }  # fmt: skip
+
+
 class ParameterGroupBackend:
     """The Region's MemoryDB parameter groups (a MemoryDBBackend mixin)."""
 
-    @property
-    def parameter_groups(self) -> dict[str, ParameterGroup]:
-        found: dict[str, ParameterGroup] | None = vars(self).get("_parameter_groups")
-        if found is None:
-            found = {
-                name: ParameterGroup(
-                    self.account_id,  # type: ignore[attr-defined]
-                    self.region_name,  # type: ignore[attr-defined]
-                    name,
-                    family,
-                    f"Default parameter group for {family}",
-                )
-                for family, name in FAMILIES.items()
-            }
-            vars(self)["_parameter_groups"] = found
-        return found
+    parameter_groups: Kept[ParameterGroup] = Kept(lambda backend: _default_groups(backend))
 
     def get_parameter_group(self, name: str) -> ParameterGroup:
         group = self.parameter_groups.get(name)
