@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import abc
+import contextlib
 import os
+import shutil
+import signal
+import subprocess
 import warnings
 from collections.abc import Iterable
 from typing import Any
 
 from ..awsapi.operations import service_of
-from ..errors import UnsupportedServiceError
+from ..errors import EmulatorError, UnsupportedServiceError
+from ..isolation import cancel
 from ..isolation.fake_account import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY
 
 
@@ -166,3 +171,57 @@ class Emulator(abc.ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class ServerProcess:
+    """A backend that runs as a child process in a process group of its own, on loopback.
+
+    Mixed into the backends that start their server themselves (moto, MiniStack,
+    LocalStack's host process): what they share about the process, its port and its
+    scratch folder.
+    """
+
+    #: How :attr:`endpoint`'s error names the server.
+    server_label = "the emulator"
+    _proc: subprocess.Popen[bytes] | None = None
+    _host = "127.0.0.1"
+    _port = 0
+
+    @property
+    def endpoint(self) -> str:
+        if self._proc is None or not self._port:
+            raise EmulatorError(f"{self.server_label} is not running; call start() first")
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def pid(self) -> int | None:
+        """Process id (and process group id) of the server, if running."""
+        return self._proc.pid if self._proc is not None else None
+
+    def _end_process(self, grace: float, *, term: bool = True) -> None:
+        """SIGTERM the server (``term``; else it is leaving on its own) and wait ``grace``
+        seconds, then SIGKILL its whole group, which also reaps children left behind."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if term and proc.poll() is None:
+            signal_group(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=grace)
+        signal_group(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        cancel.untrack(proc.pid)
+
+
+def signal_group(pgid: int, sig: signal.Signals) -> None:
+    """Send ``sig`` to process group ``pgid``; one already gone is no error."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def remove_scratch(path: str | None) -> None:
+    """Remove a server's scratch folder (its state, its logs), and stop tracking it."""
+    if path is not None:
+        shutil.rmtree(path, ignore_errors=True)
+        cancel.untrack_dir(path)

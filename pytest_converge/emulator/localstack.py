@@ -33,7 +33,6 @@ import functools
 import json
 import os
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -52,7 +51,14 @@ from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.safety import is_loopback_url, loopback_target
 from ..storage import cache_dir
-from .base import DEFAULT_REGION, FAKE_ACCESS_KEY, FAKE_SECRET_KEY, Emulator
+from .base import (
+    DEFAULT_REGION,
+    FAKE_ACCESS_KEY,
+    FAKE_SECRET_KEY,
+    Emulator,
+    ServerProcess,
+    remove_scratch,
+)
 from .localstack_world import read_world
 
 #: Environment variables read by ``localstack_emulator()``.
@@ -369,7 +375,7 @@ class ContainerLocalStack(LocalStackEmulator):
         self.reset_method = "restart"
 
 
-class HostLocalStack(LocalStackEmulator):
+class HostLocalStack(ServerProcess, LocalStackEmulator):
     """``localstack-core`` run by a separate Python on the host, no Docker.
 
     Its own process group (so ``stop()`` reaches every child), temp HOME/state dir and log
@@ -377,6 +383,7 @@ class HostLocalStack(LocalStackEmulator):
     """
 
     mode = "host"
+    server_label = "the LocalStack host process"
     # Engines LocalStack downloads at first use (Java DynamoDB, kinesis-mock):
     # offline they hang, so the inventory does not ask.
     unsupported_services = frozenset({"dynamodb", "dynamodbstreams", "kinesis"})
@@ -401,17 +408,6 @@ class HostLocalStack(LocalStackEmulator):
         self._tmpdir: str | None = None
         self.log_path: Path | None = None
         self.start_seconds: float | None = None
-
-    @property
-    def endpoint(self) -> str:
-        if self._proc is None:
-            raise EmulatorError("the LocalStack host process is not running; call start() first")
-        return f"http://127.0.0.1:{self._port}"
-
-    @property
-    def pid(self) -> int | None:
-        """Process id (and process group id) of the running LocalStack, if any."""
-        return self._proc.pid if self._proc is not None else None
 
     def _env(self, state: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TZ")}
@@ -510,26 +506,13 @@ class HostLocalStack(LocalStackEmulator):
         return "\n".join(f"  | {line}" for line in text[-lines:]) or "(empty log)"
 
     def stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            _signal_group(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=self._stop_timeout)
-            except subprocess.TimeoutExpired:
-                pass
-        if proc is not None:
-            # Also reaps children left in the group after the leader exited.
-            _signal_group(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=10)
-            cancel.untrack(proc.pid)
+        self._end_process(self._stop_timeout)
         self._cleanup()
 
     def _cleanup(self) -> None:
         self._proc = None
         if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            cancel.untrack_dir(self._tmpdir)
+            remove_scratch(self._tmpdir)
             self._tmpdir = None
             self.log_path = None
 
@@ -836,11 +819,6 @@ def _wait_healthy(endpoint: str, timeout: float) -> bool:
             return True
         time.sleep(0.2)
     return False
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -32,11 +32,9 @@ provider's endpoint names none of whose spellings MiniStack routes (MemoryDB, RA
 from __future__ import annotations
 
 import atexit
-import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -55,7 +53,7 @@ from ..isolation import cancel
 from ..isolation.fake_account import FAKE_ACCOUNT_ID
 from ..isolation.safety import emulator_env
 from ..storage import cache_dir, locked
-from .base import Emulator
+from .base import Emulator, ServerProcess, remove_scratch
 from .localstack_world import read_world
 
 #: The MiniStack release the plugin provisions and is tested with.
@@ -273,7 +271,7 @@ def ministack_command(named: str | None = None) -> MiniStackCommand:
 # -- running it --------------------------------------------------------------------------------
 
 
-class MiniStackEmulator(Emulator):
+class MiniStackEmulator(ServerProcess, Emulator):
     """MiniStack in a child process on a loopback port (see the module docstring).
 
     ``command`` is how to run it (default: :func:`ministack_command`, resolved at
@@ -281,6 +279,7 @@ class MiniStackEmulator(Emulator):
     """
 
     name = "ministack"
+    server_label = "the MiniStack emulator"
     unsupported_services = UNSUPPORTED_SERVICES
 
     def __init__(
@@ -301,17 +300,6 @@ class MiniStackEmulator(Emulator):
         #: MiniStack's version, from its health document (set by ``start()``).
         self.version: str | None = None
         self.start_seconds: float | None = None
-
-    @property
-    def endpoint(self) -> str:
-        if self._proc is None or not self._port:
-            raise EmulatorError("the MiniStack emulator is not running; call start() first")
-        return f"http://127.0.0.1:{self._port}"
-
-    @property
-    def pid(self) -> int | None:
-        """Process id (and process group id) of the MiniStack server, if running."""
-        return self._proc.pid if self._proc is not None else None
 
     def environment(self, scratch: Path) -> dict[str, str]:
         """The server process's whole environment: the emulator allow-list, then MiniStack's
@@ -417,20 +405,9 @@ class MiniStackEmulator(Emulator):
     def stop(self) -> None:
         """SIGTERM its process group, SIGKILL what is left, remove its temp dir; safe twice."""
         atexit.unregister(self.stop)
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            if proc.poll() is None:
-                _signal_group(proc.pid, signal.SIGTERM)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=self._stop_timeout)
-            _signal_group(proc.pid, signal.SIGKILL)  # also reaps children of the group
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=10)
-            cancel.untrack(proc.pid)
-        if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            cancel.untrack_dir(self._tmpdir)
-            self._tmpdir = None
+        self._end_process(self._stop_timeout)
+        remove_scratch(self._tmpdir)
+        self._tmpdir = None
         self._port = 0
 
     def _request(self, method: str, path: str, timeout: float) -> bytes:
@@ -492,11 +469,6 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 __all__ = [

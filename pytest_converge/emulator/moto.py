@@ -33,8 +33,6 @@ import contextlib
 import json
 import os
 import selectors
-import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -49,7 +47,7 @@ from typing import Any
 from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.safety import emulator_env
-from .base import Emulator
+from .base import Emulator, ServerProcess, remove_scratch
 from .fidelity import OFF_VARIABLE, RECORDED_VARIABLE, STATUS_PATH
 from .moto_world import WORLD_PATH
 
@@ -63,7 +61,7 @@ MOTO_SETTINGS = {
 SERVER_SCRIPT = Path(__file__).resolve().with_name("moto_server.py")
 
 
-class MotoEmulator(Emulator):
+class MotoEmulator(ServerProcess, Emulator):
     """moto's server app in a child process (see the module docstring).
 
     ``port=0`` (the default) takes an ephemeral port; a fixed port that is
@@ -73,6 +71,7 @@ class MotoEmulator(Emulator):
     """
 
     name = "moto"
+    server_label = "the moto emulator"
 
     def __init__(
         self,
@@ -83,8 +82,8 @@ class MotoEmulator(Emulator):
     ) -> None:
         self._fidelity_off = fidelity_off
         self._host = host
-        self._port = port
-        self._bound = 0
+        self._asked_port = port
+        self._port = 0
         self._start_timeout = start_timeout
         self._proc: subprocess.Popen[bytes] | None = None
         self._home: str | None = None
@@ -93,17 +92,6 @@ class MotoEmulator(Emulator):
         self.start_seconds: float | None = None
         self._launched = 0.0
         self._ready = False
-
-    @property
-    def endpoint(self) -> str:
-        if self._proc is None or not self._bound:
-            raise EmulatorError("the moto emulator is not running; call start() first")
-        return f"http://{self._host}:{self._bound}"
-
-    @property
-    def pid(self) -> int | None:
-        """Process id (and process group id) of the moto server, if running."""
-        return self._proc.pid if self._proc is not None else None
 
     def environment(self, home: Path) -> dict[str, str]:
         """The server process's whole environment."""
@@ -132,21 +120,21 @@ class MotoEmulator(Emulator):
         listener = socket.socket(family, socket.SOCK_STREAM)
         try:
             try:
-                listener.bind((self._host, self._port))
+                listener.bind((self._host, self._asked_port))
                 listener.listen(128)
             except OSError as exc:
                 raise EmulatorError(
-                    f"cannot start moto on {self._host}:{self._port}: {exc.strerror or exc}. "
+                    f"cannot start moto on {self._host}:{self._asked_port}: {exc.strerror or exc}. "
                     "Use port 0 (an ephemeral port, the default) or free the port."
                 ) from None
-            self._bound = listener.getsockname()[1]
+            self._port = listener.getsockname()[1]
             self._home = tempfile.mkdtemp(prefix="converge-moto-")
             cancel.track_dir(self._home)  # removed even if pytest is killed
             self.log_path = Path(self._home) / "moto.log"
             with open(self.log_path, "wb") as log:
                 self._proc = subprocess.Popen(
                     [sys.executable, str(SERVER_SCRIPT), "--host", self._host,
-                     "--port", str(self._bound), "--fd", str(listener.fileno())],
+                     "--port", str(self._port), "--fd", str(listener.fileno())],
                     pass_fds=(listener.fileno(),),
                     stdin=subprocess.PIPE,  # closed by stop(), or by the kernel when we die
                     stdout=subprocess.PIPE,
@@ -208,7 +196,7 @@ class MotoEmulator(Emulator):
             return int(rest)
         if word == "CANNOT-BIND":
             raise EmulatorError(
-                f"cannot start moto on {self._host}:{self._port}: the port is in use or not "
+                f"cannot start moto on {self._host}:{self._asked_port}: the port is in use or not "
                 "bindable. Use port 0 (an ephemeral port, the default) or free the port."
             )
         raise EmulatorError(f"the moto server exited while starting:\n{self._log_tail()}")
@@ -232,28 +220,17 @@ class MotoEmulator(Emulator):
     def stop(self) -> None:
         """Stop the server process and remove its scratch dir; safe to call twice."""
         atexit.unregister(self.stop)
-        proc, self._proc = self._proc, None
-        self._bound = 0
+        proc = self._proc
         self._ready = False
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 with contextlib.suppress(OSError):
                     if stream is not None:
                         stream.close()  # the server exits on stdin EOF
-            try:
-                proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                pass
-            # Also reaps anything left in its group.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=10)
-            cancel.untrack(proc.pid)
-        if self._home is not None:
-            shutil.rmtree(self._home, ignore_errors=True)
-            cancel.untrack_dir(self._home)
-            self._home = None
+        self._end_process(2, term=False)
+        self._port = 0
+        remove_scratch(self._home)
+        self._home = None
 
     def _request(self, method: str, path: str, timeout: float = 5.0) -> bytes:
         data = b"" if method == "POST" else None
@@ -269,7 +246,7 @@ class MotoEmulator(Emulator):
         if self._proc is None or self._proc.poll() is not None:
             return False
         try:
-            with socket.create_connection((self._host, self._bound), timeout=2.0):
+            with socket.create_connection((self._host, self._port), timeout=2.0):
                 return True
         except OSError:
             return False
