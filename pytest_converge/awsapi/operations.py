@@ -392,6 +392,11 @@ def operations_of(resource_type: str, provider_major: str | int) -> ResourceOper
     return _entry(entry) if entry else None
 
 
+def newest_major() -> str:
+    """The newest aws provider major the data knows (``"5"``)."""
+    return max(_data().get("providers", {"5": None}), key=int)
+
+
 def entries(data: dict[str, Any]) -> Iterable[tuple[str, str, ResourceOperations]]:
     """(major, type, operations) of every entry of a data file's content."""
     for major, found in sorted(data.get("providers", {}).items()):

@@ -26,11 +26,15 @@ file is stale (another moto, or regenerating changes it).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-__all__ = ["DATA_DIR", "Served", "ServiceOperations", "served"]
+from ..analysis.preflight import PlannedResource, Preflight, preflight
+from ..awsapi.operations import newest_major, operations_of
+
+__all__ = ["DATA_DIR", "Served", "ServiceOperations", "preflight_of", "served"]
 
 #: Where each backend's data file lives (``<backend>.json``).
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "served"
@@ -101,3 +105,22 @@ def served(backend: str) -> Served:
             for name, entry in data.get("services", {}).items()
         },
     )
+
+
+def preflight_of(
+    addresses: Sequence[str], backend: str, provider_major: str | None = None
+) -> Preflight:
+    """What ``backend`` is known not to serve of the resources and data sources a module
+    declares (``addresses``), from its data and the operations each type makes.
+
+    ``provider_major`` is the aws provider's major version init chose; None before init
+    (at collection), when the newest major the operations data knows stands in for it.
+    """
+    major = provider_major or newest_major()
+    planned = [
+        PlannedResource(a, a.split(".")[1], ("read",), "data")
+        if a.startswith("data.")
+        else PlannedResource(a, a.split(".")[0], ("create",))
+        for a in addresses
+    ]
+    return preflight(planned, served(backend), lambda kind: operations_of(kind, major))

@@ -21,7 +21,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,7 +40,6 @@ from ..analysis.gaps import (
 )
 from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
-from ..analysis.preflight import PlannedResource, Preflight, preflight
 from ..analysis.stalls import (
     KNOWN_WAIT_LIMITS,
     REFUSED_EGRESS,
@@ -61,11 +60,10 @@ from ..analysis.untested import Graph, unreached, untested_defects, untested_res
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.model import api_members
-from ..awsapi.operations import operations_of
 from ..emulator.base import Emulator
 from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
-from ..emulator.served import served
+from ..emulator.served import preflight_of
 from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
@@ -78,7 +76,7 @@ from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
-from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses
+from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
 from . import upgrade as upgrades
 from .loop import Loop
 from .protocol import Step
@@ -193,8 +191,8 @@ class Stack:
             check_served(self._addresses, self.name)
         #: What the backend is known not to serve of the module, before any apply (the
         #: runs confirm it: :attr:`untested` is what they found).
-        self.preflight = module_preflight(
-            self._addresses, emulator.name, _aws_major(self.template.providers)
+        self.preflight = preflight_of(
+            self._addresses, emulator.name, aws_major(self.template.providers)
         )
         if self.preflight.unservable:
             self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
@@ -270,55 +268,14 @@ class Stack:
         self.proxy.clear()
         targets = list(targets) or self._default_targets()
         applying = OpenApplies()
-        matcher = RequestMatcher(clean) if clean is not None and armed else None
-        gather = None
-        if matcher is not None and any(isinstance(f, Crash) for f in armed):
-            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
-        # Every mutating call is attributed to the resource whose apply made it
-        # (Call.address), and a pinned fault fires only on its resource's calls.
-        self.proxy.arm(
-            armed,
-            signal=self.runner.signal,
-            locate=self._locator(applying, matcher),
-            answered=matcher.answered if matcher is not None else None,
-            gather=gather,
-        )
+        matcher = self._arm(armed, applying, clean)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self._stall_watch(timeline)
-
-        def on_event(event: dict[str, Any]) -> None:
-            applying.see(event)
-            if matcher is not None:
-                matcher.see(event)
-            timeline.append((time.monotonic(), event))
-            if self.on_event is not None:
-                self.on_event(event)
-
         try:
-            done = self.runner.run(
-                "apply",
-                input=False,
-                no_color=IsFlagged,
-                auto_approve=IsFlagged,
-                json=IsFlagged,
-                parallelism=parallelism,
-                target=list(targets) or None,
-                refresh=None if refresh else False,
-                on_event=on_event,
-                watch=watch,
+            done, error = self._run_apply(
+                parallelism, targets, refresh, watch, self._listener(applying, matcher, timeline)
             )
-            error = None
-            if done.returncode != 0:
-                error = TerraformError(
-                    done.command,
-                    done.returncode,
-                    done.diagnostics() or _signal_note(done),
-                    done.stdout + done.stderr,
-                    str(self.workdir),
-                )
-        except TerraformError as exc:  # a timeout, or stopped by ``watch``
-            done, error = None, exc
         finally:
             unfired = self.proxy.disarm()
         if self._emulator_lost:
@@ -326,6 +283,7 @@ class Stack:
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator)
         egress = self._egress_of(timeline)
+        events = done.events if done is not None else []
         result = ApplyResult(
             ok=error is None,
             error=error,
@@ -343,27 +301,106 @@ class Stack:
             signalled=done.signalled if done is not None else None,
             egress=egress,
             stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
-            events=done.events if done is not None else [],
+            events=events,
             clock_offset=time.time() - time.monotonic(),
-            untested=untested_resources(
-                done.events if done is not None else [], self.proxy.calls, _served_by
-            )
-            if error is not None
-            else {},
+            untested=untested_resources(events, self.proxy.calls, _served_by) if error else {},
         )
-        learned = result.untested and result.servable_ok and self._learn_untested(result)
-        if learned and not targets and not _applied_any(result) and self._servable:
+        if self._served_part_to_retry(result, targets):
             # A read that failed at plan time stopped the whole apply: run it again on
             # the part the backend serves (the same faults, armed afresh).
             return self._apply(armed, parallelism, (), refresh, clean)
+        self._keep_apply(result, armed)
+        return result
+
+    def _arm(
+        self, armed: list[Fault], applying: OpenApplies, clean: CleanApply | None
+    ) -> RequestMatcher | None:
+        """Arm the proxy with ``armed``: every mutating call is attributed to the resource
+        whose apply made it (Call.address), and a pinned fault fires only on its
+        resource's calls. Returns the matcher of a parallel grouped apply, if any."""
+        matcher = RequestMatcher(clean) if clean is not None and armed else None
+        gather = None
+        if matcher is not None and any(isinstance(f, Crash) for f in armed):
+            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
+        self.proxy.arm(
+            armed,
+            signal=self.runner.signal,
+            locate=self._locator(applying, matcher),
+            answered=matcher.answered if matcher is not None else None,
+            gather=gather,
+        )
+        return matcher
+
+    def _listener(
+        self,
+        applying: OpenApplies,
+        matcher: RequestMatcher | None,
+        timeline: list[tuple[float, dict[str, Any]]],
+    ) -> Callable[[dict[str, Any]], None]:
+        """What sees each of the apply's events: the open applies, the matcher, the
+        timeline (stalls, egress) and the test's own ``on_event``."""
+
+        def on_event(event: dict[str, Any]) -> None:
+            applying.see(event)
+            if matcher is not None:
+                matcher.see(event)
+            timeline.append((time.monotonic(), event))
+            if self.on_event is not None:
+                self.on_event(event)
+
+        return on_event
+
+    def _run_apply(
+        self,
+        parallelism: int | None,
+        targets: Sequence[str],
+        refresh: bool,
+        watch: Callable[[], str | None],
+        on_event: Callable[[dict[str, Any]], None],
+    ) -> tuple[Completed | None, TerraformError | None]:
+        """``terraform apply``: what it completed (None when it did not), and its error."""
+        try:
+            done = self.runner.run(
+                "apply",
+                input=False,
+                no_color=IsFlagged,
+                auto_approve=IsFlagged,
+                json=IsFlagged,
+                parallelism=parallelism,
+                target=list(targets) or None,
+                refresh=None if refresh else False,
+                on_event=on_event,
+                watch=watch,
+            )
+        except TerraformError as exc:  # a timeout, or stopped by ``watch``
+            return None, exc
+        if done.returncode == 0:
+            return done, None
+        return done, TerraformError(
+            done.command,
+            done.returncode,
+            done.diagnostics() or _signal_note(done),
+            done.stdout + done.stderr,
+            str(self.workdir),
+        )
+
+    def _served_part_to_retry(self, result: ApplyResult, targets: Sequence[str]) -> bool:
+        """Learn what ``result`` left untested; True when the apply stopped before any
+        resource (a read failed at plan time) and the part the backend serves is now
+        known, so the apply runs again on that part."""
+        learned = result.untested and result.servable_ok and self._learn_untested(result)
+        return bool(learned and not targets and not _applied_any(result) and self._servable)
+
+    def _keep_apply(self, result: ApplyResult, armed: list[Fault]) -> None:
+        """What the Stack keeps of an apply: applied once, the last apply, its cut and
+        its calls; a no-fault apply that failed with the emulator gone is its death."""
         self.applied = self.applied or result.ok
         self.last_apply = result
         if result.cut:
             self._cuts.append(result)
         self.note_calls(result.calls)
-        if not armed and error is not None and not self.emulator.is_alive():
-            raise EmulatorError(self._emulator_died("during apply", error))
-        return result
+        if not armed and result.error is not None and not self.emulator.is_alive():
+            raise EmulatorError(self._emulator_died("during apply", result.error))
 
     def _locator(
         self, applying: OpenApplies, matcher: RequestMatcher | None = None
@@ -1283,26 +1320,6 @@ def _drifted(done: Completed) -> list[str]:
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
-
-
-def module_preflight(addresses: Sequence[str], backend: str, major: str) -> Preflight:
-    """What ``backend`` is known not to serve of the resources and data sources a module
-    declares (``addresses``), from its data and the operations each type makes."""
-    planned = [
-        PlannedResource(a, a.split(".")[1], ("read",), "data")
-        if a.startswith("data.")
-        else PlannedResource(a, a.split(".")[0], ("create",))
-        for a in addresses
-    ]
-    return preflight(planned, served(backend), lambda kind: operations_of(kind, major))
-
-
-def _aws_major(providers: Mapping[str, str]) -> str:
-    """The major version of the aws provider init chose (``"5"``), ``"5"`` when unknown."""
-    for address, version in providers.items():
-        if address.endswith("hashicorp/aws"):
-            return version.split(".", 1)[0]
-    return "5"
 
 
 def _applied_any(result: ApplyResult) -> bool:

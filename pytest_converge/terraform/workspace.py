@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -641,3 +642,12 @@ def provider_constraints(module: Path, address: str) -> list[str]:
                         )
                         found.append(f'"{version}" ({where}:{line})')
     return found
+
+
+def aws_major(providers: Mapping[str, str]) -> str | None:
+    """The major version (``"5"``) of the aws provider in ``providers`` (address to
+    version, as init locked them); None when the module locked none."""
+    for address, version in providers.items():
+        if address.endswith("hashicorp/aws"):
+            return version.split(".", 1)[0]
+    return None

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from ...emulator.ministack import UNSUPPORTED_SERVICES, ministack_missing
+from ...emulator.served import preflight_of
 from ...run.backend_choice import BackendChoice, backend_for
-from ...run.stack import Stack, module_preflight
+from ...run.stack import Stack
 from ...terraform.tfvars import copy_test_vars
 from ...terraform.workspace import aws_addresses
 from ..options import settings
@@ -53,7 +54,8 @@ def module_backend(config: pytest.Config, module: Path) -> BackendChoice:
 def _choose(config: pytest.Config, module: Path) -> BackendChoice:
     found = settings(config)
     addresses = aws_addresses(module)
-    moto = module_preflight(addresses, "moto", "5") if found.backend == "moto" else None
+    # Before init: the provider's major is not known yet (the newest one stands in).
+    moto = preflight_of(addresses, "moto") if found.backend == "moto" else None
     installed = moto is not None and not moto.ok and ministack_missing(found.ministack) is None
     return backend_for(
         module_id(config, module),
