@@ -61,3 +61,13 @@ def test_customer_gateways_and_the_outputs_built_from_them_converge(converge) ->
     assert [(d.kind, d.address) for d in stack.defects] == [
         ("needs-second-apply", "output.this_customer_gateway")
     ]
+
+
+def test_a_private_zone_with_a_second_vpc_converges(converge, converge_emulator) -> None:
+    """tests/modules/private_zone on aws 3.39: on moto as released the zone is public
+    and the second VPC's association is refused (the route53 `complete` example's error)."""
+    stack = converge(MODULES / "private_zone")
+    _converges_with_no_finding(stack)
+    zone = converge_emulator.client("route53").get_hosted_zone(Id=stack.outputs()["zone_id"])
+    assert zone["HostedZone"]["Config"]["PrivateZone"] is True
+    assert len(zone["VPCs"]) == 2

@@ -379,3 +379,29 @@ def test_sns_returns_the_attributes_a_topic_was_given(emulator, raw_moto) -> Non
         "SQSFailureFeedbackRoleArn": role,
     }
     assert _topic_attributes(raw_moto) == {}, retire("sns.topic-attributes")
+
+
+def _zone_with_a_vpc(moto: Any) -> dict[str, Any]:
+    vpc = moto.client("ec2").create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
+    route53 = moto.client("route53")
+    # As the aws provider sends it for a `vpc` block: no HostedZoneConfig.PrivateZone.
+    zone = route53.create_hosted_zone(
+        Name="internal.example",
+        CallerReference=f"ref-{vpc}",
+        VPC={"VPCRegion": "us-east-1", "VPCId": vpc},
+    )
+    read = route53.get_hosted_zone(Id=zone["HostedZone"]["Id"])
+    return {"created": zone, "read": read, "vpc": vpc}
+
+
+def test_route53_a_zone_created_with_a_vpc_is_private(emulator, raw_moto) -> None:
+    found = _zone_with_a_vpc(emulator)
+    assert found["created"]["HostedZone"]["Config"]["PrivateZone"] is True
+    assert found["read"]["HostedZone"]["Config"]["PrivateZone"] is True
+    assert [v["VPCId"] for v in found["read"]["VPCs"]] == [found["vpc"]]
+    assert "DelegationSet" not in found["created"]  # a private zone has no name servers
+    # The layer off: moto 5.2 makes it public, with no VPC.
+    raw = _zone_with_a_vpc(raw_moto)
+    assert raw["read"]["HostedZone"]["Config"]["PrivateZone"] is False, retire(
+        "route53.vpc-makes-a-private-zone"
+    )

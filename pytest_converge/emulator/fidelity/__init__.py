@@ -65,6 +65,7 @@ SERVICES = (
     "ram",
     "elasticache",
     "memorydb",
+    "route53",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
