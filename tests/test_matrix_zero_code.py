@@ -119,3 +119,53 @@ def test_a_selected_point_runs_alone_with_the_same_verdict(pytester: pytest.Pyte
     _, per_point = _run(pytester, "-n", "0", "--converge-matrix", "per-point", modules=queues)
     assert not any("decided_by" in s for s in per_point["scenarios"])
     assert _verdicts(per_point) == _verdicts(together)
+
+
+#: Records, in order, each run the matrix starts and each point's report.
+STREAM_CONFTEST = """
+import json
+import pytest_converge.run.matrix as matrix
+
+def _log(*event):
+    with open("events.jsonl", "a") as out:
+        out.write(json.dumps(event) + "\\n")
+
+_group = matrix.GroupScenario.run
+def _group_run(self):
+    _log("run", [f.label for f in self.faults])
+    return _group(self)
+matrix.GroupScenario.run = _group_run
+_alone = matrix._alone
+def _alone_run(stack, fault, run, started):
+    _log("run", [fault.label])
+    return _alone(stack, fault, run, started)
+matrix._alone = _alone_run
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and "@" in report.nodeid:
+        _log("report", report.nodeid.rpartition("::")[2])
+"""
+
+
+def test_each_point_reports_as_soon_as_a_run_decides_it(pytester: pytest.Pytester) -> None:
+    """A batch whose first run leaves points undecided runs them again; each point is
+    reported as soon as its run ends, ahead of its turn if need be, not when the whole
+    batch is done."""
+    pytester.makeconftest(STREAM_CONFTEST)
+    result, data = _run(pytester, "-n", "0", "--converge-faults=crash", modules=("four_queues",))
+    result.assert_outcomes(failed=2, passed=3)
+    events = [json.loads(line) for line in (pytester.path / "events.jsonl").read_text().split("\n")
+              if line]  # fmt: skip
+    runs = [i for i, (what, _) in enumerate(events) if what == "run"]
+    assert len(runs) >= 2, f"one run decided the batch; pick a module that takes more: {events}"
+    reported = {point: i for i, (what, point) in enumerate(events) if what == "report"}
+    decided_by = {s["scenario"]: s["decided_by"]["run"] for s in data["scenarios"]
+                  if "decided_by" in s}  # fmt: skip
+    assert set(reported) == set(decided_by) and len(reported) == 4, (events, decided_by)
+    early = [p for p, run in decided_by.items() if run < len(runs)]
+    assert early, f"no point was decided before the last run: {events}"
+    for point in early:  # on the screen before the next run started
+        assert reported[point] < runs[decided_by[point]], (point, events)
+    # The items still report in the JUnit file, once each.
+    junit = (pytester.path / "junit.xml").read_text()
+    assert all(junit.count(f'name="{p}"') == 1 for p in reported), junit

@@ -21,7 +21,7 @@ from ..report import json_report, junit_suite_properties, sarif_report, summary_
 from ..report.html import html_report
 from ..terraform.cliconfig import read_cli_config
 from . import hookspecs
-from .collect.batches import XdistBatches
+from .collect.batches import XdistBatches, report_as_decided, stop_deciding
 from .collect.plans import gates_plans_only
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
@@ -232,8 +232,17 @@ def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, objec
                 xml.add_global_property(name, value)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """A grouped matrix's point is reported as soon as a run decides it (see
+    :func:`.collect.batches.report_as_decided`)."""
+    return report_as_decided(item, nextitem)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     converge = get_session(session.config)
+    # A batch's runs for points the session did not reach (-x, --maxfail, Ctrl-C).
+    stop_deciding(session.config)
     # Safety net: whatever fixtures did not stop (Ctrl-C, errors), stop it now.
     converge.close()
     if hasattr(session.config, "workerinput"):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from ..faults.proxy import Call
     from ..inventory import CloudObject
 
-__all__ = ["Verdict", "decide", "ends_terraform"]
+__all__ = ["Verdict", "decide", "decisions", "ends_terraform"]
 
 _log = logging.getLogger("pytest_converge")
 
@@ -220,40 +220,60 @@ def decide(
     on_verdict: OnVerdict | None = None,
 ) -> dict[str, Verdict]:
     """Decide every fault point of ``faults`` (one module, one Stack) in as few runs as
-    the findings allow; see the module docstring.
+    the findings allow, by label; see :func:`decisions` and the module docstring."""
+    verdicts: dict[str, Verdict] = {}
+    for verdict in decisions(
+        stack, faults, clean_state=clean_state, order=order, reproduce=reproduce
+    ):
+        verdicts[verdict.label] = verdict
+        if on_verdict is not None:
+            on_verdict(verdict)
+    return verdicts
+
+
+def decisions(
+    stack: ScenarioStack,
+    faults: Sequence[Fault],
+    *,
+    clean_state: Sequence[StateResource] | None = None,
+    order: Sequence[str] = (),
+    reproduce: Mapping[str, str] | None = None,
+) -> Iterator[Verdict]:
+    """Each fault point's verdict as soon as a run decides it (a group's run decides
+    several at once); the module docstring says how.
 
     ``clean_state`` is the state of a clean apply (to tell whose leftover an object no
     state tracks is); ``order`` the fault points in the order a clean apply made their
     calls (a chain of ending faults follows it); ``reproduce`` each label's reproduce
-    line, put on its defects.
+    line, put on its defects. Stop iterating to stop deciding: the run in progress ends
+    first.
     """
     rank = {point: i for i, point in enumerate(order)}
     queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
-    verdicts: dict[str, Verdict] = {}
+    decided = 0
     runs = 0
     common: set[tuple[object, ...]] | None = None
 
-    def decided(verdict: Verdict, observed: Observations) -> None:
+    def judged(verdict: Verdict, observed: Observations) -> Verdict:
         """``verdict``'s defects judged on the run that decided it (``observed``): a run
         without faults may have run since (:func:`_without_faults`)."""
         for d in verdict.defects:
             d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
         verdict.defects = stack.finish(verdict.defects, observed)
         verdict.ran_with = stack.ran_with
-        verdicts[verdict.label] = verdict
-        if on_verdict is not None:
-            on_verdict(verdict)
+        return verdict
 
     while queue:
         group = queue.pop(0)
         runs += 1
         started = time.monotonic()
         if len(group) == 1:
-            decided(*_alone(stack, group[0], runs, started))
+            decided += 1
+            yield judged(*_alone(stack, group[0], runs, started))
             continue
         label = f"{len(group)} points together"
         scenario = GroupScenario(stack, group, label, clean_state or (), order)
-        scenario.progress = f"; {len(verdicts)} of {len(faults)} points decided"
+        scenario.progress = f"; {decided} of {len(faults)} points decided"
         found = scenario.run()
         seconds = time.monotonic() - started
         fired = scenario.fired()
@@ -287,26 +307,28 @@ def decide(
             for point in together:
                 hit = fired[point]
                 own = [_relabelled(d, point, label) for d in shared.by_point[point]]
-                decided(
-                    Verdict(
-                        point, left_behind(own, found.created, hit), runs, together, seconds, hit
-                    ),
-                    found.observed,
+                verdict = Verdict(
+                    point, left_behind(own, found.created, hit), runs, together, seconds, hit
                 )
+                decided += 1
+                yield judged(verdict, found.observed)
             # Points a finding could belong to are run again, each in another group.
             apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
             later.extend(_spread(apart))
-        # Points whose fault did not fire (what they need failed first) go on in the next
-        # group; a group that fired none of them gives each its own run.
-        missed = scenario.unfired()
-        if len(missed) == len(group):
-            later.extend([f] for f in missed)
-        elif missed and later:
-            later[0] = [*missed, *later[0]]
-        elif missed:
-            later.append(missed)
-        queue = [g for g in later if g] + queue
-    return verdicts
+        queue = _then(later, scenario.unfired(), len(group)) + queue
+
+
+def _then(later: list[list[Fault]], missed: list[Fault], size: int) -> list[list[Fault]]:
+    """The groups a run leaves to run next: ``later``'s, with the points whose fault did
+    not fire (what they need failed first) in the first of them; a group of ``size``
+    that fired none of them gives each its own run."""
+    if len(missed) == size:
+        later.extend([f] for f in missed)
+    elif missed and later:
+        later[0] = [*missed, *later[0]]
+    elif missed:
+        later.append(missed)
+    return [g for g in later if g]
 
 
 def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:
