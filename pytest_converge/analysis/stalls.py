@@ -29,7 +29,7 @@ import html
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .defects import ERROR, WARNING, Defect
@@ -526,6 +526,8 @@ class AfterCut:
     checked: Plan
     cut: list[ResourceChange]
     unreached: list[str]
+    #: Outputs the cut apply never wrote (absent from state, known now).
+    unwritten: list[str] = field(default_factory=list)
 
     def note(self) -> str:
         """What the ``stalled`` finding says of the rest of the run."""
@@ -538,6 +540,11 @@ class AfterCut:
                 f"{len(self.unreached)} resource(s) the apply never reached were not "
                 f"checked: {', '.join(self.unreached)}"
             )
+        if self.unwritten:
+            parts.append(
+                f"{len(self.unwritten)} output(s) the cut apply never wrote were not checked: "
+                f"{', '.join(self.unwritten)}"
+            )
         parts.append("the second plan and the inventory checked everything else")
         return "After the cut, " + "; ".join(parts) + "."
 
@@ -548,7 +555,9 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
     ``in_flight`` are the addresses whose apply was open at the cut, ``in_state`` the
     managed addresses the state holds now. An output whose value is not known yet
     (or one of its elements') waits on a resource the cut left unmade, so it is not
-    checked either.
+    checked either; nor is one the plan creates: terraform writes an output when its
+    walk evaluates it, and the cut stopped the walk first (one that falls back on
+    another resource, ``try(a.x, b.x)``, is known now and was never written).
     """
     flying, stated = set(in_flight), set(in_state)
     cut = [rc for rc in plan.changes if rc.address in flying]
@@ -558,12 +567,14 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
         if rc.address not in flying and rc.action == "create" and rc.address not in stated
     ]
     skipped = {rc.address for rc in cut} | set(unreached)
+    known = [o for o in plan.outputs if not _unknown(o.declared)]
+    unwritten = [o.name for o in known if "create" in o.actions]
     checked = replace(
         plan,
         changes=[rc for rc in plan.changes if rc.address not in skipped],
-        outputs=[o for o in plan.outputs if not _unknown(o.declared)],
+        outputs=[o for o in known if o.name not in unwritten],
     )
-    return AfterCut(checked, cut, unreached)
+    return AfterCut(checked, cut, unreached, unwritten)
 
 
 def _unknown(value: Any) -> bool:

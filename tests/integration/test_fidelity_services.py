@@ -405,3 +405,35 @@ def test_route53_a_zone_created_with_a_vpc_is_private(emulator, raw_moto) -> Non
     assert raw["read"]["HostedZone"]["Config"]["PrivateZone"] is False, retire(
         "route53.vpc-makes-a-private-zone"
     )
+
+
+def _email_certificate(moto: Any) -> dict[str, Any]:
+    acm = moto.client("acm")
+    arn = acm.request_certificate(
+        DomainName="example.org",
+        SubjectAlternativeNames=["example.org", "*.example.org", "www.example.net"],
+        ValidationMethod="EMAIL",
+        DomainValidationOptions=[
+            {"DomainName": "www.example.net", "ValidationDomain": "example.net"}
+        ],
+    )["CertificateArn"]
+    return acm.describe_certificate(CertificateArn=arn)["Certificate"]
+
+
+def test_acm_an_email_certificate_is_validated_by_email(emulator, raw_moto) -> None:
+    options = {o["DomainName"]: o for o in _email_certificate(emulator)["DomainValidationOptions"]}
+    assert {o["ValidationMethod"] for o in options.values()} == {"EMAIL"}
+    assert not any("ResourceRecord" in o for o in options.values())
+    assert options["www.example.net"]["ValidationDomain"] == "example.net"
+    assert "admin@example.net" in options["www.example.net"]["ValidationEmails"]
+    assert "hostmaster@example.org" in options["*.example.org"]["ValidationEmails"]
+    # A DNS certificate keeps its records.
+    acm = emulator.client("acm")
+    arn = acm.request_certificate(DomainName="dns.example.org", ValidationMethod="DNS")
+    [dns] = acm.describe_certificate(CertificateArn=arn["CertificateArn"])["Certificate"][
+        "DomainValidationOptions"
+    ]
+    assert dns["ValidationMethod"] == "DNS" and "ResourceRecord" in dns
+    # The layer off: moto 5.2 answers DNS.
+    raw = _email_certificate(raw_moto)["DomainValidationOptions"]
+    assert {o["ValidationMethod"] for o in raw} == {"DNS"}, retire("acm.email-validation")

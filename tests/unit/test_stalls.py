@@ -300,19 +300,25 @@ def test_a_plan_after_a_cut_keeps_only_what_the_apply_finished() -> None:
             change("aws_security_group.s", "update"),  # finished: checked
             change("aws_s3_bucket.b", "create"),  # never reached either
         ],
-        [OutputChange("queue", ("create",), None, UNKNOWN), OutputChange("n", ("update",), 1, 2)],
+        [
+            OutputChange("queue", ("create",), None, UNKNOWN),
+            OutputChange("n", ("update",), 1, 2),
+            # try(validation.arn, certificate.arn): known now, never written by the cut apply
+            OutputChange("arn", ("create",), None, "arn:aws:acm:::certificate/1"),
+        ],
         [],
     )
     after = split_after_cut(plan, ["aws_dynamodb_table.t"], ["aws_security_group.s"])
     assert [rc.address for rc in after.checked.changes] == ["aws_security_group.s"]
     assert [o.name for o in after.checked.outputs] == ["n"]  # an unknown value waits on the cut
+    assert after.unwritten == ["arn"]
     assert [rc.address for rc in after.cut] == ["aws_dynamodb_table.t"]
     assert after.unreached == ["aws_sqs_queue.q", "aws_s3_bucket.b"]
     assert after.note() == (
         "After the cut, the second plan creates aws_dynamodb_table.t (cut mid-apply: part of "
         "this finding); 2 resource(s) the apply never reached were not checked: "
-        "aws_sqs_queue.q, aws_s3_bucket.b; the second plan and the inventory checked "
-        "everything else."
+        "aws_sqs_queue.q, aws_s3_bucket.b; 1 output(s) the cut apply never wrote were not "
+        "checked: arn; the second plan and the inventory checked everything else."
     )
 
 

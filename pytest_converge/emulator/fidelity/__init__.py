@@ -66,6 +66,7 @@ SERVICES = (
     "elasticache",
     "memorydb",
     "route53",
+    "acm",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
