@@ -8,17 +8,12 @@ in the docs (``docs/``; ``mkdocs serve`` shows them).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 # First: the package's other modules are then imported plainly (see there).
 from . import _plain_imports  # noqa: F401  # isort: skip
 from ._version import __version__
-from .analysis.classify import Classification
-from .analysis.defects import Defect
-from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
-from .emulator.base import Emulator
 from .errors import (
     ConvergeError,
     ConvergenceError,
@@ -38,44 +33,53 @@ from .errors import (
     UnsupportedServiceError,
     WriterError,
 )
-from .faults import (
-    ApiError,
-    Call,
-    Crash,
-    Fault,
-    Interrupt,
-    LostResponse,
-    Throttle,
-    deprecated_error_alias,
-    parse_fault,
-)
-from .inventory import CloudObject
-from .plugin.collect.points import fault_points as _recorded_fault_points
-from .run.stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
-from .run.upgrade import UpgradeReport
-from .terraform.planfile import explain_plan
 
+if TYPE_CHECKING:
+    from .analysis.classify import Classification
+    from .analysis.defects import Defect
+    from .analysis.plan import UNKNOWN, AttributeChange, OutputChange, Plan, ResourceChange
+    from .emulator.base import Emulator
+    from .faults import ApiError, Call, Crash, Fault, Interrupt, LostResponse, Throttle, parse_fault
+    from .inventory import CloudObject
+    from .plugin.collect.points import point_labels as fault_points
+    from .run.stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
+    from .run.upgrade import UpgradeReport
+    from .terraform.planfile import explain_plan
 
-def fault_points(config: object, module_dir: str | os.PathLike[str]) -> list[str]:
-    """A module's fault points (``["CreateQueue#1@aws_sqs_queue.jobs", ...]``) at collection time.
-
-    For ``pytest_generate_tests``: recorded once per module per session (one
-    clean apply against the session's emulator), shared by xdist workers.
-
-    >>> def pytest_generate_tests(metafunc):                        # doctest: +SKIP
-    ...     metafunc.parametrize("point", fault_points(metafunc.config, "modules/app"))
-    """
-    found = _recorded_fault_points(config, Path(module_dir).resolve())  # type: ignore[arg-type]
-    if found.error:
-        raise FaultError(f"could not record the fault points of {module_dir}: {found.error}")
-    return list(found.points)
+#: The rest of the public API, by the module that defines it, imported on first use
+#: (``pytest_converge.Stack``): a process that needs none of it (``converge-terraform``,
+#: run for every terraform command of the bundled engine) does not pay for the package.
+_LAZY = {
+    ".analysis.classify": ("Classification",),
+    ".analysis.defects": ("Defect",),
+    ".analysis.plan": ("UNKNOWN", "AttributeChange", "OutputChange", "Plan", "ResourceChange"),
+    ".emulator.base": ("Emulator",),
+    ".faults": ("ApiError", "Call", "Crash", "Fault", "Interrupt", "LostResponse", "Throttle",
+                "parse_fault"),
+    ".inventory": ("CloudObject",),
+    ".run.stack": ("ApplyResult", "ConvergeFactory", "RecoveryReport", "Stack"),
+    ".run.upgrade": ("UpgradeReport",),
+    ".terraform.planfile": ("explain_plan",),
+}  # fmt: skip
+_HOME = {name: (module, name) for module, names in _LAZY.items() for name in names}
+#: Public names defined under another name.
+_HOME["fault_points"] = (".plugin.collect.points", "point_labels")
 
 
 def __getattr__(name: str) -> Any:
-    # ``Error`` is the deprecated name of the ApiError fault: warn where it is used.
     if name == "Error":
-        return deprecated_error_alias()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        # The deprecated name of the ApiError fault: warn where it is used.
+        return importlib.import_module(".faults", __name__).deprecated_error_alias()
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _HOME[name]
+    value = getattr(importlib.import_module(module, __name__), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [

@@ -65,9 +65,12 @@ def api_imports() -> str:
     source = Path(pytest_converge.__file__).read_text()
     exported = set(pytest_converge.__all__)
     groups: dict[str, list[str]] = {}
-    for node in ast.parse(source).body:
+    body = ast.parse(source).body
+    # Imported at the top, or (the lazily imported ones) under ``if TYPE_CHECKING:``.
+    nodes = [*body, *(n for b in body if isinstance(b, ast.If) for n in b.body)]
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            if node.module.startswith("_"):  # a private module: the package's own names
+            if node.module.startswith(("_", "plugin")):  # the package's own names
                 continue
             names = [a.asname or a.name for a in node.names if (a.asname or a.name) in exported]
             if names:

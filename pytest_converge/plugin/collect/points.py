@@ -28,7 +28,7 @@ from ...analysis.state import state_resources
 from ...analysis.world_check import World
 from ...analysis.writers import natural
 from ...emulator.moto_world import WORLD_FORMAT
-from ...errors import ConvergeError
+from ...errors import ConvergeError, FaultError
 from ...terraform.workspace import local_module_root, tree_digest
 from ..session import get_session
 from .cache import once_per_run
@@ -122,6 +122,22 @@ def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
         data.get("state"),
     )
     return cache[key]
+
+
+def point_labels(config: pytest.Config, module_dir: str | os.PathLike[str]) -> list[str]:
+    """A module's fault points (``["CreateQueue#1@aws_sqs_queue.jobs", ...]``) at collection
+    time: ``pytest_converge.fault_points``.
+
+    For ``pytest_generate_tests``: recorded once per module per session (one
+    clean apply against the session's emulator), shared by xdist workers.
+
+    >>> def pytest_generate_tests(metafunc):                        # doctest: +SKIP
+    ...     metafunc.parametrize("point", fault_points(metafunc.config, "modules/app"))
+    """
+    found = fault_points(config, Path(module_dir).resolve())
+    if found.error:
+        raise FaultError(f"could not record the fault points of {module_dir}: {found.error}")
+    return list(found.points)
 
 
 def recorded(config: pytest.Config, module: Path) -> FaultPoints | None:
