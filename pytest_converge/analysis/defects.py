@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, SupportsIndex, TypeVar, overload
+from typing import Any, Literal, SupportsIndex, TypeVar, get_args, overload
 
 from ..errors import DefectError
 
-#: The kinds of finding, in the words of the JSON report.
-KINDS = (
+#: The kinds of finding, in the words of the JSON report: a ``Defect.kind`` is one of
+#: them, checked when the defect is made and by mypy where the code names one.
+DefectKind = Literal[
     "permanent-diff",  # the second (and third) plan still changes something
     "needs-second-apply",  # the second plan changed something, the third did not (warning)
     "escape-hatch",  # a resource replaced/run on every apply (timestamp(), provisioner)
@@ -37,7 +38,8 @@ KINDS = (
     "destructive-correction",  # reverting drift plans a replace/delete of a stateful object
     "destructive-upgrade",  # the upgrade from the released revision destroys an object
     "upgrade-failed",  # the apply of this revision over the released one failed
-)
+]
+KINDS: tuple[DefectKind, ...] = get_args(DefectKind)
 
 #: How a permanent diff's two values relate: the built-in classes, ``unknown`` last.
 #: A ``pytest_converge_classify_diff`` implementation may add its own names.
@@ -66,7 +68,7 @@ SEVERITIES = (ERROR, WARNING, INFO)
 
 #: The kinds that are warnings (reported, never failing a test); every other kind is
 #: an error. The one place this is decided: defects, SARIF rules and the summary read it.
-WARNING_KINDS = frozenset(
+WARNING_KINDS: frozenset[DefectKind] = frozenset(
     {"needs-second-apply", "drift", "emulator-difference", "unverified", "untested"}
 )
 
@@ -84,7 +86,7 @@ class Defect:
     ``observed`` what the provider/API reports back (the plan's *before*).
     """
 
-    kind: str
+    kind: DefectKind
     address: str | None = None
     attribute: str | None = None
     declared: Any = None

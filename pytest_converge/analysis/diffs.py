@@ -30,7 +30,7 @@ from typing import Any
 
 from . import hints
 from .classify import as_classification, classify_with
-from .defects import INFO, WARNING, Defect
+from .defects import INFO, WARNING, Defect, DefectKind
 from .escape import escape_hatch_defects, find_triggers, provisioner_types
 from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
@@ -379,6 +379,7 @@ def _attribute_defect(
     )
     if declared is UNKNOWN:
         declared = "(known after apply)"
+    kind: DefectKind
     if transient:
         kind, severity = "needs-second-apply", WARNING
         message, why, fix = message + _GONE_NEXT, _TRANSIENT_WHY, _TRANSIENT_FIX

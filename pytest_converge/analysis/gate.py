@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import PlanFileError
 from . import hints
 from .classify import as_classification, classify_with
-from .defects import ERROR, WARNING, Defect
+from .defects import ERROR, WARNING, Defect, DefectKind
 from .diffs import SENSITIVE, locate, plan_defects
 from .hints import show
 from .plan import (
@@ -191,7 +191,7 @@ class _Gate:
     module_dir: Path | None
     data: dict[str, Any]
 
-    def defect(self, kind: str, address: str, message: str, **fields: Any) -> Defect:
+    def defect(self, kind: DefectKind, address: str, message: str, **fields: Any) -> Defect:
         return Defect(
             kind=kind,
             address=address,

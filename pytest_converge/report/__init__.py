@@ -133,7 +133,7 @@ _ELEMENTS_SHOWN = 8
 
 
 def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
-    kind = d.kind
+    kind: str = d.kind
     if d.classification and (d.kind != "escape-hatch" or d.classification != "unknown"):
         kind += f" ({d.classification})"
     where = d.address or "(no address)"
