@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .labels import natural
+
 #: ``(resource type, field, operations) -> API members`` the field is sent as, each
 #: with ``operations``, ``path`` and ``wire`` (:func:`..awsapi.model.api_members`).
 MemberLookup = Callable[[str, str, Sequence[str]], Sequence[Any]]
@@ -286,10 +288,3 @@ def _epoch(stamp: Any) -> float | None:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None
-
-
-def natural(address: str) -> tuple[Any, ...]:
-    """``rule[2]`` before ``rule[10]``."""
-    import re
-
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", address))

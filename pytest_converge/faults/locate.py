@@ -30,6 +30,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ..analysis.gaps import resource_type
+from ..analysis.labels import FaultPoint
 from ..analysis.state import StateResource
 from ..awsapi.operations import service_of
 from .operations import request_tokens
@@ -60,11 +61,9 @@ class CleanApply:
     def makers(self) -> dict[str, frozenset[str]]:
         """operation -> the resources whose applies made it."""
         found: dict[str, set[str]] = {}
-        for point in self.points:
-            op, _, rest = point.partition("#")
-            address = rest.partition("@")[2]
-            if address:
-                found.setdefault(op, set()).add(address)
+        for point in map(FaultPoint.parse, self.points):
+            if point.address:
+                found.setdefault(point.operation, set()).add(point.address)
         return {op: frozenset(addresses) for op, addresses in found.items()}
 
     @cached_property

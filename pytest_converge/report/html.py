@@ -27,7 +27,7 @@ from html import escape
 from typing import Any
 
 from ..analysis.defects import ERROR, INFO, Defect
-from ..analysis.writers import natural
+from ..analysis.labels import Label, natural
 from ..faults.kinds import FAULT_KINDS
 from . import ran_with
 from .counts import count_defects, group_defects
@@ -169,11 +169,10 @@ def parse_scenario(label: str) -> tuple[str, str, str | None]:
     ``drift-delete@aws_sqs_queue.q`` -> ``("drift-delete", "", "aws_sqs_queue.q")``;
     ``two-run`` -> ``("two-run", "", None)``.
     """
-    kind, _, rest = label.partition("@")
-    if "#" not in rest.split("@", 1)[0]:
-        return kind, "", rest or None  # drift-<kind>@<address>, upgrade-from@REF, two-run
-    op, _, address = rest.partition("@")
-    return kind, op, address or None
+    found = Label.parse(label)
+    if found.point is None:  # drift-<kind>@<address>, upgrade-from@REF, two-run
+        return found.kind, "", found.target
+    return found.kind, f"{found.point.operation}#{found.point.n}", found.point.address
 
 
 def cell_outcome(scenario: Mapping[str, Any], defects: Sequence[Mapping[str, Any]]) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from ...analysis.labels import Label
 from ...analysis.state import state_resources
 from ...faults import FAULT_KINDS, parse_fault
 from ...run.matrix import Verdict, decisions
@@ -42,8 +43,8 @@ _batches_key = pytest.StashKey[dict[str, "_Batch"]]()
 def point_kind(name: str) -> str | None:
     """The fault kind of a zero-code item's name (``crash@CreateVpc#1@...`` -> ``crash``),
     None for the two-run, drift, upgrade and stage items."""
-    kind, at, _ = name.partition("@")
-    return kind if at and kind in FAULT_KINDS else None
+    label = Label.parse(name)
+    return label.kind if label.point is not None and label.kind in FAULT_KINDS else None
 
 
 def batch_key(nodeid: str, kinds: Sequence[str], workers: int) -> str | None:
@@ -54,8 +55,7 @@ def batch_key(nodeid: str, kinds: Sequence[str], workers: int) -> str | None:
     if kind is None:
         return None
     shares = max(1, workers // max(1, len(kinds)))
-    address = name.split("@", 2)[2] if name.count("@") >= 2 else name
-    share = zlib.crc32(address.split(":", 1)[0].encode()) % shares
+    share = zlib.crc32((Label.parse(name).address or name).encode()) % shares
     return f"{module}::{kind}#{share}"
 
 

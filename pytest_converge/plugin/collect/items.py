@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from ...analysis.labels import Label
 from ...errors import ConvergeError, ConvergenceError, FaultPointsError
 from ...faults import parse_fault
 from ...report import convergence_error, defect_json, jsonable, junit_properties
@@ -189,8 +190,8 @@ class ConvergeItem(ReportedItem):
         stack.on_loop = lambda record: self.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
         )
-        kind, _, address = self.scenario.partition("@")
-        report = drift_scenario(stack, kind.removeprefix("drift-"), address)
+        label = Label.parse(self.scenario)
+        report = drift_scenario(stack, label.kind.removeprefix("drift-"), label.target or "")
         # The drift's lifetime and the loop's calls: shown with -rA, and on failure.
         self.add_report_section("call", "loop", report.text())
         try:
@@ -278,7 +279,7 @@ class ConvergeItem(ReportedItem):
         """The one command line that runs exactly this scenario again."""
 
         drift = self.scenario.startswith("drift-")
-        faults = "none" if self.scenario == "two-run" or drift else self.scenario.partition("@")[0]
+        faults = "none" if self.scenario == "two-run" or drift else Label.parse(self.scenario).kind
         root = _converge_root(self)
         base = self.config.invocation_params.dir
         where = os.path.relpath(root, base) if root else "."

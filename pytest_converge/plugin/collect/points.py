@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
+from ...analysis.labels import FaultPoint
 from ...analysis.state import state_resources
 from ...analysis.world_check import World
-from ...analysis.writers import natural
 from ...emulator.moto_world import WORLD_FORMAT
 from ...errors import ConvergeError, FaultError
 from ...terraform.workspace import local_module_root, tree_digest
@@ -72,12 +72,7 @@ def ordered(points: Iterable[str]) -> list[str]:
     worker and every session must collect the same items in the same order.
     """
 
-    def key(point: str) -> tuple[Any, ...]:
-        op, _, rest = point.partition("#")
-        n, _, address = rest.partition("@")
-        return (op, natural(address), int(n))
-
-    return sorted(points, key=key)
+    return sorted(points, key=lambda point: FaultPoint.parse(point).sort_key())
 
 
 def fault_points(config: pytest.Config, module: Path) -> FaultPoints:
