@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .addresses import module_calls
 from .defects import Defect
 from .hints import ESCAPE_HATCH_WHY, escape_hatch_fix, show
 from .plan import UNKNOWN, ResourceChange
@@ -121,7 +122,7 @@ def _top(path: str) -> str:
 def _config_resource(plan_json: dict[str, Any], rc: ResourceChange) -> dict[str, Any] | None:
     """The ``configuration`` entry of ``rc``'s resource block, following module calls."""
     module = (plan_json.get("configuration") or {}).get("root_module") or {}
-    for call in _module_calls(rc.module_address):
+    for call in module_calls(rc.module_address):
         module = ((module.get("module_calls") or {}).get(call) or {}).get("module") or {}
     prefix = "data." if rc.mode == "data" else ""
     wanted = f"{prefix}{rc.type}.{rc.name}"
@@ -129,13 +130,3 @@ def _config_resource(plan_json: dict[str, Any], rc: ResourceChange) -> dict[str,
         if resource.get("address") == wanted:
             return resource
     return None
-
-
-def _module_calls(module_address: str | None) -> list[str]:
-    """``module.a["x"].module.b`` -> ["a", "b"]."""
-    if not module_address:
-        return []
-    calls = []
-    for part in module_address.split("module.")[1:]:
-        calls.append(part.rstrip(".").split("[")[0])
-    return calls

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..errors import PlanFileError
 from . import hints
+from .addresses import module_calls
 from .classify import as_classification, classify_with
 from .defects import ERROR, WARNING, Defect, DefectKind
 from .diffs import SENSITIVE, locate, plan_defects
@@ -564,7 +565,7 @@ class _Gate:
         if "constant_value" in expression:
             return True, _walk(expression["constant_value"], rest), ""
         refs = expression.get("references") or []
-        calls = _module_calls(module_address)
+        calls = module_calls(module_address)
         while len(refs) == 1 and str(refs[0]).startswith("var."):
             name = str(refs[0])[4:]
             if not calls:
@@ -664,16 +665,11 @@ def _follows(out: OutputChange) -> bool:
 
 def _module_config(data: dict[str, Any], module_address: str | None) -> dict[str, Any] | None:
     module = (data.get("configuration") or {}).get("root_module") or {}
-    for call in _module_calls(module_address):
+    for call in module_calls(module_address):
         module = ((module.get("module_calls") or {}).get(call) or {}).get("module")
         if not isinstance(module, dict):
             return None
     return module
-
-
-def _module_calls(module_address: str | None) -> list[str]:
-    """``module.a["x"].module.b`` -> ``["a", "b"]``."""
-    return [part.rstrip(".").split("[")[0] for part in (module_address or "").split("module.")[1:]]
 
 
 def _join(calls: list[str]) -> str | None:

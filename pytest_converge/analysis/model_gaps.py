@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .addresses import resource_type
 from .defects import ERROR, INFO, WARNING, Defect
 
 __all__ = [
@@ -318,15 +319,3 @@ def suspect(defect: Defect, evidence: str, strict: bool) -> None:
 def plain_path(path: str) -> str:
     """A plan path without list indices: ``ingress[3].description`` -> ``ingress.description``."""
     return re.sub(r"\[[^\]]*\]", "", path)
-
-
-def resource_type(address: str | None) -> str | None:
-    """``module.net.aws_subnet.public["a"]`` -> ``aws_subnet`` (None for outputs)."""
-    if not address:
-        return None
-    parts = plain_path(address).split(".")
-    while len(parts) >= 2 and parts[0] == "module":
-        parts = parts[2:]
-    if parts and parts[0] == "data":
-        parts = parts[1:]
-    return parts[0] if len(parts) >= 2 and parts[0] != "output" else None

@@ -22,10 +22,11 @@ module call's arguments are followed across modules. Terraform leaves
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from .addresses import without_keys
 
 __all__ = [
     "OperationsOf",
@@ -191,7 +192,6 @@ def _first_missing(
 
 
 # -- dependents ------------------------------------------------------------------
-_INDEX = re.compile(r"\[[^\]]*\]")
 #: Reference roots that name no object of the configuration.
 _NOT_OBJECTS = {"each", "count", "path", "self", "terraform", "local"}
 
@@ -199,7 +199,7 @@ _NOT_OBJECTS = {"each", "count", "path", "self", "terraform", "local"}
 def config_address(address: str) -> str:
     """An instance's address as its configuration's: ``module.a["x"].aws_s3_bucket.b[0]``
     -> ``module.a.aws_s3_bucket.b``."""
-    return _INDEX.sub("", address)
+    return without_keys(address)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from .addresses import Address, without_keys
 from .defects import Defect
 from .gaps import operation_name
 
@@ -175,17 +176,18 @@ class Graph:
 
 def _config_address(address: str) -> str:
     """``module.m["a"].aws_x.y[0]`` -> ``module.m.aws_x.y``: the graph names configuration."""
-    return re.sub(r"\[[^\]]*\]", "", address)
+    return without_keys(address)
 
 
 def _declared(address: str) -> str:
     """``module.m["a"].aws_x.y[0]`` -> ``aws_x.y``: the block that declares it, in any module."""
-    parts = _config_address(address).split(".")
-    return ".".join(parts[-3:] if len(parts) >= 3 and parts[-3] == "data" else parts[-2:])
+    found = Address.parse(address)
+    return found.declared if found is not None else address
 
 
 def _is_data(address: str) -> bool:
-    return address.startswith("data.") or ".data." in address
+    found = Address.parse(address)
+    return found is not None and found.mode == "data"
 
 
 def untested_defects(

@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .addresses import Address
 from .defects import ERROR, WARNING, Defect
 from .hints import show
 from .plan import UNKNOWN, Plan, ResourceChange
@@ -316,4 +317,5 @@ _DELETE_REASONS = {
 
 
 def _bare(address: str) -> str:
-    return re.sub(r"\[[^\]]*\]$", "", address)
+    found = Address.parse(address)
+    return found.resource if found is not None else address

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..analysis.addresses import Address
 from ..analysis.attribution import attribute, finding_key, origin_of
 from ..analysis.defects import Defect
 from ..analysis.gaps import resource_type
@@ -421,16 +422,8 @@ def _reachable(faults: Sequence[Fault], targets: Sequence[str]) -> bool:
 
 def _resource_of(address: str) -> str:
     """``module.a["x"].aws_subnet.b[0]`` -> ``module.a.aws_subnet.b`` (state's dependency form)."""
-    out: list[str] = []
-    depth = 0
-    for ch in address:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
+    found = Address.parse(address)
+    return found.config if found is not None else address
 
 
 def _relabelled(defect: Defect, point: str, run: str) -> Defect:
