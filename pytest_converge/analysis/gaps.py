@@ -571,6 +571,8 @@ _NOT_IMPLEMENTED = re.compile(
 
 
 #: An ``InvalidAction`` answer's message naming the action unknown.
+#: MiniStack's answer for a service it does not serve: ``{"error": "Unsupported service: x"}``.
+_UNSUPPORTED_SERVICE = re.compile(rb'\{\s*"error"\s*:\s*"Unsupported service\b')
 _UNKNOWN_ACTION = re.compile(
     rb"unknown [\w -]*action|action [^<]* (is )?not (valid|supported)", re.I
 )
@@ -582,7 +584,8 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     moto answers an unknown operation with an HTML 404 or 500 page, or an
     error whose code is ``NotImplemented``/``InternalFailure``; a 501 is the
     HTTP form of the same; MiniStack (as AWS for an action that does not exist)
-    answers a 400 ``InvalidAction`` naming the action unknown. A real API error
+    answers a 400 ``InvalidAction`` naming the action unknown, and a 400
+    ``{"error": "Unsupported service: redshift"}`` for a service it lacks. A real API error
     (4xx with an AWS error code such as ``InvalidParameterValue``) is not one.
     """
     if status < 400:
@@ -593,6 +596,8 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     if head[:15].lower().startswith((b"<!doctype html", b"<html")):
         return status in (404, 405, 500)
     if b"InvalidAction" in head and _UNKNOWN_ACTION.search(head):
+        return True
+    if _UNSUPPORTED_SERVICE.match(head):
         return True
     return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
 

@@ -33,6 +33,7 @@ class AccountView(Emulator):
         self.name = f"{emulator.name} (account {account_id})"
         self.region = emulator.region
         self.unsupported_services = getattr(emulator, "unsupported_services", frozenset())
+        self.answers_unsupported = getattr(emulator, "answers_unsupported", False)
 
     @property
     def endpoint(self) -> str:

@@ -76,10 +76,17 @@ class Emulator(abc.ABC):
     name: str = "emulator"
     region: str = DEFAULT_REGION
     unsupported_services: frozenset[str] = frozenset()
+    #: The backend answers a call of one of its ``unsupported_services`` at once, with an
+    #: error: a module that uses one runs, with those resources left untested, instead
+    #: of being refused before its first apply (LocalStack's would hang: refused).
+    answers_unsupported: bool = False
 
     def check_served(self, addresses: Iterable[str], module: str = "the module") -> None:
         """Raise UnsupportedServiceError when a resource of ``addresses`` needs a service
-        this backend declares unsupported (``aws_dynamodb_table.locks``, ``data.aws_...``)."""
+        this backend declares unsupported (``aws_dynamodb_table.locks``, ``data.aws_...``);
+        never for a backend that :attr:`answers_unsupported`."""
+        if self.answers_unsupported:
+            return
         needs: dict[str, list[str]] = {}
         for address in addresses:
             type_ = address.removeprefix("data.").split(".")[0]

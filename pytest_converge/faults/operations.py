@@ -141,7 +141,8 @@ def credential_scope(
     """(service, access key) from a SigV4/SigV2 Authorization header or a presigned query."""
     match = _SIGV4_CREDENTIAL.search(authorization)
     if match:
-        return match["service"], match["key"]
+        # Lower-cased: aws 3.39's SDK signs RAM's calls "RAM", botocore names it "ram".
+        return match["service"].lower(), match["key"]
     match = _SIGV2.match(authorization)
     if match:
         return "s3", match["key"]  # only S3 still accepts SigV2
@@ -149,7 +150,7 @@ def credential_scope(
         if key == "X-Amz-Credential":
             match = _SIGV4_CREDENTIAL.search("Credential=" + value)
             if match:
-                return match["service"], match["key"]
+                return match["service"].lower(), match["key"]
         if key == "AWSAccessKeyId":
             return "s3", value
     return None, None

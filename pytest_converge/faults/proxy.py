@@ -55,6 +55,10 @@ _HOP_BY_HOP = frozenset(
 )  # fmt: skip
 _MAX_LINE = 65536
 #: The message of an operation the emulator answered with an error page (see _proxy_one).
+_NOT_SERVED_AT_ALL = (
+    "the emulator serves nothing of this service; pytest-converge answers it as not "
+    "implemented so that it is not retried"
+)
 _NOT_SERVED = (
     "the emulator has no code for this operation (it answered an error page, not an API "
     "answer); pytest-converge answers it as not implemented so that it is not retried"
@@ -168,8 +172,19 @@ class Proxy:
     raises ``UnsafeTargetError``, so fault tests never reach real AWS.
     """
 
-    def __init__(self, upstream: str, *, port: int = 0, timeout: float = 300.0) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        *,
+        port: int = 0,
+        timeout: float = 300.0,
+        unserved: Iterable[str] = (),
+    ) -> None:
         self.upstream = upstream.rstrip("/")
+        #: Services the upstream serves none of (by signing name, any case, no ``-``): their
+        #: calls are answered here as not implemented, never forwarded (MiniStack routes a
+        #: REST call of a service it lacks to its S3, which answers as S3 would).
+        self.unserved = frozenset(s.replace("-", "").lower() for s in unserved)
         target = loopback_target(self.upstream, "proxy upstream")
         self._port = port
         self._timeout = timeout
@@ -192,6 +207,10 @@ class Proxy:
         self._signal: Signal | None = None
         #: Headers added to every forwarded request (e.g. moto's ``x-moto-account-id``).
         self.extra_headers: list[tuple[str, str]] = []
+
+    def _unserved(self, service: str) -> bool:
+        # Signing names vary in case (aws 3.39 signs RAM's calls "RAM").
+        return service.replace("-", "").lower() in self.unserved
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -688,6 +707,9 @@ class _Handler(BaseHTTPRequestHandler):
             held = (
                 gather is not None and fault is None and gather.holds(call.address, call.mutating)
             )
+            if response is None and fault is None and proxy._unserved(op.service):
+                call.unimplemented = True
+                response = request.error(501, "NotImplemented", _NOT_SERVED_AT_ALL)
             if response is None and held:
                 # A cut is being gathered: this change waits for it and never happens.
                 gather.wait()  # type: ignore[union-attr]

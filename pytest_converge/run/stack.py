@@ -197,7 +197,12 @@ class Stack:
         if self.preflight.unservable:
             self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
         ensure_loopback(emulator.endpoint, "emulator endpoint")
-        self.proxy = Proxy(upstream=emulator.endpoint)
+        self.proxy = Proxy(
+            upstream=emulator.endpoint,
+            unserved=emulator.unsupported_services
+            if getattr(emulator, "answers_unsupported", False)
+            else (),
+        )
         self.proxy.start()
         self.egress_guard = EgressGuard()
         #: egress and stalled defects of the runs since the scenario started

@@ -210,6 +210,24 @@ def test_lost_response_on_a_create_leaves_a_duplicate(
         stack.close()
 
 
+def test_a_service_it_lacks_is_left_untested_and_the_rest_judged(
+    ministack: MiniStackEmulator, converge_toolchain: Any, tmp_path: Path
+) -> None:
+    """MiniStack serves no RAM: the module is not refused, the share is left untested
+    (its answer counts as not implemented, so terraform goes on) and the queue is judged."""
+    templates = Templates(converge_toolchain, tmp_path / "templates")
+    stack = _stack(ministack, MODULES / "queue_and_share", templates, tmp_path / "work")
+    try:
+        found = stack.converged_defects()
+        assert [(d.kind, d.address, d.observed) for d in found] == [
+            ("untested", "aws_ram_resource_share.shared", "ram:CreateResourceShare")
+        ]
+        made = [r["address"] for r in stack.state()["values"]["root_module"]["resources"]]
+        assert made == ["aws_sqs_queue.jobs"]
+    finally:
+        stack.close()
+
+
 def test_lost_response_on_a_named_create_leaves_a_leftover_the_rerun_collides_with(
     ministack: MiniStackEmulator, converge_toolchain: Any, tmp_path: Path
 ) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_converge.analysis.gaps import unimplemented_operation
 from pytest_converge.emulator import ministack as ms
-from pytest_converge.errors import EmulatorError, UnsupportedServiceError
+from pytest_converge.errors import EmulatorError
 
 
 @pytest.fixture
@@ -39,12 +40,15 @@ def test_what_it_cannot_serve_comes_from_its_service_registry() -> None:
     assert "elasticache" in ms.served_services()
 
 
-def test_a_module_needing_memorydb_fails_before_any_apply() -> None:
+def test_a_module_needing_a_service_it_lacks_is_not_refused() -> None:
+    """MiniStack answers such a call at once (its answer is an operation not implemented),
+    so the resource is left untested and the rest judged, not the module refused."""
     emulator = ms.MiniStackEmulator(command=ms.MiniStackCommand(("ministack",), "test"))
-    emulator.check_served(["aws_elasticache_parameter_group.redis", "aws_sqs_queue.jobs"])
-    with pytest.raises(UnsupportedServiceError, match="ministack backend") as raised:
-        emulator.check_served(["aws_memorydb_acl.main", "aws_sqs_queue.jobs"], "cache")
-    assert raised.value.services == {"memorydb": ["aws_memorydb_acl.main"]}
+    assert emulator.answers_unsupported
+    emulator.check_served(["aws_memorydb_acl.main", "aws_sqs_queue.jobs"], "cache")
+    answer = b'{"error": "Unsupported service: memorydb"}'
+    assert unimplemented_operation(400, {}, answer)
+    assert not unimplemented_operation(400, {}, b'{"__type": "ValidationException"}')
 
 
 def test_nothing_installed_says_what_to_run(nowhere: Path) -> None:
