@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..analysis.defects import Defect
     from ..emulator.base import Emulator
     from ..inventory import CloudObject
+    from ..run.stack import Stack
 
 
 @pytest.hookspec(firstresult=True)
@@ -116,7 +117,7 @@ def pytest_converge_classify_diff(
 
 
 @pytest.hookspec
-def pytest_converge_defects(config: pytest.Config, stack: Any, defects: list[Defect]) -> None:
+def pytest_converge_defects(config: pytest.Config, stack: Stack, defects: list[Defect]) -> None:
     """Called with every defect list a Stack produces, before it is raised.
 
     Mutate ``defects`` in place to drop findings you accept or add your own.

@@ -37,6 +37,7 @@ from typing import Any
 import pytest
 
 from ..run.protocol import Step
+from ..run.stack import Stack
 
 #: The name the plugin is registered under.
 PLUGIN_NAME = "converge-progress"
@@ -140,7 +141,7 @@ class Progress:
         """A Stack is being made for the running test: its step is ``init``."""
         self._change(force=True, step=Step.INIT.value, step_started=time.time(), applying={})
 
-    def follow(self, stack: Any) -> None:
+    def follow(self, stack: Stack) -> None:
         """Show ``stack``'s steps and the resources its applies open."""
         if self._collecting:  # no test runs: this Stack's clean apply is collection's
             self._change(force=True, nodeid=str(stack.name), collecting=True)

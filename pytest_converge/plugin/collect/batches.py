@@ -221,7 +221,7 @@ def stop_deciding(config: pytest.Config) -> None:
             deciding.close()
 
 
-def _decisions(item: ConvergeItem, members: list[Any]) -> Generator[Verdict, None, None]:
+def _decisions(item: ConvergeItem, members: list[ConvergeItem]) -> Generator[Verdict, None, None]:
     """``members``' points decided together on one Stack, each verdict as it comes."""
     points = recorded(item.config, item.path)
     state = state_resources(points.state) if points is not None and points.state else None

@@ -25,12 +25,14 @@ from typing import Any
 
 import pytest
 
+from ...analysis.defects import Defect
 from ...analysis.labels import Label
 from ...errors import ConvergeError, ConvergenceError, FaultPointsError
 from ...faults import parse_fault
 from ...report import convergence_error, defect_json, jsonable, junit_properties
 from ...run.loop import drift_scenario
 from ...run.matrix import Verdict
+from ...run.stack import Stack
 from ..session import get_session, module_id, record_toolchain
 from .batches import point_kind, verdict_for
 from .points import remember_world
@@ -185,7 +187,7 @@ class ConvergeItem(ReportedItem):
             session.untrack(stack)
             stack.close(keep=session.settings.keep)
 
-    def _run_drift(self, stack: Any) -> list[Any]:
+    def _run_drift(self, stack: Stack) -> list[Defect]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
         stack.on_loop = lambda record: self.user_properties.append(
             ("converge_loop", json.dumps(jsonable(record)))
@@ -302,7 +304,7 @@ class ConvergeItem(ReportedItem):
 class _Run:
     """What a running scenario has found so far (see ``ConvergeItem._recording``)."""
 
-    defects: list[Any] = field(default_factory=list)
+    defects: list[Defect] = field(default_factory=list)
     outcome: str = "error"
     #: A replay gave another outcome: a failure is reported as ``flaky``.
     flaky: bool = False
@@ -322,7 +324,7 @@ def _shell_word(text: str) -> str:
     return f'"{text}"'
 
 
-def _reconfirmed(stack: Any) -> ConvergenceError:
+def _reconfirmed(stack: Stack) -> ConvergenceError:
     """The ConvergenceError of ``stack``'s findings as they are now (after confirming)."""
     return convergence_error(stack.defects, header=stack.failure_header())
 

@@ -29,6 +29,7 @@ from ...analysis.state import state_resources
 from ...analysis.world_check import World
 from ...emulator.moto_world import WORLD_FORMAT
 from ...errors import ConvergeError, FaultError
+from ...run.stack import Stack
 from ...terraform.workspace import local_module_root, tree_digest
 from ..session import get_session
 from .cache import once_per_run
@@ -146,7 +147,7 @@ def recorded_world(config: pytest.Config, module: Path) -> dict[str, Any] | None
     return found.world if found is not None else None
 
 
-def remember_world(config: pytest.Config, module: Path, stack: Any) -> None:
+def remember_world(config: pytest.Config, module: Path, stack: Stack) -> None:
     """Give an item's ``stack`` the clean world recorded with ``module``'s fault points
     (no clean apply of its own to compare the recovered world with)."""
     world = recorded_world(config, module)

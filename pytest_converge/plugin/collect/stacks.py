@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from ...analysis.defects import Defect
 from ...emulator.ministack import UNSUPPORTED_SERVICES, ministack_missing
 from ...emulator.served import preflight_of
 from ...run.backend_choice import BackendChoice, backend_for
@@ -25,7 +25,7 @@ def make_stack(
 ) -> Stack:
     """A Stack for ``module`` built the way the ``converge`` fixture builds one."""
 
-    def on_defects(stack: Any, defects: list[Any]) -> None:
+    def on_defects(stack: Stack, defects: list[Defect]) -> None:
         # Lets conftest hooks drop or add findings; the item records the result.
         config.hook.pytest_converge_defects(config=config, stack=stack, defects=defects)
 

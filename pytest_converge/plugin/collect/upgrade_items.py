@@ -29,10 +29,12 @@ from typing import Any
 
 import pytest
 
+from ...analysis.defects import Defect
 from ...emulator.account import AccountView, stage_account
 from ...errors import ConvergeError
 from ...faults import parse_fault
 from ...report import convergence_error
+from ...run.stack import Stack
 from ...run.upgrade import upgrade_from
 from ...terraform.workspace import local_module_root, tree_digest
 from ..options import settings
@@ -126,7 +128,7 @@ class UpgradeItem(ConvergeItem):
                 header = f"{self.parent.nodeid} {self.scenario}:"  # type: ignore[union-attr]
                 raise convergence_error(run.defects, header=header)
 
-    def run_on(self, stack: Any, fresh: bool = True) -> list[Any]:
+    def run_on(self, stack: Stack, fresh: bool = True) -> list[Defect]:
         """The scenario's defects on ``stack`` (a two-run when the module is new)."""
 
         assert self.old is not None
