@@ -547,3 +547,26 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
         Filters=[{"Name": "association.main", "Values": ["false"]}]
     )["RouteTables"]
     assert table["PropagatingVgws"] == []
+
+
+def _group_rule_descriptions(moto: Any) -> tuple[list[Any], list[Any]]:
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.12.0.0/16")["Vpc"]["VpcId"]
+    sg = ec2.create_security_group(GroupName="lustre", Description="d", VpcId=vpc)["GroupId"]
+    pair = {"GroupId": sg, "Description": "Allows Lustre traffic between Lustre clients"}
+    made = ec2.authorize_security_group_ingress(
+        GroupId=sg,
+        IpPermissions=[{"IpProtocol": "tcp", "FromPort": 988, "ToPort": 988,
+                        "UserIdGroupPairs": [pair]}],
+    )["SecurityGroupRules"]  # fmt: skip
+    rules = ec2.describe_security_group_rules(Filters=[{"Name": "group-id", "Values": [sg]}])
+    read = [r.get("Description") for r in rules["SecurityGroupRules"] if not r["IsEgress"]]
+    return [r.get("Description") for r in made], read
+
+
+def test_a_group_rule_keeps_its_description(emulator, raw_moto) -> None:
+    text = "Allows Lustre traffic between Lustre clients"
+    assert _group_rule_descriptions(emulator) == ([text], [text])
+    assert _group_rule_descriptions(raw_moto) == ([None], [None]), retire(
+        "ec2.group-rule-description"
+    )

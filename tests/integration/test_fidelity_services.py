@@ -437,3 +437,28 @@ def test_acm_an_email_certificate_is_validated_by_email(emulator, raw_moto) -> N
     # The layer off: moto 5.2 answers DNS.
     raw = _email_certificate(raw_moto)["DomainValidationOptions"]
     assert {o["ValidationMethod"] for o in raw} == {"DNS"}, retire("acm.email-validation")
+
+
+def _lustre(moto: Any) -> dict[str, Any]:
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.9.1.0/24")["Subnet"]["SubnetId"]
+    fsx = moto.client("fsx")
+    made = fsx.create_file_system(
+        FileSystemType="LUSTRE", StorageCapacity=1200, SubnetIds=[subnet],
+        LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
+    )["FileSystem"]  # fmt: skip
+    [read] = fsx.describe_file_systems(FileSystemIds=[made["FileSystemId"]])["FileSystems"]
+    return {"made": made, "read": read, "vpc": vpc}
+
+
+def test_fsx_a_file_system_is_available(emulator, raw_moto) -> None:
+    found = _lustre(emulator)
+    for answer in (found["made"], found["read"]):
+        assert answer["Lifecycle"] == "AVAILABLE"
+        assert answer["OwnerId"] == emulator.client("sts").get_caller_identity()["Account"]
+        assert answer["VpcId"] == found["vpc"]
+        assert answer["CreationTime"]
+    assert found["made"]["CreationTime"] == found["read"]["CreationTime"]
+    # The layer off: moto 5.2 answers no Lifecycle (the provider's waiter reads '').
+    assert "Lifecycle" not in _lustre(raw_moto)["read"], retire("fsx.file-system-lifecycle")

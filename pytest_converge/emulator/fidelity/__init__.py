@@ -67,6 +67,7 @@ SERVICES = (
     "memorydb",
     "route53",
     "acm",
+    "fsx",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

@@ -51,6 +51,10 @@ Each behaviour follows the EC2 API reference
   ``InvalidAssociation.NotFound``.
 - ``EnableVgwRoutePropagation``, ``DisableVgwRoutePropagation``: a route
   table's ``PropagatingVgws``, returned by ``DescribeRouteTables``.
+- ``SecurityGroupRule.Description``: a rule that references a security group
+  keeps the ``Description`` of its ``UserIdGroupPairs`` entry, answered by
+  ``AuthorizeSecurityGroupIngress``/``Egress`` and
+  ``DescribeSecurityGroupRules`` (moto: only a CIDR rule's).
 """
 
 from __future__ import annotations
@@ -90,6 +94,28 @@ def _subnet_association_state() -> None:
         ]
 
     patch(Subnet, "ipv6_cidr_block_association_set", property(ipv6_cidr_block_association_set))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.group-rule-description",
+    does="a security group rule that references a group answers the Description of its "
+    "UserIdGroupPairs entry (AuthorizeSecurityGroupIngress/Egress, "
+    "DescribeSecurityGroupRules)",
+    reference=_API + "API_SecurityGroupRule.html",
+    test=_TESTS + "test_a_group_rule_keeps_its_description",
+    replaces={
+        "moto.ec2.models.security_groups:SecurityGroupRule.description": "d7622595c4044075",
+    },
+)
+def _group_rule_description() -> None:
+    from moto.ec2.models.security_groups import SecurityGroupRule
+
+    def description(self: Any) -> str | None:
+        found = self.ip_range.get("Description") or self.source_group.get("Description")
+        return str(found) if found is not None else None
+
+    patch(SecurityGroupRule, "description", property(description))
 
 
 #: ModifySubnetAttribute parameters moto ignores -> how the Subnet model keeps them.
