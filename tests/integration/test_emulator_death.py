@@ -50,12 +50,15 @@ def _kill_when_applying(pid):
     time.sleep(0.3)
     os.kill(pid, signal.SIGKILL)
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_call(item):
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    # Around the whole protocol: a grouped matrix runs a batch's points while its first
+    # item waits for its verdict, before that item's call phase.
     # Fault items are pinned to a resource: crash@CreateVpc#1@aws_vpc.main.
     if any(item.name.startswith(point + "@") for point in KILL):
         emulator = get_session(item.config).emulator()
         threading.Thread(target=_kill_when_applying, args=(emulator.pid,), daemon=True).start()
+    return (yield)
 """
 
 

@@ -93,6 +93,9 @@ class _Batch:
     members: dict[str, ConvergeItem] = field(default_factory=dict)
     #: The points reported ahead of their turn (see :func:`report_as_decided`).
     reported: set[str] = field(default_factory=set)
+    #: What stopped the runs while a point waited for its verdict (the emulator died):
+    #: that point's own error, raised in its call phase.
+    errors: dict[str, Exception] = field(default_factory=dict)
 
 
 def verdict_for(item: ConvergeItem) -> Verdict | None:
@@ -102,6 +105,9 @@ def verdict_for(item: ConvergeItem) -> Verdict | None:
     batch = _batch(item)
     if batch is None:
         return None
+    error = batch.errors.pop(item.scenario, None)
+    if error is not None:
+        raise error
     _decide_until(batch, item.scenario)
     return batch.found.get(item.scenario)
 
@@ -116,9 +122,9 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
     of every other point decided meanwhile, unless the session is stopping (``-x``,
     ``--maxfail``), when it is not run either. None: pytest runs the item as usual.
     """
-    scenario = getattr(item, "scenario", None)
+    scenario: str | None = getattr(item, "scenario", None)
     batch = _batch(item) if scenario is not None else None  # type: ignore[arg-type]
-    if batch is None:
+    if batch is None or scenario is None:
         return None
     setup_state = getattr(item.session, "_setupstate", None)
     if scenario in batch.reported:
@@ -132,7 +138,13 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
     while scenario not in batch.found and batch.deciding is not None:
         if _stopping(item.session):
             return True
-        for label in _decide_next(batch):
+        try:
+            labels = _decide_next(batch)
+        except Exception as exc:  # the waiting point's error, raised in its call phase
+            batch.deciding = None
+            batch.errors[scenario] = exc
+            return None
+        for label in labels:
             other = batch.members.get(label)
             if other is None or other is item or _stopping(item.session):
                 continue
