@@ -63,14 +63,15 @@ def test_customer_gateways_and_the_outputs_built_from_them_converge(converge) ->
     ]
 
 
-def test_a_private_zone_with_a_second_vpc_converges(converge, converge_emulator) -> None:
-    """tests/modules/private_zone on aws 3.39: on moto as released the zone is public
-    and the second VPC's association is refused (the route53 `complete` example's error)."""
+def test_a_private_zone_converges(converge, converge_emulator) -> None:
+    """tests/modules/private_zone on aws 3.39: on moto as released the zone is public, its
+    vpc block reads back empty (a permanent diff; route53's complete example then had a
+    second VPC's association refused)."""
     stack = converge(MODULES / "private_zone")
     _converges_with_no_finding(stack)
     zone = converge_emulator.client("route53").get_hosted_zone(Id=stack.outputs()["zone_id"])
     assert zone["HostedZone"]["Config"]["PrivateZone"] is True
-    assert len(zone["VPCs"]) == 2
+    assert len(zone["VPCs"]) == 1
 
 
 def test_an_email_validated_certificate_converges(converge) -> None:
