@@ -15,43 +15,51 @@ so a key holding a dot or a bracket (``aws_s3_bucket.b["a.b]"]``) stays whole::
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
-__all__ = ["Address", "module_calls", "resource_type", "split_keyed", "without_keys"]
+__all__ = [
+    "Address",
+    "module_calls",
+    "outside_keys",
+    "resource_type",
+    "split_keyed",
+    "without_keys",
+]
 
 #: Words that start an address of something that is not a resource.
 _NOT_RESOURCES = frozenset({"output", "var", "local", "path", "terraform", "each", "count"})
 
 
-def split_keyed(text: str) -> list[str]:
-    """``text`` split at each ``.`` outside brackets and quotes, keys kept on their part:
-    ``module.a["x.y"].t.n[0]`` -> ``['module', 'a["x.y"]', 't', 'n[0]']``."""
-    parts: list[str] = []
-    current: list[str] = []
+def outside_keys(text: str, char: str) -> list[int]:
+    """Where ``char`` stands in ``text`` outside brackets and quoted keys (a ``for_each``
+    key may hold any character): ``outside_keys('a["x.y"].b', ".") == [8]``."""
+    found: list[int] = []
     depth, quoted, escaped = 0, False, False
-    for ch in text:
+    for i, ch in enumerate(text):
         if quoted:
-            current.append(ch)
             if escaped:
                 escaped = False
             elif ch == "\\":
                 escaped = True
             elif ch == '"':
                 quoted = False
-            continue
-        if ch == '"':
+        elif ch == '"':
             quoted = True
         elif ch == "[":
             depth += 1
         elif ch == "]":
             depth -= 1
-        elif ch == "." and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(ch)
-    parts.append("".join(current))
-    return parts
+        elif ch == char and depth <= 0:
+            found.append(i)
+    return found
+
+
+def split_keyed(text: str) -> list[str]:
+    """``text`` split at each ``.`` outside brackets and quotes, keys kept on their part:
+    ``module.a["x.y"].t.n[0]`` -> ``['module', 'a["x.y"]', 't', 'n[0]']``."""
+    ends = [-1, *outside_keys(text, "."), len(text)]
+    return [text[a + 1 : b] for a, b in itertools.pairwise(ends)]
 
 
 def without_keys(text: str) -> str:

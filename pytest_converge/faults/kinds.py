@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..analysis.addresses import outside_keys
 from ..errors import FaultError
 from .operations import Operation
 from .wire import Response, error_response, throttle_response
@@ -275,23 +276,9 @@ def _split_settings(text: str) -> tuple[str, str | None]:
     The settings start at the first colon outside an address's brackets and
     quoted keys (a ``for_each`` key may hold any character); None when there are none.
     """
-    depth, quoted, escaped = 0, False, False
-    for i, ch in enumerate(text):
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == ":" and depth <= 0:
-            return text[:i], text[i + 1 :]
+    colons = outside_keys(text, ":")
+    if colons:
+        return text[: colons[0]], text[colons[0] + 1 :]
     return text, None
 
 
