@@ -115,10 +115,8 @@ def test_a_selected_point_runs_alone_with_the_same_verdict(pytester: pytest.Pyte
     [entry] = alone["scenarios"]
     assert "decided_by" not in entry  # its own scenario, replay included
     assert _verdicts(alone)[point] == _verdicts(together)[point]
-    # ... and per-point keeps one run per point for the whole matrix.
-    _, per_point = _run(pytester, "-n", "0", "--converge-matrix", "per-point", modules=queues)
-    assert not any("decided_by" in s for s in per_point["scenarios"])
-    assert _verdicts(per_point) == _verdicts(together)
+    # --converge-matrix per-point, one run per point for the whole matrix, gives every
+    # point the same verdict: tests/integration/test_matrix.py, on examples/.
 
 
 #: Records, in order, each run the matrix starts and each point's report.

@@ -64,6 +64,8 @@ def _verdicts(tmp: Path, modules: list[Path], mode: str) -> dict[tuple[str, str]
     for s in data["scenarios"]:
         if s["scenario"] in ("two-run", "fault-points"):
             continue
+        # One run per point: no point names a run that decided several.
+        assert mode == "grouped" or "decided_by" not in s, s
         errors = {
             (d["kind"], d.get("address"))
             for d in data["defects"]
