@@ -310,6 +310,11 @@ def _providers_running(path: Path) -> int:
     return sum("terraform-provider-aws" in p for p in _processes_under(path))
 
 
+def _applies_running(path: Path) -> int:
+    """terraform applies (either engine) running under ``path``: past the Stack's set-up."""
+    return sum(" apply " in p.split(" (cwd ", 1)[0] for p in _processes_under(path))
+
+
 def _ignore_sigint() -> None:
     # What bash does to `pytest ... &` in a script (no job control): SIGINT and
     # SIGQUIT ignored, so Python never installs its KeyboardInterrupt handler.
@@ -461,8 +466,13 @@ def test_ctrl_c_mid_apply_stops_the_run_within_10_s_and_leaves_nothing(
     report = tmp_path / "report.json"
     basetemp = tmp_path / "basetemp"
     args = [f"--converge-report={report}", f"--converge-backend={backend}", "-n", str(workers)]
-    # Every worker mid-apply: one provider per scenario running.
-    ready = lambda: _providers_running(basetemp) >= max(workers, 1)  # noqa: E731
+
+    # Every worker mid-apply: one provider and one apply per scenario running (the
+    # provider starts while the Stack is made, before the test has its toolchain).
+    def ready() -> bool:
+        running = min(_providers_running(basetemp), _applies_running(basetemp))
+        return running >= max(workers, 1)
+
     _ctrl_c(tmp_path, args, how, ready, engine, sig)
     data = json.loads(report.read_text())
     assert data["version"] == 1
