@@ -17,6 +17,7 @@ worker already); other distribution modes run each point on its own.
 from __future__ import annotations
 
 import contextlib
+import time
 import zlib
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -120,12 +121,14 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
     protocol then (with that item as its ``nextitem``): at its turn it only hands the
     setup state on (True: done). An item waiting for its own verdict runs the protocol
     of every other point decided meanwhile, unless the session is stopping (``-x``,
-    ``--maxfail``), when it is not run either. None: pytest runs the item as usual.
+    ``--maxfail``), when it is not run either; Ctrl-C records the points left undecided
+    as interrupted. None: pytest runs the item as usual.
     """
     scenario: str | None = getattr(item, "scenario", None)
     batch = _batch(item) if scenario is not None else None  # type: ignore[arg-type]
     if batch is None or scenario is None:
         return None
+    started = time.monotonic()
     setup_state = getattr(item.session, "_setupstate", None)
     if scenario in batch.reported:
         if setup_state is not None:
@@ -144,6 +147,15 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
             batch.deciding = None
             batch.errors[scenario] = exc
             return None
+        except KeyboardInterrupt:
+            # Ctrl-C, or a cancelling signal: the points decided so far are reported;
+            # the rest are interrupted, the one waiting for the cut run first.
+            order = sorted(batch.members, key=lambda label: label != scenario)
+            for member in (batch.members[label] for label in order):
+                if member.scenario not in batch.found:
+                    member._record([], "interrupted", time.monotonic() - started)
+                    started = time.monotonic()
+            raise
         for label in labels:
             other = batch.members.get(label)
             if other is None or other is item or _stopping(item.session):
