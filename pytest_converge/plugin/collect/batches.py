@@ -142,7 +142,7 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
         if _stopping(item.session):
             return True
         try:
-            labels = _decide_next(batch)
+            label = _decide_next(batch)
         except Exception as exc:  # the waiting point's error, raised in its call phase
             batch.deciding = None
             batch.errors[scenario] = exc
@@ -156,13 +156,12 @@ def report_as_decided(item: pytest.Item, nextitem: pytest.Item | None) -> bool |
                     member._record([], "interrupted", time.monotonic() - started)
                     started = time.monotonic()
             raise
-        for label in labels:
-            other = batch.members.get(label)
-            if other is None or other is item or _stopping(item.session):
-                continue
-            with _reporting(worker, item.session, other):
-                other.ihook.pytest_runtest_protocol(item=other, nextitem=item)
-            batch.reported.add(label)
+        other = batch.members.get(label) if label is not None else None
+        if other is None or other is item or _stopping(item.session):
+            continue
+        with _reporting(worker, item.session, other):
+            other.ihook.pytest_runtest_protocol(item=other, nextitem=item)
+        batch.reported.add(other.scenario)
     return True if _stopping(item.session) and scenario not in batch.found else None
 
 
@@ -195,15 +194,15 @@ def _decide_until(batch: _Batch, scenario: str) -> None:
         _decide_next(batch)
 
 
-def _decide_next(batch: _Batch) -> list[str]:
-    """The labels the batch's next verdict decides (none once it is done)."""
+def _decide_next(batch: _Batch) -> str | None:
+    """The label of the point the batch's next verdict decides (None once it is done)."""
     assert batch.deciding is not None
     verdict = next(batch.deciding, None)
     if verdict is None:
         batch.deciding = None
-        return []
+        return None
     batch.found[verdict.label] = verdict
-    return [verdict.label]
+    return verdict.label
 
 
 def _xdist_worker(config: pytest.Config) -> Any:
