@@ -32,6 +32,7 @@ MISSING = [
     ("ecr", "CreateRepositoryCreationTemplate"),
     ("ram", "ListResourceSharePermissions"),
     ("ec2", "EnableVgwRoutePropagation"),
+    ("network-firewall", "CreateRuleGroup"),
     # Routed to a method that only raises NotImplementedError:
     ("ecr", "GetDownloadUrlForLayer"),
     ("ec2", "DescribeVolumeAttribute"),

@@ -68,6 +68,7 @@ SERVICES = (
     "route53",
     "acm",
     "fsx",
+    "networkfirewall",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
