@@ -7,7 +7,8 @@ two ``permanent-diff (dropped)`` findings, a ValidationException and
 "couldn't find resource". With the fidelity layer each converges with no
 finding at all, on aws 5.x (all three) and on 3.39 (the organization: 3.39
 has no ``on_demand_throughput``, and its ``data_type`` takes ``text`` and
-``aws:ec2:image`` only).
+``aws:ec2:image`` only). Beside them, modules whose resources moto as released
+cannot serve at all converge through the layer's added operations.
 """
 
 from __future__ import annotations
@@ -80,3 +81,22 @@ def test_an_email_validated_certificate_converges(converge) -> None:
     stack = converge(MODULES / "email_certificate")
     _converges_with_no_finding(stack)
     assert "admin@example.org" in stack.outputs()["validation_emails"]
+
+
+@pytest.mark.aws5_extra  # the EFS example is the default run's 5.x leg
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_rule_groups_and_a_traffic_source_converge_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
+    """tests/modules/fidelity_rule_group_traffic_source on aws 5.100: a stateful and a
+    stateless rule group read back what was written (rule_group, capacity, tags), and an
+    Auto Scaling group's target group attachment reads back Added; on moto as released
+    both were untested (no CreateRuleGroup, no AttachTrafficSources). The second plan is
+    empty, and ``terraform destroy`` detaches and deletes every one."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
+    _converges_with_no_finding(stack)
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    firewall = converge_emulator.client("network-firewall", region="eu-west-1")
+    assert firewall.list_rule_groups()["RuleGroups"] == []
+    asg = converge_emulator.client("autoscaling", region="eu-west-1")
+    assert asg.describe_auto_scaling_groups()["AutoScalingGroups"] == []

@@ -559,3 +559,66 @@ def test_network_firewall_keeps_a_rule_group(emulator, raw_moto) -> None:
     assert seen["missing"] == ["ResourceNotFoundException"] * 3
     # The layer off: moto 5.2 has no CreateRuleGroup.
     assert "made" not in _rule_group(raw_moto), retire("networkfirewall.rule-groups")
+
+
+def _traffic_sources(moto: Any) -> dict[str, Any]:
+    ec2, elbv2, asg = moto.client("ec2"), moto.client("elbv2"), moto.client("autoscaling")
+    vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.8.1.0/24")["Subnet"]["SubnetId"]
+    target_group = elbv2.create_target_group(
+        Name="ex", Protocol="HTTP", Port=80, VpcId=vpc, TargetType="instance"
+    )["TargetGroups"][0]["TargetGroupArn"]
+    asg.create_launch_configuration(
+        LaunchConfigurationName="ex", ImageId="ami-12c6146b", InstanceType="t3.micro"
+    )
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="ex", LaunchConfigurationName="ex", MinSize=1, MaxSize=1,
+        VPCZoneIdentifier=subnet,
+    )  # fmt: skip
+    lattice = "arn:aws:vpc-lattice:us-east-1:123456789012:targetgroup/tg-0123456789abcdef0"
+    sources = [{"Identifier": target_group, "Type": "elbv2"}]
+    try:
+        asg.attach_traffic_sources(
+            AutoScalingGroupName="ex",
+            TrafficSources=[*sources, {"Identifier": lattice, "Type": "vpc-lattice"}],
+        )
+    except (ClientError, ResponseParserError) as exc:  # moto 5.2: not implemented
+        return {"attach": type(exc).__name__}
+    seen: dict[str, Any] = {"target group": target_group, "lattice": lattice}
+    seen["described"] = asg.describe_traffic_sources(AutoScalingGroupName="ex")["TrafficSources"]
+    seen["elbv2"] = asg.describe_traffic_sources(
+        AutoScalingGroupName="ex", TrafficSourceType="elbv2"
+    )["TrafficSources"]
+    [group] = asg.describe_auto_scaling_groups(AutoScalingGroupNames=["ex"])["AutoScalingGroups"]
+    seen["group"] = (group["TrafficSources"], group["TargetGroupARNs"])
+    health = elbv2.describe_target_health(TargetGroupArn=target_group)["TargetHealthDescriptions"]
+    seen["registered"] = len(health)
+    asg.detach_traffic_sources(AutoScalingGroupName="ex", TrafficSources=sources)
+    seen["detached"] = asg.describe_traffic_sources(AutoScalingGroupName="ex")["TrafficSources"]
+    seen["older operation"] = asg.describe_load_balancer_target_groups(AutoScalingGroupName="ex")[
+        "LoadBalancerTargetGroups"
+    ]
+    seen["unknown group"] = _error(
+        asg.attach_traffic_sources, AutoScalingGroupName="nope", TrafficSources=sources
+    )
+    return seen
+
+
+def test_autoscaling_keeps_a_groups_traffic_sources(emulator, raw_moto) -> None:
+    seen = _traffic_sources(emulator)
+    target_group, lattice = seen["target group"], seen["lattice"]
+    elbv2 = {"Identifier": target_group, "Type": "elbv2"}
+    on_lattice = {"Identifier": lattice, "Type": "vpc-lattice"}
+    assert seen["described"] == [
+        {**elbv2, "TrafficSource": target_group, "State": "Added"},
+        {**on_lattice, "TrafficSource": lattice, "State": "Added"},
+    ]
+    assert [s["Identifier"] for s in seen["elbv2"]] == [target_group]
+    # One list with the older operations': the target group is one of the group's too.
+    assert seen["group"] == ([elbv2, on_lattice], [target_group])
+    assert seen["registered"] == 1  # moto registers the group's instance with it
+    assert seen["detached"] == [{**on_lattice, "TrafficSource": lattice, "State": "Added"}]
+    assert seen["older operation"] == []
+    assert seen["unknown group"] == "ValidationError"
+    # The layer off: moto 5.2 has no AttachTrafficSources.
+    assert "described" not in _traffic_sources(raw_moto), retire("autoscaling.traffic-sources")

@@ -33,6 +33,7 @@ MISSING = [
     ("ram", "ListResourceSharePermissions"),
     ("ec2", "EnableVgwRoutePropagation"),
     ("network-firewall", "CreateRuleGroup"),
+    ("autoscaling", "AttachTrafficSources"),
     # Routed to a method that only raises NotImplementedError:
     ("ecr", "GetDownloadUrlForLayer"),
     ("ec2", "DescribeVolumeAttribute"),

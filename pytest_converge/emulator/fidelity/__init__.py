@@ -69,6 +69,7 @@ SERVICES = (
     "acm",
     "fsx",
     "networkfirewall",
+    "autoscaling",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

@@ -1,0 +1,158 @@
+"""Auto Scaling: a group's traffic sources.
+
+Following the Amazon EC2 Auto Scaling API reference
+(https://docs.aws.amazon.com/autoscaling/ec2/APIReference/):
+
+- ``AttachTrafficSources``, ``DetachTrafficSources``,
+  ``DescribeTrafficSources``: the load balancers and target groups that send
+  a group its traffic, by type: ``elbv2`` (a target group's ARN), ``elb`` (a
+  Classic Load Balancer's name), ``vpc-lattice`` (a VPC Lattice target
+  group's ARN). They are one list with what the older operations attach
+  (``AttachLoadBalancerTargetGroups``, ``AttachLoadBalancers``, moto's): an
+  ``elbv2`` source is one of the group's ``TargetGroupARNs`` and an ``elb``
+  one of its ``LoadBalancerNames`` (moto registers the group's instances with
+  them), so each operation sees what the other attached. A source reads back
+  ``Added`` at once; a detached one is gone at once. An unknown group is a
+  ``ValidationError``.
+- ``DescribeAutoScalingGroups`` answers each group's ``TrafficSources``.
+
+moto 5.2 implements none of the three operations, so every
+``aws_autoscaling_traffic_source_attachment`` was untested.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Behaviour, behaviour, graft
+
+BEHAVIOURS: list[Behaviour] = []
+_API = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/"
+_TESTS = "tests/integration/test_fidelity_services.py::"
+
+#: The traffic source types AWS names.
+TYPES = ("elbv2", "elb", "vpc-lattice")
+
+
+def _validation(message: str) -> Exception:
+    from moto.autoscaling.exceptions import ValidationError
+
+    return ValidationError(message)
+
+
+class TrafficSourceGroup:
+    """A group's traffic sources (a FakeAutoScalingGroup mixin)."""
+
+    @property
+    def traffic_sources(self) -> list[dict[str, str]]:
+        """Every source of the group, as ``TrafficSourceIdentifier`` (``Identifier``, ``Type``)."""
+        found = [{"Identifier": arn, "Type": "elbv2"} for arn in self.target_group_arns]  # type: ignore[attr-defined]
+        found += [{"Identifier": name, "Type": "elb"} for name in self.load_balancer_names]  # type: ignore[attr-defined]
+        found += [{"Identifier": arn, "Type": "vpc-lattice"} for arn in self.lattice_sources]
+        return found
+
+    @property
+    def lattice_sources(self) -> list[str]:
+        """The group's VPC Lattice target groups (moto keeps the other two types)."""
+        found: list[str] = vars(self).setdefault("_lattice_sources", [])
+        return found
+
+
+def _by_type(sources: list[dict[str, str]]) -> dict[str, list[str]]:
+    """``TrafficSources`` of a call -> the identifiers of each type, checked."""
+    found: dict[str, list[str]] = {kind: [] for kind in TYPES}
+    for source in sources:
+        kind = source.get("Type") or "elbv2"  # the API's default
+        if kind not in TYPES:
+            raise _validation(f"Traffic source type {kind} is not one of {', '.join(TYPES)}")
+        found[kind].append(source["Identifier"])
+    return found
+
+
+class TrafficSourceBackend:
+    """Attach, detach and describe traffic sources (an AutoScalingBackend mixin)."""
+
+    def _traffic_group(self, name: str) -> Any:
+        group = self.autoscaling_groups.get(name)  # type: ignore[attr-defined]
+        if group is None:
+            raise _validation(f"AutoScalingGroup name not found - {name}")
+        return group
+
+    def attach_traffic_sources(self, name: str, sources: list[dict[str, str]]) -> None:
+        group = self._traffic_group(name)
+        found = _by_type(sources)
+        if found["elbv2"]:
+            self.attach_load_balancer_target_groups(name, found["elbv2"])  # type: ignore[attr-defined]
+        if found["elb"]:
+            self.attach_load_balancers(name, found["elb"])  # type: ignore[attr-defined]
+        lattice = group.lattice_sources
+        lattice.extend(arn for arn in found["vpc-lattice"] if arn not in lattice)
+
+    def detach_traffic_sources(self, name: str, sources: list[dict[str, str]]) -> None:
+        group = self._traffic_group(name)
+        found = _by_type(sources)
+        if found["elbv2"]:
+            self.detach_load_balancer_target_groups(name, found["elbv2"])  # type: ignore[attr-defined]
+        if found["elb"]:
+            self.detach_load_balancers(name, found["elb"])  # type: ignore[attr-defined]
+        kept = [arn for arn in group.lattice_sources if arn not in found["vpc-lattice"]]
+        group.lattice_sources[:] = kept
+
+    def describe_traffic_sources(self, name: str, kind: str | None) -> list[dict[str, str]]:
+        found = []
+        for source in self._traffic_group(name).traffic_sources:
+            if kind in (None, source["Type"]):
+                found.append({**source, "TrafficSource": source["Identifier"], "State": "Added"})
+        return found
+
+
+class TrafficSourceResponse:
+    """The traffic source actions (an AutoScalingResponse mixin)."""
+
+    def attach_traffic_sources(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.autoscaling_backend.attach_traffic_sources(  # type: ignore[attr-defined]
+            self._get_param("AutoScalingGroupName"),  # type: ignore[attr-defined]
+            self._get_param("TrafficSources", []),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def detach_traffic_sources(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.autoscaling_backend.detach_traffic_sources(  # type: ignore[attr-defined]
+            self._get_param("AutoScalingGroupName"),  # type: ignore[attr-defined]
+            self._get_param("TrafficSources", []),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def describe_traffic_sources(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        found = self.autoscaling_backend.describe_traffic_sources(  # type: ignore[attr-defined]
+            get("AutoScalingGroupName"), get("TrafficSourceType")
+        )
+        start, size = int(get("NextToken") or 0), int(get("MaxRecords") or 50)
+        following = str(start + size) if start + size < len(found) else None
+        return ActionResult({"TrafficSources": found[start : start + size], "NextToken": following})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.traffic-sources",
+    does="Attach/Detach/DescribeTrafficSources keep a group's elbv2, elb and vpc-lattice "
+    "traffic sources, one list with the target groups and load balancers the older "
+    "operations attach (Added at once, gone once detached); DescribeAutoScalingGroups "
+    "answers TrafficSources; an unknown group is a ValidationError",
+    reference=_API + "API_AttachTrafficSources.html",
+    test=_TESTS + "test_autoscaling_keeps_a_groups_traffic_sources",
+)
+def _traffic_sources() -> None:
+    from moto.autoscaling.models import AutoScalingBackend, FakeAutoScalingGroup
+    from moto.autoscaling.responses import AutoScalingResponse
+
+    graft(TrafficSourceGroup, onto=FakeAutoScalingGroup)
+    graft(TrafficSourceBackend, onto=AutoScalingBackend)
+    graft(TrafficSourceResponse, onto=AutoScalingResponse)

@@ -1,0 +1,125 @@
+# A Network Firewall rule group of each type and an Auto Scaling group's traffic
+# source, as terraform-aws-modules/network-firewall's and autoscaling's complete
+# examples declare them. moto 5.2 has no rule group operation and no
+# AttachTrafficSources (networkfirewall.rule-groups, autoscaling.traffic-sources).
+provider "aws" {
+  region = "eu-west-1"
+}
+
+resource "aws_networkfirewall_rule_group" "stateful" {
+  name        = "ex-stateful"
+  description = "Stateful Inspection for denying access to a domain"
+  type        = "STATEFUL"
+  capacity    = 100
+
+  rule_group {
+    rules_source {
+      rules_source_list {
+        generated_rules_type = "DENYLIST"
+        target_types         = ["HTTP_HOST"]
+        targets              = ["test.example.com"]
+      }
+    }
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
+resource "aws_networkfirewall_rule_group" "stateless" {
+  name        = "ex-stateless"
+  description = "Stateless Inspection with a Custom Action"
+  type        = "STATELESS"
+  capacity    = 100
+
+  rule_group {
+    rules_source {
+      stateless_rules_and_custom_actions {
+        custom_action {
+          action_definition {
+            publish_metric_action {
+              dimension {
+                value = "2"
+              }
+            }
+          }
+          action_name = "ExampleMetricsAction"
+        }
+        stateless_rule {
+          priority = 1
+          rule_definition {
+            actions = ["aws:pass", "ExampleMetricsAction"]
+            match_attributes {
+              source {
+                address_definition = "1.2.3.4/32"
+              }
+              source_port {
+                from_port = 443
+                to_port   = 443
+              }
+              protocols = [6]
+              tcp_flag {
+                flags = ["SYN"]
+                masks = ["SYN", "ACK"]
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "this" {
+  vpc_id     = aws_vpc.this.id
+  cidr_block = "10.0.1.0/24"
+}
+
+resource "aws_lb_target_group" "this" {
+  name     = "ex-asg"
+  port     = 80
+  protocol = "HTTP"
+  vpc_id   = aws_vpc.this.id
+}
+
+resource "aws_launch_template" "this" {
+  name          = "ex-asg"
+  image_id      = "ami-1e749f67"
+  instance_type = "t3.micro"
+}
+
+resource "aws_autoscaling_group" "this" {
+  name                = "ex-asg"
+  min_size            = 0
+  max_size            = 1
+  desired_capacity    = 0
+  vpc_zone_identifier = [aws_subnet.this.id]
+
+  launch_template {
+    id      = aws_launch_template.this.id
+    version = "$Latest"
+  }
+
+  # As the autoscaling module does: the attachment below owns the target group.
+  lifecycle {
+    ignore_changes = [load_balancers, target_group_arns]
+  }
+}
+
+resource "aws_autoscaling_traffic_source_attachment" "this" {
+  autoscaling_group_name = aws_autoscaling_group.this.id
+
+  traffic_source {
+    identifier = aws_lb_target_group.this.arn
+    type       = "elbv2"
+  }
+}
