@@ -200,6 +200,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 #: Runs the 5.x legs marked ``aws5_extra`` too (by default one 5.x test per claim runs).
 AWS5_ALL_ENV = "CONVERGE_TEST_AWS5_ALL"
+#: Runs the legs marked ``extra_leg`` too: further combinations of a claim whose every
+#: dimension a default leg already covers (the suite stays under 20 minutes on 2 cores).
+ALL_LEGS_ENV = "CONVERGE_TEST_ALL"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -211,6 +214,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if item.get_closest_marker("aws5_extra") and "3.39" not in item.name:
                 item.add_marker(extra)
+    if not os.environ.get(ALL_LEGS_ENV):
+        further = pytest.mark.skip(
+            reason="a further combination of a claim whose every dimension a default leg "
+            f"covers: set {ALL_LEGS_ENV}=1 to run it"
+        )
+        for item in items:
+            if item.get_closest_marker("extra_leg"):
+                item.add_marker(further)
     try:
         seconds = {str(k): float(v) for k, v in json.loads(DURATIONS.read_text()).items()}
     except (OSError, ValueError):

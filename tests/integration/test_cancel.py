@@ -107,7 +107,7 @@ def _localstack_available() -> str | None:
 
 CASES = [
     pytest.param("moto", signal.SIGTERM, False, id="moto-SIGTERM"),
-    pytest.param("moto", signal.SIGHUP, False, id="moto-SIGHUP"),
+    pytest.param("moto", signal.SIGHUP, False, id="moto-SIGHUP", marks=pytest.mark.extra_leg),
     pytest.param("moto", signal.SIGTERM, True, id="moto-SIGTERM-xdist-worker"),
     pytest.param(
         "localstack", signal.SIGTERM, False, id="localstack-SIGTERM", marks=pytest.mark.localstack
@@ -423,20 +423,31 @@ def _ctrl_c(
     return text
 
 
-#: (backend, how the signal is sent, xdist workers, engine, signal)
+#: (backend, how the signal is sent, xdist workers, engine, signal). Every value of
+#: each dimension runs by default; the legs marked ``extra_leg`` add combinations.
 CTRL_C_CASES = [
     pytest.param("moto", "kill", 0, "path", signal.SIGINT, id="moto-kill-INT"),
-    pytest.param("moto", "terminal", 0, "path", signal.SIGINT, id="moto-terminal-Ctrl-C"),
+    pytest.param(
+        *("moto", "terminal", 0, "path", signal.SIGINT),
+        id="moto-terminal-Ctrl-C",
+        marks=pytest.mark.extra_leg,
+    ),
     pytest.param("moto", "background", 0, "path", signal.SIGINT, id="moto-kill-INT-background-job"),
-    pytest.param("moto", "kill", 2, "path", signal.SIGINT, id="moto-kill-INT-xdist"),
+    pytest.param(
+        *("moto", "kill", 2, "path", signal.SIGINT),
+        id="moto-kill-INT-xdist",
+        marks=pytest.mark.extra_leg,
+    ),
     pytest.param("moto", "terminal", 2, "path", signal.SIGINT, id="moto-terminal-Ctrl-C-xdist"),
     pytest.param(
-        "moto", "background", 2, "path", signal.SIGINT, id="moto-kill-INT-background-job-xdist"
+        *("moto", "background", 2, "path", signal.SIGINT),
+        id="moto-kill-INT-background-job-xdist",
+        marks=pytest.mark.extra_leg,
     ),
     pytest.param(
         *("localstack", "terminal", 0, "path", signal.SIGINT),
         id="localstack-terminal-Ctrl-C",
-        marks=pytest.mark.localstack,
+        marks=[pytest.mark.localstack, pytest.mark.extra_leg],
     ),
     pytest.param(
         *("localstack", "kill", 2, "path", signal.SIGINT),
@@ -449,7 +460,11 @@ CTRL_C_CASES = [
     pytest.param(
         "moto", "terminal", 2, "bundled", signal.SIGINT, id="bundled-terminal-Ctrl-C-xdist"
     ),
-    pytest.param("moto", "kill", 0, "bundled", signal.SIGTERM, id="bundled-SIGTERM"),
+    pytest.param(
+        *("moto", "kill", 0, "bundled", signal.SIGTERM),
+        id="bundled-SIGTERM",
+        marks=pytest.mark.extra_leg,
+    ),
     pytest.param("moto", "kill", 2, "bundled", signal.SIGTERM, id="bundled-SIGTERM-xdist"),
 ]
 

@@ -4,9 +4,11 @@
 ``--converge-matrix per-point`` (one scenario per fault point, the replay of a failing
 one included) and once grouped (the default); the JSON reports must hold the same
 points with the same outcomes and the same error defects on the same addresses.
-The examples run in every CI run but the two largest matrices, ``network`` (20 points,
-13 failing) and ``permanent_diffs`` (23 points, all failing: 25 minutes per-point on 2
-cores); they and the modules under tests/modules run with ``CONVERGE_TEST_MATRIX_ALL=1``.
+Every CI run compares the two examples made for the matrix, ``fault_matrix`` and
+``expected_defects`` (failing and passing points of several resources, so groups form
+and split); the other examples (``network``: 20 points, 13 failing; ``permanent_diffs``:
+23 points, all failing, 25 minutes per-point on 2 cores; the loop examples) and the
+modules under tests/modules run with ``CONVERGE_TEST_MATRIX_ALL=1``.
 """
 
 from __future__ import annotations
@@ -33,14 +35,16 @@ NOT_MATRICES = {
 }  # fmt: skip
 
 
-#: In every CI run: all examples but the one whose every point fails slowly.
-SLOW_EXAMPLES = {"network", "permanent_diffs"}
+#: In every CI run: the examples made for the fault matrix.
+MATRIX_EXAMPLES = {"fault_matrix", "expected_defects"}
 ALL = bool(os.environ.get("CONVERGE_TEST_MATRIX_ALL"))
 
 
 def _roots(where: Path) -> list[Path]:
-    skipped = NOT_MATRICES | (set() if ALL else SLOW_EXAMPLES)
-    return sorted(d for d in where.iterdir() if (d / "main.tf").is_file() and d.name not in skipped)
+    roots = [d for d in where.iterdir() if (d / "main.tf").is_file() and d.name not in NOT_MATRICES]
+    if not ALL and where.name == "examples":
+        roots = [d for d in roots if d.name in MATRIX_EXAMPLES]
+    return sorted(roots)
 
 
 def _verdicts(tmp: Path, modules: list[Path], mode: str) -> dict[tuple[str, str], object]:
