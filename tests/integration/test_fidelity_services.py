@@ -111,6 +111,35 @@ def test_ssm_accepts_an_integration_parameter(emulator, raw_moto) -> None:
         _integration(raw_moto)
 
 
+RECOMMENDED = "/aws/service/ecs/optimized-ami/amazon-linux-2/recommended"
+
+
+def _public(emulator: Any) -> tuple[Any, list[str]]:
+    ssm = emulator.client("ssm")
+    recommended = ssm.get_parameter(Name=RECOMMENDED)["Parameter"]["Value"]
+    fluent_bit = [
+        p["Value"]
+        for p in ssm.get_parameters_by_path(Path="/aws/service/aws-for-fluent-bit")["Parameters"]
+    ]
+    return recommended, fluent_bit
+
+
+def test_ssm_answers_public_parameters_as_aws_does(emulator, raw_moto) -> None:
+    recommended, fluent_bit = _public(emulator)
+    # JSON text, as terraform's jsondecode reads it (ecs examples take ["image_id"]).
+    assert json.loads(recommended)["image_id"].startswith("ami-")
+    image = f"906394416424.dkr.ecr.{emulator.region}.amazonaws.com/aws-for-fluent-bit"
+    assert sorted(fluent_bit) == [f"{image}:latest", f"{image}:stable"]
+    ssm = emulator.client("ssm")
+    stable = ssm.get_parameter(Name="/aws/service/aws-for-fluent-bit/stable")["Parameter"]
+    assert (stable["Type"], stable["DataType"]) == ("String", "text")
+    # The parameter holding a plain value is unchanged.
+    image_id = ssm.get_parameter(Name=RECOMMENDED + "/image_id")["Parameter"]["Value"]
+    assert image_id == json.loads(recommended)["image_id"]
+    raw, raw_fluent_bit = _public(raw_moto)
+    assert (raw.startswith("{'"), raw_fluent_bit) == (True, []), retire("ssm.public-parameters")
+
+
 def _redrive_allow_policy(emulator: Any) -> Any:
     sqs = emulator.client("sqs")
     url = sqs.create_queue(QueueName="dlq")["QueueUrl"]

@@ -1,4 +1,4 @@
-"""SSM Parameter Store: the ``aws:ssm:integration`` data type.
+"""SSM Parameter Store: the ``aws:ssm:integration`` data type, and public parameters.
 
 ``PutParameter`` accepts the data types ``text``, ``aws:ec2:image`` and
 ``aws:ssm:integration`` (SSM API reference, PutParameter.DataType:
@@ -11,6 +11,17 @@ value a JSON object (description, url, headers, payload), and a parameter's
 data type cannot change to or from it (Systems Manager user guide, "Creating
 webhook integrations for Automation" and "Parameter data types in Parameter
 Store"). These are the checks made here.
+
+Public parameters (Systems Manager user guide, "Working with public
+parameters"): AWS publishes them under ``/aws/service/``, and modules read them
+with ``data "aws_ssm_parameter"``. A parameter whose value is a JSON document
+(``/aws/service/ecs/optimized-ami/amazon-linux-2/recommended``: the image id,
+name, agent version) answers it as JSON text, which ``jsondecode`` reads; moto
+5.2 answers the Python text of a dict (single quotes). ``/aws/service/
+aws-for-fluent-bit/{stable,latest}`` (the ECS FireLens log router's image,
+published in ECR by account 906394416424; the aws-for-fluent-bit project's
+README) are answered with that image's URI in the Region; moto has none. The
+URI's tag names the parameter (``:stable``), not the release it points to today.
 """
 
 from __future__ import annotations
@@ -95,3 +106,60 @@ def _integration_data_type() -> None:
 
     patch(models, "_valid_parameter_data_type", _valid_parameter_data_type)
     patch(models.SimpleSystemManagerBackend, "put_parameter", put_parameter)
+
+
+#: The account whose ECR publishes the aws-for-fluent-bit image in every commercial Region.
+FLUENT_BIT_ACCOUNT = "906394416424"
+FLUENT_BIT = "/aws/service/aws-for-fluent-bit/"
+
+
+def _as_text(value: Any) -> Any:
+    """A public parameter's value as AWS answers it: a JSON document as compact JSON text."""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return value
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ssm.public-parameters",
+    does="a public parameter holding a JSON document (the ECS-optimised AMI's 'recommended') "
+    "is answered as JSON text, and /aws/service/aws-for-fluent-bit/{stable,latest} exist",
+    reference="https://docs.aws.amazon.com/systems-manager/latest/userguide/"
+    "parameter-store-public-parameters.html",
+    test="tests/integration/test_fidelity_services.py::test_ssm_answers_public_parameters_as_aws_does",
+    replaces={
+        "moto.ssm.models:ParameterDict._load_tree_parameters": "83b66a03626b7acd",
+        "moto.ssm.models:ParameterDict._check_loading_status": "7cfa610f1d0e77b6",
+    },
+)
+def _public_parameters() -> None:
+    from moto.core.utils import utcnow
+    from moto.ssm import models
+
+    load = original(models.ParameterDict, "_load_tree_parameters")
+    check = original(models.ParameterDict, "_check_loading_status")
+
+    def _load_tree_parameters(self: Any, path: str) -> None:
+        load(self, path)
+        for versions in dict.values(self):
+            for parameter in versions:
+                parameter.value = _as_text(parameter.value)
+
+    def _check_loading_status(self: Any, key: str) -> None:
+        check(self, key)
+        if not str(key or "").startswith(FLUENT_BIT) or getattr(self, "_fluent_bit_loaded", False):
+            return
+        self._fluent_bit_loaded = True
+        image = f"{FLUENT_BIT_ACCOUNT}.dkr.ecr.{self.region_name}.amazonaws.com/aws-for-fluent-bit"
+        for tag in ("stable", "latest"):
+            dict.setdefault(self, FLUENT_BIT + tag, []).append(
+                models.Parameter(
+                    account_id=self.account_id, name=FLUENT_BIT + tag, value=f"{image}:{tag}",
+                    parameter_type="String", description=None, allowed_pattern=None, keyid=None,
+                    last_modified_date=utcnow(), version=1, data_type="text",
+                )
+            )  # fmt: skip
+
+    patch(models.ParameterDict, "_load_tree_parameters", _load_tree_parameters)
+    patch(models.ParameterDict, "_check_loading_status", _check_loading_status)
