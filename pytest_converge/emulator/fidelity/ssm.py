@@ -152,9 +152,10 @@ def _public_parameters() -> None:
             return
         self._fluent_bit_loaded = True
         image = f"{FLUENT_BIT_ACCOUNT}.dkr.ecr.{self.region_name}.amazonaws.com/aws-for-fluent-bit"
+        parameter: Any = models.Parameter  # moto makes its own the same way (abstract to mypy)
         for tag in ("stable", "latest"):
             dict.setdefault(self, FLUENT_BIT + tag, []).append(
-                models.Parameter(
+                parameter(
                     account_id=self.account_id, name=FLUENT_BIT + tag, value=f"{image}:{tag}",
                     parameter_type="String", description=None, allowed_pattern=None, keyid=None,
                     last_modified_date=utcnow(), version=1, data_type="text",
