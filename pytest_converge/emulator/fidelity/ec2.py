@@ -1,5 +1,6 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options, transit gateway associations, VGW route propagation.
+instances' launch options, transit gateway associations, VGW route propagation, capacity
+reservations.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -55,14 +56,21 @@ Each behaviour follows the EC2 API reference
   keeps the ``Description`` of its ``UserIdGroupPairs`` entry, answered by
   ``AuthorizeSecurityGroupIngress``/``Egress`` and
   ``DescribeSecurityGroupRules`` (moto: only a CIDR rule's).
+- ``Create``/``Describe``/``Modify``/``CancelCapacityReservation(s)``: an
+  Availability Zone's On-Demand Capacity Reservations (``active``,
+  ``unlimited``, ``open`` and ``default`` tenancy unless asked otherwise;
+  ``AvailableInstanceCount`` less the instances launched targeting one;
+  ``cancelled`` once cancelled); ``InvalidCapacityReservationId.NotFound``,
+  ``IncorrectState`` for a change to an ended one.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
@@ -1000,3 +1008,343 @@ def _vgw_route_propagation() -> None:
     )
     graft(VgwRoutePropagationBackend, onto=EC2Backend)
     graft(VgwRoutePropagationResponse, onto=EC2Response)
+
+
+def _taggable(resource_type: str, prefix: str) -> None:
+    """Let CreateTags, DeleteTags and DescribeTags take IDs that start ``prefix-`` (moto's
+    table of EC2 ID prefixes refuses an ID it does not list: InvalidID)."""
+    from moto.ec2 import utils
+
+    if resource_type in utils.EC2_RESOURCE_TO_PREFIX or prefix in utils.EC2_PREFIX_TO_RESOURCE:
+        raise RuntimeError(f"moto already knows {prefix}- IDs: re-check this behaviour")
+    utils.EC2_RESOURCE_TO_PREFIX[resource_type] = prefix
+    utils.EC2_PREFIX_TO_RESOURCE[prefix] = resource_type
+
+
+def _tags_of(backend: Any, resource_id: str) -> list[dict[str, str]]:
+    return [{"Key": k, "Value": v} for k, v in backend.tags.get(resource_id, {}).items()]
+
+
+def _flag(value: Any) -> bool:
+    """A boolean parameter, parsed or still the query string's ``true``/``false``."""
+    if isinstance(value, str):
+        return value.lower() == "true"
+    return bool(value)
+
+
+def _timestamp(value: Any) -> datetime | None:
+    """A timestamp parameter, parsed or still ISO 8601 text."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    found = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return found if found.tzinfo else found.replace(tzinfo=timezone.utc)
+
+
+def _filtered(
+    items: list[dict[str, Any]], filters: dict[str, list[str]], keys: dict[str, str], tags: Any
+) -> list[dict[str, Any]]:
+    """``items`` (dicts in the API's shape) matching every filter: ``keys`` maps a filter
+    name to the item's key, ``tag:<key>`` and ``tag-key`` read ``tags(item)``."""
+    for name, values in filters.items():
+        if name.startswith("tag:"):
+            key = name[4:]
+            items = [i for i in items if any(t["Key"] == key and t["Value"] in values
+                                             for t in tags(i))]  # fmt: skip
+        elif name == "tag-key":
+            items = [i for i in items if any(t["Key"] in values for t in tags(i))]
+        elif name in keys:
+            items = [i for i in items if _text(i.get(keys[name])) in values]
+        else:
+            from moto.ec2.exceptions import InvalidParameterValue
+
+            raise InvalidParameterValue(f"The filter '{name}' is invalid")
+    return items
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return "" if value is None else str(value)
+
+
+#: A Capacity Reservation's ID: ``cr-`` and 17 hexadecimal digits.
+_CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}\Z")
+#: DescribeCapacityReservations filter -> the reservation's key.
+_CAPACITY_RESERVATION_FILTERS = {
+    "instance-type": "InstanceType",
+    "owner-id": "OwnerId",
+    "instance-platform": "InstancePlatform",
+    "availability-zone": "AvailabilityZone",
+    "availability-zone-id": "AvailabilityZoneId",
+    "tenancy": "Tenancy",
+    "outpost-arn": "OutpostArn",
+    "state": "State",
+    "start-date": "StartDate",
+    "end-date": "EndDate",
+    "end-date-type": "EndDateType",
+    "instance-match-criteria": "InstanceMatchCriteria",
+    "placement-group-arn": "PlacementGroupArn",
+}
+
+
+def _capacity_reservation_error(reservation_id: str) -> Exception:
+    from moto.ec2.exceptions import EC2ClientError
+
+    if not _CAPACITY_RESERVATION_ID.match(reservation_id or ""):
+        return EC2ClientError(
+            "InvalidCapacityReservationId.Malformed",
+            f"Invalid id: '{reservation_id}' (expecting 'cr-...')",
+        )
+    return EC2ClientError(
+        "InvalidCapacityReservationId.NotFound",
+        f"The capacity reservation ID '{reservation_id}' does not exist",
+    )
+
+
+def _end_date(end_type: str, end: datetime | None) -> None:
+    """AWS: a ``limited`` reservation ends at its EndDate, an ``unlimited`` one has none."""
+    from moto.ec2.exceptions import InvalidParameterCombination, InvalidParameterValue
+
+    if end_type not in ("unlimited", "limited"):
+        raise InvalidParameterValue(f"Value ({end_type}) for parameter endDateType is invalid.")
+    if end_type == "limited" and end is None:
+        raise InvalidParameterCombination("EndDate is required when EndDateType is limited")
+    if end_type == "unlimited" and end is not None:
+        raise InvalidParameterCombination(
+            "EndDate can't be specified when EndDateType is unlimited"
+        )
+
+
+class CapacityReservationBackend:
+    """The Region's On-Demand Capacity Reservations (an EC2Backend mixin)."""
+
+    capacity_reservations: Kept[dict[str, Any]] = Kept()
+
+    def create_capacity_reservation(
+        self, asked: dict[str, Any], tags: dict[str, str]
+    ) -> dict[str, Any]:
+        from moto.ec2.exceptions import InvalidParameterValue
+        from moto.ec2.utils import random_id
+
+        zone = self._reservation_zone(
+            asked.get("AvailabilityZone"), asked.get("AvailabilityZoneId")
+        )
+        count = int(asked.get("InstanceCount") or 0)
+        if count < 1:
+            raise InvalidParameterValue(
+                f"Value ({count}) for parameter instanceCount is invalid. It must be at least 1."
+            )
+        end_type = asked.get("EndDateType") or "unlimited"
+        end = _timestamp(asked.get("EndDate"))
+        _end_date(end_type, end)
+        criteria = asked.get("InstanceMatchCriteria") or "open"
+        if criteria not in ("open", "targeted"):
+            raise InvalidParameterValue(
+                f"Value ({criteria}) for parameter instanceMatchCriteria is invalid."
+            )
+        reservation_id = random_id(prefix="cr")
+        now = _now()
+        reservation = {
+            "CapacityReservationId": reservation_id,
+            "OwnerId": self.account_id,  # type: ignore[attr-defined]
+            "CapacityReservationArn": f"arn:{self.partition}:ec2:{self.region_name}:"  # type: ignore[attr-defined]
+            f"{self.account_id}:capacity-reservation/{reservation_id}",  # type: ignore[attr-defined]
+            "AvailabilityZoneId": zone.zone_id,
+            "InstanceType": asked.get("InstanceType"),
+            "InstancePlatform": asked.get("InstancePlatform"),
+            "AvailabilityZone": zone.name,
+            "Tenancy": asked.get("Tenancy") or "default",
+            "TotalInstanceCount": count,
+            "EbsOptimized": _flag(asked.get("EbsOptimized")),
+            "EphemeralStorage": _flag(asked.get("EphemeralStorage")),
+            "State": "active",
+            "StartDate": now,
+            "EndDate": end,
+            "EndDateType": end_type,
+            "InstanceMatchCriteria": criteria,
+            "CreateDate": now,
+            "OutpostArn": asked.get("OutpostArn"),
+            "PlacementGroupArn": asked.get("PlacementGroupArn"),
+            "ReservationType": "default",
+            "DeliveryPreference": "fixed",
+        }
+        self.capacity_reservations[reservation_id] = reservation
+        self.create_tags([reservation_id], tags)  # type: ignore[attr-defined]
+        return self._reservation_view(reservation)
+
+    def _reservation_zone(self, name: str | None, zone_id: str | None) -> Any:
+        from moto.ec2.exceptions import InvalidParameterCombination, InvalidParameterValue
+
+        if bool(name) == bool(zone_id):
+            raise InvalidParameterCombination(
+                "Exactly one of AvailabilityZone and AvailabilityZoneId must be specified"
+            )
+        for zone in self.describe_availability_zones():  # type: ignore[attr-defined]
+            if zone.name == name or zone.zone_id == zone_id:
+                return zone
+        given = ("availabilityZone", name) if name else ("availabilityZoneId", zone_id)
+        raise InvalidParameterValue(f"Value ({given[1]}) for parameter {given[0]} is invalid.")
+
+    def _reservation(self, reservation_id: str) -> dict[str, Any]:
+        found = self.capacity_reservations.get(reservation_id)
+        if found is None:
+            raise _capacity_reservation_error(reservation_id)
+        return found
+
+    def _active_reservation(self, reservation_id: str) -> dict[str, Any]:
+        from moto.ec2.exceptions import EC2ClientError
+
+        reservation = self._reservation(reservation_id)
+        if reservation["State"] != "active":
+            raise EC2ClientError(
+                "IncorrectState",
+                f"The capacity reservation '{reservation_id}' is {reservation['State']}",
+            )
+        return reservation
+
+    def _reservation_view(self, reservation: dict[str, Any]) -> dict[str, Any]:
+        """The reservation as the API answers it: its tags, the instances it has room for."""
+        reservation_id = reservation["CapacityReservationId"]
+        used = 0
+        if reservation["State"] == "active":
+            for instance in self.all_instances():  # type: ignore[attr-defined]
+                if instance.state in ("shutting-down", "terminated"):
+                    continue
+                spec = getattr(instance, "capacity_reservation_specification", None) or {}
+                target = spec.get("CapacityReservationTarget") or {}
+                used += target.get("CapacityReservationId") == reservation_id
+        view = {k: v for k, v in reservation.items() if v is not None}
+        view["AvailableInstanceCount"] = max(reservation["TotalInstanceCount"] - used, 0)
+        view["Tags"] = _tags_of(self, reservation_id)
+        return view
+
+    def describe_capacity_reservations(
+        self, reservation_ids: list[str], filters: dict[str, list[str]]
+    ) -> list[dict[str, Any]]:
+        found = [self._reservation(i) for i in reservation_ids] or list(
+            self.capacity_reservations.values()
+        )
+        views = [self._reservation_view(r) for r in found]
+        return _filtered(views, filters, _CAPACITY_RESERVATION_FILTERS, lambda r: r["Tags"])
+
+    def modify_capacity_reservation(self, reservation_id: str, asked: dict[str, Any]) -> None:
+        from moto.ec2.exceptions import InvalidParameterValue
+
+        reservation = self._active_reservation(reservation_id)
+        changed = dict(reservation)
+        if asked.get("InstanceCount") is not None:
+            count = int(asked["InstanceCount"])
+            if count < 1:
+                raise InvalidParameterValue(
+                    f"Value ({count}) for parameter instanceCount is invalid. "
+                    "It must be at least 1."
+                )
+            changed["TotalInstanceCount"] = count
+        if asked.get("EndDateType"):
+            changed["EndDateType"] = asked["EndDateType"]
+            changed["EndDate"] = None
+        if asked.get("EndDate") is not None:
+            changed["EndDate"] = _timestamp(asked["EndDate"])
+        _end_date(changed["EndDateType"], changed["EndDate"])
+        if asked.get("InstanceMatchCriteria"):
+            if asked["InstanceMatchCriteria"] not in ("open", "targeted"):
+                raise InvalidParameterValue(
+                    f"Value ({asked['InstanceMatchCriteria']}) for parameter "
+                    "instanceMatchCriteria is invalid."
+                )
+            changed["InstanceMatchCriteria"] = asked["InstanceMatchCriteria"]
+        reservation.update(changed)
+
+    def cancel_capacity_reservation(self, reservation_id: str) -> None:
+        reservation = self._active_reservation(reservation_id)
+        reservation["State"] = "cancelled"
+        reservation["EndDate"] = _now()  # AWS: a cancelled reservation ends when cancelled
+
+
+class CapacityReservationResponse:
+    """The Capacity Reservation actions (an EC2Response mixin)."""
+
+    def create_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        tags = self._parse_tag_specification("capacity-reservation").get(  # type: ignore[attr-defined]
+            "capacity-reservation", {}
+        )
+        asked = {
+            key: self._get_param(key)  # type: ignore[attr-defined]
+            for key in (
+                "InstanceType",
+                "InstancePlatform",
+                "AvailabilityZone",
+                "AvailabilityZoneId",
+                "Tenancy",
+                "InstanceCount",
+                "EbsOptimized",
+                "EphemeralStorage",
+                "EndDate",
+                "EndDateType",
+                "InstanceMatchCriteria",
+                "OutpostArn",
+                "PlacementGroupArn",
+            )
+        }
+        reservation = self.ec2_backend.create_capacity_reservation(asked, tags)  # type: ignore[attr-defined]
+        return ActionResult({"CapacityReservation": reservation})
+
+    def describe_capacity_reservations(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        found = self.ec2_backend.describe_capacity_reservations(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationIds", []),  # type: ignore[attr-defined]
+            self._filters_from_querystring(),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"CapacityReservations": found})
+
+    def modify_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.modify_capacity_reservation(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationId"),  # type: ignore[attr-defined]
+            {
+                key: self._get_param(key)  # type: ignore[attr-defined]
+                for key in ("InstanceCount", "EndDate", "EndDateType", "InstanceMatchCriteria")
+            },
+        )
+        return ActionResult({"Return": True})
+
+    def cancel_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.cancel_capacity_reservation(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationId")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"Return": True})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.capacity-reservations",
+    does="CreateCapacityReservation reserves capacity in an Availability Zone (active, "
+    "unlimited and open unless asked otherwise, tagged at creation), "
+    "DescribeCapacityReservations answers it with the instances it still has room for, "
+    "ModifyCapacityReservation changes its count, end and matching, "
+    "CancelCapacityReservation ends it (cancelled); a missing reservation is "
+    "InvalidCapacityReservationId.NotFound",
+    reference=_API + "API_CreateCapacityReservation.html",
+    test=_TESTS + "test_a_capacity_reservation_is_kept_changed_and_cancelled",
+)
+def _capacity_reservations() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.responses import EC2Response
+
+    graft(CapacityReservationBackend, onto=EC2Backend)
+    graft(CapacityReservationResponse, onto=EC2Response)
+    _taggable("capacity-reservation", "cr")
