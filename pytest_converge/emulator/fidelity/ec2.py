@@ -1,6 +1,6 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
 instances' launch options, transit gateway associations, VGW route propagation, capacity
-reservations.
+reservations, placement groups.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -62,6 +62,12 @@ Each behaviour follows the EC2 API reference
   ``AvailableInstanceCount`` less the instances launched targeting one;
   ``cancelled`` once cancelled); ``InvalidCapacityReservationId.NotFound``,
   ``IncorrectState`` for a change to an ended one.
+- ``Create``/``Describe``/``DeletePlacementGroup(s)``: the Region's placement
+  groups (``spread`` at ``rack`` level, ``partition`` with 2 partitions unless
+  told); ``RunInstances`` launches into one (``InvalidPlacementGroup.Unknown``
+  otherwise) and ``DescribeInstances`` answers the instance's ``Placement``
+  ``GroupName``, ``GroupId`` and ``PartitionNumber``; a group with an instance
+  in it is ``InvalidPlacementGroup.InUse`` to delete.
 """
 
 from __future__ import annotations
@@ -1348,3 +1354,217 @@ def _capacity_reservations() -> None:
     graft(CapacityReservationBackend, onto=EC2Backend)
     graft(CapacityReservationResponse, onto=EC2Response)
     _taggable("capacity-reservation", "cr")
+
+
+#: DescribePlacementGroups filter -> the group's key.
+_PLACEMENT_GROUP_FILTERS = {
+    "group-name": "GroupName",
+    "group-arn": "GroupArn",
+    "state": "State",
+    "strategy": "Strategy",
+    "spread-level": "SpreadLevel",
+}
+#: The partitions a partition placement group has unless told (1 to 7).
+_DEFAULT_PARTITIONS = 2
+
+
+def _unknown_placement_group(name: str) -> Exception:
+    from moto.ec2.exceptions import EC2ClientError
+
+    return EC2ClientError(
+        "InvalidPlacementGroup.Unknown", f"The Placement Group '{name}' is unknown."
+    )
+
+
+class PlacementGroupBackend:
+    """The Region's placement groups, by name (an EC2Backend mixin)."""
+
+    placement_groups: Kept[dict[str, Any]] = Kept()
+
+    def create_placement_group(
+        self,
+        name: str | None,
+        strategy: str | None,
+        partition_count: int | None,
+        spread_level: str | None,
+        tags: dict[str, str],
+    ) -> dict[str, Any]:
+        from moto.ec2.exceptions import (
+            EC2ClientError,
+            InvalidParameterCombination,
+            InvalidParameterValue,
+            MissingParameterError,
+        )
+        from moto.ec2.utils import random_id
+
+        if not name:
+            raise MissingParameterError("groupName")
+        if name in self.placement_groups:
+            raise EC2ClientError(
+                "InvalidPlacementGroup.Duplicate", f"The Placement Group '{name}' already exists."
+            )
+        if strategy not in ("cluster", "spread", "partition"):
+            raise InvalidParameterValue(f"Value ({strategy}) for parameter strategy is invalid.")
+        group: dict[str, Any] = {"GroupName": name, "State": "available", "Strategy": strategy}
+        if partition_count is not None and strategy != "partition":
+            raise InvalidParameterCombination(
+                "PartitionCount can only be specified for the partition strategy"
+            )
+        if strategy == "partition":
+            count = _DEFAULT_PARTITIONS if partition_count is None else int(partition_count)
+            if not 1 <= count <= 7:
+                raise InvalidParameterValue(
+                    f"Value ({count}) for parameter partitionCount is invalid. "
+                    "It must be between 1 and 7."
+                )
+            group["PartitionCount"] = count
+        if spread_level and strategy != "spread":
+            raise InvalidParameterCombination(
+                "SpreadLevel can only be specified for the spread strategy"
+            )
+        if strategy == "spread":
+            if (spread_level or "rack") not in ("host", "rack"):
+                raise InvalidParameterValue(
+                    f"Value ({spread_level}) for parameter spreadLevel is invalid."
+                )
+            group["SpreadLevel"] = spread_level or "rack"
+        group["GroupId"] = random_id(prefix="pg")
+        group["GroupArn"] = (
+            f"arn:{self.partition}:ec2:{self.region_name}:{self.account_id}:"  # type: ignore[attr-defined]
+            f"placement-group/{name}"
+        )
+        self.placement_groups[name] = group
+        self.create_tags([group["GroupId"]], tags)  # type: ignore[attr-defined]
+        return self._placement_group_view(group)
+
+    def _placement_group_view(self, group: dict[str, Any]) -> dict[str, Any]:
+        return dict(group, Tags=_tags_of(self, group["GroupId"]))
+
+    def placement_group(self, name: str | None = None, group_id: str | None = None) -> Any:
+        """The group named ``name`` or with ID ``group_id``; InvalidPlacementGroup.Unknown."""
+        for group in self.placement_groups.values():
+            if group["GroupName"] == name or group["GroupId"] == group_id:
+                return group
+        raise _unknown_placement_group(str(name or group_id))
+
+    def describe_placement_groups(
+        self, names: list[str], group_ids: list[str], filters: dict[str, list[str]]
+    ) -> list[dict[str, Any]]:
+        found = [self.placement_group(name=n) for n in names]
+        found += [self.placement_group(group_id=i) for i in group_ids]
+        if not names and not group_ids:
+            found = list(self.placement_groups.values())
+        views = [self._placement_group_view(g) for g in found]
+        return _filtered(views, filters, _PLACEMENT_GROUP_FILTERS, lambda g: g["Tags"])
+
+    def delete_placement_group(self, name: str) -> None:
+        from moto.ec2.exceptions import EC2ClientError
+
+        group = self.placement_group(name=name)
+        for instance in self.all_instances():  # type: ignore[attr-defined]
+            if instance.state != "terminated" and instance.placement.group_name == name:
+                raise EC2ClientError(
+                    "InvalidPlacementGroup.InUse",
+                    f"The placement group '{name}' is in use and may not be deleted.",
+                )
+        del self.placement_groups[name]
+        self.tags.pop(group["GroupId"], None)  # type: ignore[attr-defined]
+
+
+class PlacementGroupResponse:
+    """The placement group actions (an EC2Response mixin)."""
+
+    def create_placement_group(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        get = self._get_param  # type: ignore[attr-defined]
+        tags = self._parse_tag_specification("placement-group").get(  # type: ignore[attr-defined]
+            "placement-group", {}
+        )
+        group = self.ec2_backend.create_placement_group(  # type: ignore[attr-defined]
+            get("GroupName"), get("Strategy"), get("PartitionCount"), get("SpreadLevel"), tags
+        )
+        return ActionResult({"PlacementGroup": group})
+
+    def describe_placement_groups(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        found = self.ec2_backend.describe_placement_groups(  # type: ignore[attr-defined]
+            self._get_param("GroupNames", []),  # type: ignore[attr-defined]
+            self._get_param("GroupIds", []),  # type: ignore[attr-defined]
+            self._filters_from_querystring(),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"PlacementGroups": found})
+
+    def delete_placement_group(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.delete_placement_group(self._get_param("GroupName"))  # type: ignore[attr-defined]
+        return EmptyResult()
+
+
+def _placement_of(response: Any) -> tuple[dict[str, Any] | None, int | None]:
+    """The placement group RunInstances' ``Placement`` names (and the partition), checked as
+    AWS checks it before launching: an unknown group is InvalidPlacementGroup.Unknown."""
+    from moto.ec2.exceptions import InvalidParameterValue
+
+    name = response._get_param("Placement.GroupName")
+    group_id = response._get_param("Placement.GroupId")
+    partition = response._get_param("Placement.PartitionNumber")
+    if not name and not group_id:
+        return None, None
+    group = response.ec2_backend.placement_group(name=name or None, group_id=group_id or None)
+    if partition is not None:
+        partition = int(partition)
+        if group["Strategy"] != "partition" or not 1 <= partition <= group["PartitionCount"]:
+            raise InvalidParameterValue(
+                f"Value ({partition}) for parameter partitionNumber is invalid."
+            )
+    elif group["Strategy"] == "partition":
+        partition = 1  # AWS spreads instances over the partitions; it names the one
+    return group, partition
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.placement-groups",
+    does="CreatePlacementGroup makes a cluster, spread (rack unless told) or partition (2 "
+    "partitions unless told) group, available and tagged at creation; "
+    "DescribePlacementGroups answers it by name, ID or filter; DeletePlacementGroup deletes "
+    "it unless an instance is in it (InvalidPlacementGroup.InUse); RunInstances launches "
+    "into it and DescribeInstances answers the instance's Placement GroupName, GroupId and "
+    "PartitionNumber; an unknown group is InvalidPlacementGroup.Unknown",
+    reference=_API + "API_CreatePlacementGroup.html",
+    test=_TESTS + "test_an_instance_is_launched_into_a_placement_group",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _placement_groups() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.instances import InstancePlacement
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    for name in ("group_id", "partition_number"):
+        if hasattr(InstancePlacement, name):
+            raise RuntimeError(f"moto's InstancePlacement already has {name}: re-check this")
+    patch(InstancePlacement, "group_id", None)
+    patch(InstancePlacement, "partition_number", None)
+    graft(PlacementGroupBackend, onto=EC2Backend)
+    graft(PlacementGroupResponse, onto=EC2Response)
+    _taggable("placement-group", "pg")
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        group, partition = _placement_of(self)
+        result = before(self)
+        if group is not None:
+            for instance in result.result.instances:
+                instance.placement.group_name = group["GroupName"]
+                instance.placement.group_id = group["GroupId"]
+                instance.placement.partition_number = partition
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
