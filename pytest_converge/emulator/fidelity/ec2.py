@@ -1,6 +1,6 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
 instances' launch options, transit gateway associations, VGW route propagation, capacity
-reservations, placement groups.
+reservations, placement groups, VPN connection routes.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -68,6 +68,11 @@ Each behaviour follows the EC2 API reference
   otherwise) and ``DescribeInstances`` answers the instance's ``Placement``
   ``GroupName``, ``GroupId`` and ``PartitionNumber``; a group with an instance
   in it is ``InvalidPlacementGroup.InUse`` to delete.
+- ``CreateVpnConnectionRoute``, ``DeleteVpnConnectionRoute``: a VPN
+  connection's static routes, listed by ``DescribeVpnConnections`` in
+  ``Routes`` (``Source`` ``Static``, ``State`` ``available``, then
+  ``deleted``), which also filters by ``vpn-connection-id`` and
+  ``route.destination-cidr-block``; ``InvalidRoute.NotFound``.
 """
 
 from __future__ import annotations
@@ -1568,3 +1573,112 @@ def _placement_groups() -> None:
         return result
 
     patch(InstanceResponse, "run_instances", run_instances)
+
+
+def _vpn_routes(connection: Any) -> dict[str, dict[str, str]]:
+    """A VPN connection's static routes, by destination CIDR block, kept on the connection."""
+    routes: dict[str, dict[str, str]] = vars(connection).setdefault("_static_routes", {})
+    return routes
+
+
+class VpnConnectionRouteBackend:
+    """Static routes of VPN connections (an EC2Backend mixin)."""
+
+    def _vpn_connection(self, connection_id: str) -> Any:
+        from moto.ec2.exceptions import InvalidVpnConnectionIdError
+
+        [connection] = self.describe_vpn_connections(vpn_connection_ids=[connection_id])  # type: ignore[attr-defined]
+        if connection.state == "deleted":
+            raise InvalidVpnConnectionIdError(connection_id)
+        return connection
+
+    def create_vpn_connection_route(self, connection_id: str, cidr_block: str) -> None:
+        import ipaddress
+
+        from moto.ec2.exceptions import InvalidParameterValue
+
+        connection = self._vpn_connection(connection_id)
+        try:
+            cidr = str(ipaddress.IPv4Network(cidr_block or ""))
+        except ValueError:
+            raise InvalidParameterValue(
+                f"Value ({cidr_block}) for parameter destinationCidrBlock is invalid."
+            ) from None
+        # AWS answers a new route pending, then available; moto has no clock: available.
+        _vpn_routes(connection)[cidr] = {
+            "DestinationCidrBlock": cidr,
+            "Source": "Static",
+            "State": "available",
+        }
+
+    def delete_vpn_connection_route(self, connection_id: str, cidr_block: str) -> None:
+        from moto.ec2.exceptions import EC2ClientError
+
+        connection = self._vpn_connection(connection_id)
+        route = _vpn_routes(connection).get(cidr_block)
+        if route is None or route["State"] == "deleted":
+            raise EC2ClientError(
+                "InvalidRoute.NotFound",
+                f"The route {cidr_block} of VPN connection {connection_id} does not exist",
+            )
+        route["State"] = "deleted"  # AWS lists a deleted route for a while, as deleted
+
+
+class VpnConnectionRouteResponse:
+    """The VPN connection route actions (an EC2Response mixin)."""
+
+    def create_vpn_connection_route(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.create_vpn_connection_route(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def delete_vpn_connection_route(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.delete_vpn_connection_route(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpn-connection-routes",
+    does="CreateVpnConnectionRoute and DeleteVpnConnectionRoute add and remove a VPN "
+    "connection's static routes, and DescribeVpnConnections lists them in Routes "
+    "(DestinationCidrBlock, Source Static, State available, deleted once deleted) and "
+    "filters by vpn-connection-id and route.destination-cidr-block; a missing route is "
+    "InvalidRoute.NotFound, a missing connection InvalidVpnConnectionID.NotFound",
+    reference=_API + "API_CreateVpnConnectionRoute.html",
+    test=_TESTS + "test_a_vpn_connection_lists_its_static_routes",
+    replaces={
+        "moto.ec2.models.vpn_connections:VPNConnection.get_filter_value": "c098e2a2d7415983",
+    },
+)
+def _vpn_connection_routes() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.vpn_connections import VPNConnection
+    from moto.ec2.responses import EC2Response
+
+    if hasattr(VPNConnection, "routes"):
+        raise RuntimeError("moto's VPNConnection already has routes: re-check this behaviour")
+    patch(VPNConnection, "routes", property(lambda self: list(_vpn_routes(self).values())))
+    graft(VpnConnectionRouteBackend, onto=EC2Backend)
+    graft(VpnConnectionRouteResponse, onto=EC2Response)
+    before = original(VPNConnection, "get_filter_value")
+
+    def get_filter_value(self: Any, filter_name: str, method_name: str | None = None) -> Any:
+        if filter_name == "vpn-connection-id":
+            return self.id
+        if filter_name == "route.destination-cidr-block":
+            return list(_vpn_routes(self))
+        return before(self, filter_name, method_name)
+
+    patch(VPNConnection, "get_filter_value", get_filter_value)
