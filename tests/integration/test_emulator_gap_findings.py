@@ -116,16 +116,13 @@ def test_an_operation_the_emulator_does_not_implement_is_named(converge):
 def test_an_unimplemented_action_of_an_implemented_service_is_named(converge, tmp_path):
     (tmp_path / "main.tf").write_text(
         'provider "aws" {\n  region = "us-east-1"\n}\n'
-        'resource "aws_ec2_capacity_reservation" "c" {\n'
-        '  instance_type     = "t3.micro"\n'
-        '  instance_platform = "Linux/UNIX"\n'
-        '  availability_zone = "us-east-1a"\n'
-        "  instance_count    = 1\n"
+        'resource "aws_spot_datafeed_subscription" "c" {\n'
+        '  bucket = "spot-datafeed"\n'
         "}\n"
     )
     result = converge(tmp_path).apply()
     assert not result.ok
-    assert "the moto emulator does not implement `ec2:CreateCapacityReservation`" in str(
+    assert "the moto emulator does not implement `ec2:CreateSpotDatafeedSubscription`" in str(
         result.error
     )
 

@@ -1,7 +1,8 @@
 """A module part of which the backend cannot serve still gets a verdict on the rest.
 
-``tests/modules/partly_served`` declares a capacity reservation (moto has no code for
-``ec2:CreateCapacityReservation``), a queue that names it and one that does not.
+``tests/modules/partly_served`` declares a spot instance data feed subscription (moto
+has no code for ``ec2:CreateSpotDatafeedSubscription``), a queue that names it and one
+that does not.
 Real terraform and provider, the embedded moto: the unserved operation fails its
 resource at once (one call, no retries), the queue that waits on it is left out with
 it, and the rest is applied and judged: an error in it is still found.
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "partly_served"
-GAP = "aws_ec2_capacity_reservation.spare"
+GAP = "aws_spot_datafeed_subscription.spare"
 
 
 def test_the_rest_is_judged_and_the_untested_part_named(converge):
@@ -24,7 +25,7 @@ def test_the_rest_is_judged_and_the_untested_part_named(converge):
     found = stack.converged_defects()
     assert [(d.kind, d.address) for d in found] == [("untested", GAP)]
     [untested] = found
-    assert untested.observed == "ec2:CreateCapacityReservation"
+    assert untested.observed == "ec2:CreateSpotDatafeedSubscription"
     assert untested.waiting == ["aws_sqs_queue.waiting"]
     assert not untested.is_error
     # Known before the apply: the pre-flight read it from what moto serves.
@@ -32,7 +33,7 @@ def test_the_rest_is_judged_and_the_untested_part_named(converge):
     assert untested.evidence.startswith("named before the apply")
     # The queue that does not wait on it was made; the unserved call was made once:
     # answered as not implemented, the SDK did not retry it.
-    calls = [c for c in stack.last_apply.calls if c.operation == "CreateCapacityReservation"]
+    calls = [c for c in stack.last_apply.calls if c.operation == "CreateSpotDatafeedSubscription"]
     assert len(calls) <= 1
     assert stack.state()["values"]["root_module"]["resources"][0]["address"] == "aws_sqs_queue.jobs"
 
@@ -74,19 +75,21 @@ def test_zero_code_items_pass_partly_verified_in_every_report(pytester: pytest.P
     # The two-run and the one point of the served queue; no point on the unserved part.
     result.assert_outcomes(passed=2, warnings=2)
     out = result.stdout.str()
-    assert "partly verified" in out and f"{GAP} untested (ec2:CreateCapacityReservation" in out
+    assert "partly verified" in out and f"{GAP} untested (ec2:CreateSpotDatafeedSubscription" in out
     assert "ConvergeUntestedWarning" in out
     report = json.loads((pytester.path / "report.json").read_text())
     assert report["partly_verified"] == {
         "mods/partly": [
             {
                 "address": GAP,
-                "operation": "ec2:CreateCapacityReservation",
+                "operation": "ec2:CreateSpotDatafeedSubscription",
                 "waiting": ["aws_sqs_queue.waiting"],
             }
         ]
     }
-    assert all(s["untested"] == {GAP: "ec2:CreateCapacityReservation"} for s in report["scenarios"])
+    assert all(
+        s["untested"] == {GAP: "ec2:CreateSpotDatafeedSubscription"} for s in report["scenarios"]
+    )
     assert not [d for d in report["defects"] if d["severity"] == "error"]
     assert "converge.untested" in (pytester.path / "junit.xml").read_text()
 

@@ -238,7 +238,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
             "Filter.1.Value.1": "2001:db8::/64",
         },
     )
-    missing = _error_page("CreateCapacityReservation", InstanceType="t3.micro")
+    missing = _error_page("CreateSpotDatafeedSubscription", Bucket="spot-datafeed")
     served, lacking = unimplemented_notes([failed, missing], "moto", implements)
     assert served.startswith(
         "the moto emulator failed on a `ec2:DescribeSubnets` request (it serves that "
@@ -248,7 +248,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
         "missing operation"
     ), served
     assert "does not implement" not in served
-    assert lacking.startswith("the moto emulator does not implement `ec2:CreateCapacity")
+    assert lacking.startswith("the moto emulator does not implement `ec2:CreateSpotData")
     # Not known either way: the missing operation, as before.
     [unknown] = unimplemented_notes([failed], "moto", lambda service, operation: None)
     assert unknown.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")

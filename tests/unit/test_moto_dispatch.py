@@ -12,7 +12,7 @@ from pytest_converge.emulator.moto_source import implements
     [
         ("sqs", "CreateQueue", True),  # query protocol: its responses method
         ("ec2", "DescribeSubnets", True),
-        ("ec2", "CreateCapacityReservation", False),
+        ("ec2", "CreateSpotDatafeedSubscription", False),
         ("elasticache", "CreateGlobalReplicationGroup", False),
         ("memorydb", "CreateMultiRegionCluster", False),
         ("lambda", "CreateFunction", True),  # REST: a url pattern, then the method

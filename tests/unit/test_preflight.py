@@ -173,7 +173,7 @@ def test_with_the_shipped_data_for_moto() -> None:
     planned = planned_resources(
         plan(
             ("aws_vpc.this", "aws_vpc", ["create"]),
-            ("aws_ec2_capacity_reservation.c", "aws_ec2_capacity_reservation", ["create"]),
+            ("aws_spot_datafeed_subscription.c", "aws_spot_datafeed_subscription", ["create"]),
             (
                 "aws_elasticache_global_replication_group.g",
                 "aws_elasticache_global_replication_group",
@@ -184,7 +184,7 @@ def test_with_the_shipped_data_for_moto() -> None:
     )
     found = preflight(planned, served("moto"), lambda t: operations_of(t, "5"))
     assert {(u.address, u.operation, u.phase) for u in found.unservable} == {
-        ("aws_ec2_capacity_reservation.c", "CreateCapacityReservation", Phase.CREATE),
+        ("aws_spot_datafeed_subscription.c", "CreateSpotDatafeedSubscription", Phase.CREATE),
         (
             "aws_elasticache_global_replication_group.g",
             "CreateGlobalReplicationGroup",

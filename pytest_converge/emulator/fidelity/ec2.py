@@ -1,5 +1,6 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options, transit gateway associations, VGW route propagation.
+instances' launch options, transit gateway associations, VGW route propagation, capacity
+reservations, placement groups, VPN connection routes.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -55,14 +56,32 @@ Each behaviour follows the EC2 API reference
   keeps the ``Description`` of its ``UserIdGroupPairs`` entry, answered by
   ``AuthorizeSecurityGroupIngress``/``Egress`` and
   ``DescribeSecurityGroupRules`` (moto: only a CIDR rule's).
+- ``Create``/``Describe``/``Modify``/``CancelCapacityReservation(s)``: an
+  Availability Zone's On-Demand Capacity Reservations (``active``,
+  ``unlimited``, ``open`` and ``default`` tenancy unless asked otherwise;
+  ``AvailableInstanceCount`` less the instances launched targeting one;
+  ``cancelled`` once cancelled); ``InvalidCapacityReservationId.NotFound``,
+  ``IncorrectState`` for a change to an ended one.
+- ``Create``/``Describe``/``DeletePlacementGroup(s)``: the Region's placement
+  groups (``spread`` at ``rack`` level, ``partition`` with 2 partitions unless
+  told); ``RunInstances`` launches into one (``InvalidPlacementGroup.Unknown``
+  otherwise) and ``DescribeInstances`` answers the instance's ``Placement``
+  ``GroupName``, ``GroupId`` and ``PartitionNumber``; a group with an instance
+  in it is ``InvalidPlacementGroup.InUse`` to delete.
+- ``CreateVpnConnectionRoute``, ``DeleteVpnConnectionRoute``: a VPN
+  connection's static routes, listed by ``DescribeVpnConnections`` in
+  ``Routes`` (``Source`` ``Static``, ``State`` ``available``, then
+  ``deleted``), which also filters by ``vpn-connection-id`` and
+  ``route.destination-cidr-block``; ``InvalidRoute.NotFound``.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
@@ -1000,3 +1019,666 @@ def _vgw_route_propagation() -> None:
     )
     graft(VgwRoutePropagationBackend, onto=EC2Backend)
     graft(VgwRoutePropagationResponse, onto=EC2Response)
+
+
+def _taggable(resource_type: str, prefix: str) -> None:
+    """Let CreateTags, DeleteTags and DescribeTags take IDs that start ``prefix-`` (moto's
+    table of EC2 ID prefixes refuses an ID it does not list: InvalidID)."""
+    from moto.ec2 import utils
+
+    if resource_type in utils.EC2_RESOURCE_TO_PREFIX or prefix in utils.EC2_PREFIX_TO_RESOURCE:
+        raise RuntimeError(f"moto already knows {prefix}- IDs: re-check this behaviour")
+    utils.EC2_RESOURCE_TO_PREFIX[resource_type] = prefix
+    utils.EC2_PREFIX_TO_RESOURCE[prefix] = resource_type
+
+
+def _tags_of(backend: Any, resource_id: str) -> list[dict[str, str]]:
+    return [{"Key": k, "Value": v} for k, v in backend.tags.get(resource_id, {}).items()]
+
+
+def _flag(value: Any) -> bool:
+    """A boolean parameter, parsed or still the query string's ``true``/``false``."""
+    if isinstance(value, str):
+        return value.lower() == "true"
+    return bool(value)
+
+
+def _timestamp(value: Any) -> datetime | None:
+    """A timestamp parameter, parsed or still ISO 8601 text."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    found = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return found if found.tzinfo else found.replace(tzinfo=timezone.utc)
+
+
+def _filtered(
+    items: list[dict[str, Any]], filters: dict[str, list[str]], keys: dict[str, str], tags: Any
+) -> list[dict[str, Any]]:
+    """``items`` (dicts in the API's shape) matching every filter: ``keys`` maps a filter
+    name to the item's key, ``tag:<key>`` and ``tag-key`` read ``tags(item)``."""
+    for name, values in filters.items():
+        if name.startswith("tag:"):
+            key = name[4:]
+            items = [i for i in items if any(t["Key"] == key and t["Value"] in values
+                                             for t in tags(i))]  # fmt: skip
+        elif name == "tag-key":
+            items = [i for i in items if any(t["Key"] in values for t in tags(i))]
+        elif name in keys:
+            items = [i for i in items if _text(i.get(keys[name])) in values]
+        else:
+            from moto.ec2.exceptions import InvalidParameterValue
+
+            raise InvalidParameterValue(f"The filter '{name}' is invalid")
+    return items
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return "" if value is None else str(value)
+
+
+#: A Capacity Reservation's ID: ``cr-`` and 17 hexadecimal digits.
+_CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}\Z")
+#: DescribeCapacityReservations filter -> the reservation's key.
+_CAPACITY_RESERVATION_FILTERS = {
+    "instance-type": "InstanceType",
+    "owner-id": "OwnerId",
+    "instance-platform": "InstancePlatform",
+    "availability-zone": "AvailabilityZone",
+    "availability-zone-id": "AvailabilityZoneId",
+    "tenancy": "Tenancy",
+    "outpost-arn": "OutpostArn",
+    "state": "State",
+    "start-date": "StartDate",
+    "end-date": "EndDate",
+    "end-date-type": "EndDateType",
+    "instance-match-criteria": "InstanceMatchCriteria",
+    "placement-group-arn": "PlacementGroupArn",
+}
+
+
+def _capacity_reservation_error(reservation_id: str) -> Exception:
+    from moto.ec2.exceptions import EC2ClientError
+
+    if not _CAPACITY_RESERVATION_ID.match(reservation_id or ""):
+        return EC2ClientError(
+            "InvalidCapacityReservationId.Malformed",
+            f"Invalid id: '{reservation_id}' (expecting 'cr-...')",
+        )
+    return EC2ClientError(
+        "InvalidCapacityReservationId.NotFound",
+        f"The capacity reservation ID '{reservation_id}' does not exist",
+    )
+
+
+def _end_date(end_type: str, end: datetime | None) -> None:
+    """AWS: a ``limited`` reservation ends at its EndDate, an ``unlimited`` one has none."""
+    from moto.ec2.exceptions import InvalidParameterCombination, InvalidParameterValue
+
+    if end_type not in ("unlimited", "limited"):
+        raise InvalidParameterValue(f"Value ({end_type}) for parameter endDateType is invalid.")
+    if end_type == "limited" and end is None:
+        raise InvalidParameterCombination("EndDate is required when EndDateType is limited")
+    if end_type == "unlimited" and end is not None:
+        raise InvalidParameterCombination(
+            "EndDate can't be specified when EndDateType is unlimited"
+        )
+
+
+class CapacityReservationBackend:
+    """The Region's On-Demand Capacity Reservations (an EC2Backend mixin)."""
+
+    capacity_reservations: Kept[dict[str, Any]] = Kept()
+
+    def create_capacity_reservation(
+        self, asked: dict[str, Any], tags: dict[str, str]
+    ) -> dict[str, Any]:
+        from moto.ec2.exceptions import InvalidParameterValue
+        from moto.ec2.utils import random_id
+
+        zone = self._reservation_zone(
+            asked.get("AvailabilityZone"), asked.get("AvailabilityZoneId")
+        )
+        count = int(asked.get("InstanceCount") or 0)
+        if count < 1:
+            raise InvalidParameterValue(
+                f"Value ({count}) for parameter instanceCount is invalid. It must be at least 1."
+            )
+        end_type = asked.get("EndDateType") or "unlimited"
+        end = _timestamp(asked.get("EndDate"))
+        _end_date(end_type, end)
+        criteria = asked.get("InstanceMatchCriteria") or "open"
+        if criteria not in ("open", "targeted"):
+            raise InvalidParameterValue(
+                f"Value ({criteria}) for parameter instanceMatchCriteria is invalid."
+            )
+        reservation_id = random_id(prefix="cr")
+        now = _now()
+        reservation = {
+            "CapacityReservationId": reservation_id,
+            "OwnerId": self.account_id,  # type: ignore[attr-defined]
+            "CapacityReservationArn": f"arn:{self.partition}:ec2:{self.region_name}:"  # type: ignore[attr-defined]
+            f"{self.account_id}:capacity-reservation/{reservation_id}",  # type: ignore[attr-defined]
+            "AvailabilityZoneId": zone.zone_id,
+            "InstanceType": asked.get("InstanceType"),
+            "InstancePlatform": asked.get("InstancePlatform"),
+            "AvailabilityZone": zone.name,
+            "Tenancy": asked.get("Tenancy") or "default",
+            "TotalInstanceCount": count,
+            "EbsOptimized": _flag(asked.get("EbsOptimized")),
+            "EphemeralStorage": _flag(asked.get("EphemeralStorage")),
+            "State": "active",
+            "StartDate": now,
+            "EndDate": end,
+            "EndDateType": end_type,
+            "InstanceMatchCriteria": criteria,
+            "CreateDate": now,
+            "OutpostArn": asked.get("OutpostArn"),
+            "PlacementGroupArn": asked.get("PlacementGroupArn"),
+            "ReservationType": "default",
+            "DeliveryPreference": "fixed",
+        }
+        self.capacity_reservations[reservation_id] = reservation
+        self.create_tags([reservation_id], tags)  # type: ignore[attr-defined]
+        return self._reservation_view(reservation)
+
+    def _reservation_zone(self, name: str | None, zone_id: str | None) -> Any:
+        from moto.ec2.exceptions import InvalidParameterCombination, InvalidParameterValue
+
+        if bool(name) == bool(zone_id):
+            raise InvalidParameterCombination(
+                "Exactly one of AvailabilityZone and AvailabilityZoneId must be specified"
+            )
+        for zone in self.describe_availability_zones():  # type: ignore[attr-defined]
+            if zone.name == name or zone.zone_id == zone_id:
+                return zone
+        given = ("availabilityZone", name) if name else ("availabilityZoneId", zone_id)
+        raise InvalidParameterValue(f"Value ({given[1]}) for parameter {given[0]} is invalid.")
+
+    def _reservation(self, reservation_id: str) -> dict[str, Any]:
+        found = self.capacity_reservations.get(reservation_id)
+        if found is None:
+            raise _capacity_reservation_error(reservation_id)
+        return found
+
+    def _active_reservation(self, reservation_id: str) -> dict[str, Any]:
+        from moto.ec2.exceptions import EC2ClientError
+
+        reservation = self._reservation(reservation_id)
+        if reservation["State"] != "active":
+            raise EC2ClientError(
+                "IncorrectState",
+                f"The capacity reservation '{reservation_id}' is {reservation['State']}",
+            )
+        return reservation
+
+    def _reservation_view(self, reservation: dict[str, Any]) -> dict[str, Any]:
+        """The reservation as the API answers it: its tags, the instances it has room for."""
+        reservation_id = reservation["CapacityReservationId"]
+        used = 0
+        if reservation["State"] == "active":
+            for instance in self.all_instances():  # type: ignore[attr-defined]
+                if instance.state in ("shutting-down", "terminated"):
+                    continue
+                spec = getattr(instance, "capacity_reservation_specification", None) or {}
+                target = spec.get("CapacityReservationTarget") or {}
+                used += target.get("CapacityReservationId") == reservation_id
+        view = {k: v for k, v in reservation.items() if v is not None}
+        view["AvailableInstanceCount"] = max(reservation["TotalInstanceCount"] - used, 0)
+        view["Tags"] = _tags_of(self, reservation_id)
+        return view
+
+    def describe_capacity_reservations(
+        self, reservation_ids: list[str], filters: dict[str, list[str]]
+    ) -> list[dict[str, Any]]:
+        found = [self._reservation(i) for i in reservation_ids] or list(
+            self.capacity_reservations.values()
+        )
+        views = [self._reservation_view(r) for r in found]
+        return _filtered(views, filters, _CAPACITY_RESERVATION_FILTERS, lambda r: r["Tags"])
+
+    def modify_capacity_reservation(self, reservation_id: str, asked: dict[str, Any]) -> None:
+        from moto.ec2.exceptions import InvalidParameterValue
+
+        reservation = self._active_reservation(reservation_id)
+        changed = dict(reservation)
+        if asked.get("InstanceCount") is not None:
+            count = int(asked["InstanceCount"])
+            if count < 1:
+                raise InvalidParameterValue(
+                    f"Value ({count}) for parameter instanceCount is invalid. "
+                    "It must be at least 1."
+                )
+            changed["TotalInstanceCount"] = count
+        if asked.get("EndDateType"):
+            changed["EndDateType"] = asked["EndDateType"]
+            changed["EndDate"] = None
+        if asked.get("EndDate") is not None:
+            changed["EndDate"] = _timestamp(asked["EndDate"])
+        _end_date(changed["EndDateType"], changed["EndDate"])
+        if asked.get("InstanceMatchCriteria"):
+            if asked["InstanceMatchCriteria"] not in ("open", "targeted"):
+                raise InvalidParameterValue(
+                    f"Value ({asked['InstanceMatchCriteria']}) for parameter "
+                    "instanceMatchCriteria is invalid."
+                )
+            changed["InstanceMatchCriteria"] = asked["InstanceMatchCriteria"]
+        reservation.update(changed)
+
+    def cancel_capacity_reservation(self, reservation_id: str) -> None:
+        reservation = self._active_reservation(reservation_id)
+        reservation["State"] = "cancelled"
+        reservation["EndDate"] = _now()  # AWS: a cancelled reservation ends when cancelled
+
+
+class CapacityReservationResponse:
+    """The Capacity Reservation actions (an EC2Response mixin)."""
+
+    def create_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        tags = self._parse_tag_specification("capacity-reservation").get(  # type: ignore[attr-defined]
+            "capacity-reservation", {}
+        )
+        asked = {
+            key: self._get_param(key)  # type: ignore[attr-defined]
+            for key in (
+                "InstanceType",
+                "InstancePlatform",
+                "AvailabilityZone",
+                "AvailabilityZoneId",
+                "Tenancy",
+                "InstanceCount",
+                "EbsOptimized",
+                "EphemeralStorage",
+                "EndDate",
+                "EndDateType",
+                "InstanceMatchCriteria",
+                "OutpostArn",
+                "PlacementGroupArn",
+            )
+        }
+        reservation = self.ec2_backend.create_capacity_reservation(asked, tags)  # type: ignore[attr-defined]
+        return ActionResult({"CapacityReservation": reservation})
+
+    def describe_capacity_reservations(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        found = self.ec2_backend.describe_capacity_reservations(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationIds", []),  # type: ignore[attr-defined]
+            self._filters_from_querystring(),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"CapacityReservations": found})
+
+    def modify_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.modify_capacity_reservation(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationId"),  # type: ignore[attr-defined]
+            {
+                key: self._get_param(key)  # type: ignore[attr-defined]
+                for key in ("InstanceCount", "EndDate", "EndDateType", "InstanceMatchCriteria")
+            },
+        )
+        return ActionResult({"Return": True})
+
+    def cancel_capacity_reservation(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.cancel_capacity_reservation(  # type: ignore[attr-defined]
+            self._get_param("CapacityReservationId")  # type: ignore[attr-defined]
+        )
+        return ActionResult({"Return": True})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.capacity-reservations",
+    does="CreateCapacityReservation reserves capacity in an Availability Zone (active, "
+    "unlimited and open unless asked otherwise, tagged at creation), "
+    "DescribeCapacityReservations answers it with the instances it still has room for, "
+    "ModifyCapacityReservation changes its count, end and matching, "
+    "CancelCapacityReservation ends it (cancelled); a missing reservation is "
+    "InvalidCapacityReservationId.NotFound",
+    reference=_API + "API_CreateCapacityReservation.html",
+    test=_TESTS + "test_a_capacity_reservation_is_kept_changed_and_cancelled",
+)
+def _capacity_reservations() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.responses import EC2Response
+
+    graft(CapacityReservationBackend, onto=EC2Backend)
+    graft(CapacityReservationResponse, onto=EC2Response)
+    _taggable("capacity-reservation", "cr")
+
+
+#: DescribePlacementGroups filter -> the group's key.
+_PLACEMENT_GROUP_FILTERS = {
+    "group-name": "GroupName",
+    "group-arn": "GroupArn",
+    "state": "State",
+    "strategy": "Strategy",
+    "spread-level": "SpreadLevel",
+}
+#: The partitions a partition placement group has unless told (1 to 7).
+_DEFAULT_PARTITIONS = 2
+
+
+def _unknown_placement_group(name: str) -> Exception:
+    from moto.ec2.exceptions import EC2ClientError
+
+    return EC2ClientError(
+        "InvalidPlacementGroup.Unknown", f"The Placement Group '{name}' is unknown."
+    )
+
+
+class PlacementGroupBackend:
+    """The Region's placement groups, by name (an EC2Backend mixin)."""
+
+    placement_groups: Kept[dict[str, Any]] = Kept()
+
+    def create_placement_group(
+        self,
+        name: str | None,
+        strategy: str | None,
+        partition_count: int | None,
+        spread_level: str | None,
+        tags: dict[str, str],
+    ) -> dict[str, Any]:
+        from moto.ec2.exceptions import (
+            EC2ClientError,
+            InvalidParameterCombination,
+            InvalidParameterValue,
+            MissingParameterError,
+        )
+        from moto.ec2.utils import random_id
+
+        if not name:
+            raise MissingParameterError("groupName")
+        if name in self.placement_groups:
+            raise EC2ClientError(
+                "InvalidPlacementGroup.Duplicate", f"The Placement Group '{name}' already exists."
+            )
+        if strategy not in ("cluster", "spread", "partition"):
+            raise InvalidParameterValue(f"Value ({strategy}) for parameter strategy is invalid.")
+        group: dict[str, Any] = {"GroupName": name, "State": "available", "Strategy": strategy}
+        if partition_count is not None and strategy != "partition":
+            raise InvalidParameterCombination(
+                "PartitionCount can only be specified for the partition strategy"
+            )
+        if strategy == "partition":
+            count = _DEFAULT_PARTITIONS if partition_count is None else int(partition_count)
+            if not 1 <= count <= 7:
+                raise InvalidParameterValue(
+                    f"Value ({count}) for parameter partitionCount is invalid. "
+                    "It must be between 1 and 7."
+                )
+            group["PartitionCount"] = count
+        if spread_level and strategy != "spread":
+            raise InvalidParameterCombination(
+                "SpreadLevel can only be specified for the spread strategy"
+            )
+        if strategy == "spread":
+            if (spread_level or "rack") not in ("host", "rack"):
+                raise InvalidParameterValue(
+                    f"Value ({spread_level}) for parameter spreadLevel is invalid."
+                )
+            group["SpreadLevel"] = spread_level or "rack"
+        group["GroupId"] = random_id(prefix="pg")
+        group["GroupArn"] = (
+            f"arn:{self.partition}:ec2:{self.region_name}:{self.account_id}:"  # type: ignore[attr-defined]
+            f"placement-group/{name}"
+        )
+        self.placement_groups[name] = group
+        self.create_tags([group["GroupId"]], tags)  # type: ignore[attr-defined]
+        return self._placement_group_view(group)
+
+    def _placement_group_view(self, group: dict[str, Any]) -> dict[str, Any]:
+        return dict(group, Tags=_tags_of(self, group["GroupId"]))
+
+    def placement_group(self, name: str | None = None, group_id: str | None = None) -> Any:
+        """The group named ``name`` or with ID ``group_id``; InvalidPlacementGroup.Unknown."""
+        for group in self.placement_groups.values():
+            if group["GroupName"] == name or group["GroupId"] == group_id:
+                return group
+        raise _unknown_placement_group(str(name or group_id))
+
+    def describe_placement_groups(
+        self, names: list[str], group_ids: list[str], filters: dict[str, list[str]]
+    ) -> list[dict[str, Any]]:
+        found = [self.placement_group(name=n) for n in names]
+        found += [self.placement_group(group_id=i) for i in group_ids]
+        if not names and not group_ids:
+            found = list(self.placement_groups.values())
+        views = [self._placement_group_view(g) for g in found]
+        return _filtered(views, filters, _PLACEMENT_GROUP_FILTERS, lambda g: g["Tags"])
+
+    def delete_placement_group(self, name: str) -> None:
+        from moto.ec2.exceptions import EC2ClientError
+
+        group = self.placement_group(name=name)
+        for instance in self.all_instances():  # type: ignore[attr-defined]
+            if instance.state != "terminated" and instance.placement.group_name == name:
+                raise EC2ClientError(
+                    "InvalidPlacementGroup.InUse",
+                    f"The placement group '{name}' is in use and may not be deleted.",
+                )
+        del self.placement_groups[name]
+        self.tags.pop(group["GroupId"], None)  # type: ignore[attr-defined]
+
+
+class PlacementGroupResponse:
+    """The placement group actions (an EC2Response mixin)."""
+
+    def create_placement_group(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        get = self._get_param  # type: ignore[attr-defined]
+        tags = self._parse_tag_specification("placement-group").get(  # type: ignore[attr-defined]
+            "placement-group", {}
+        )
+        group = self.ec2_backend.create_placement_group(  # type: ignore[attr-defined]
+            get("GroupName"), get("Strategy"), get("PartitionCount"), get("SpreadLevel"), tags
+        )
+        return ActionResult({"PlacementGroup": group})
+
+    def describe_placement_groups(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        found = self.ec2_backend.describe_placement_groups(  # type: ignore[attr-defined]
+            self._get_param("GroupNames", []),  # type: ignore[attr-defined]
+            self._get_param("GroupIds", []),  # type: ignore[attr-defined]
+            self._filters_from_querystring(),  # type: ignore[attr-defined]
+        )
+        return ActionResult({"PlacementGroups": found})
+
+    def delete_placement_group(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.delete_placement_group(self._get_param("GroupName"))  # type: ignore[attr-defined]
+        return EmptyResult()
+
+
+def _placement_of(response: Any) -> tuple[dict[str, Any] | None, int | None]:
+    """The placement group RunInstances' ``Placement`` names (and the partition), checked as
+    AWS checks it before launching: an unknown group is InvalidPlacementGroup.Unknown."""
+    from moto.ec2.exceptions import InvalidParameterValue
+
+    name = response._get_param("Placement.GroupName")
+    group_id = response._get_param("Placement.GroupId")
+    partition = response._get_param("Placement.PartitionNumber")
+    if not name and not group_id:
+        return None, None
+    group = response.ec2_backend.placement_group(name=name or None, group_id=group_id or None)
+    if partition is not None:
+        partition = int(partition)
+        if group["Strategy"] != "partition" or not 1 <= partition <= group["PartitionCount"]:
+            raise InvalidParameterValue(
+                f"Value ({partition}) for parameter partitionNumber is invalid."
+            )
+    elif group["Strategy"] == "partition":
+        partition = 1  # AWS spreads instances over the partitions; it names the one
+    return group, partition
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.placement-groups",
+    does="CreatePlacementGroup makes a cluster, spread (rack unless told) or partition (2 "
+    "partitions unless told) group, available and tagged at creation; "
+    "DescribePlacementGroups answers it by name, ID or filter; DeletePlacementGroup deletes "
+    "it unless an instance is in it (InvalidPlacementGroup.InUse); RunInstances launches "
+    "into it and DescribeInstances answers the instance's Placement GroupName, GroupId and "
+    "PartitionNumber; an unknown group is InvalidPlacementGroup.Unknown",
+    reference=_API + "API_CreatePlacementGroup.html",
+    test=_TESTS + "test_an_instance_is_launched_into_a_placement_group",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _placement_groups() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.instances import InstancePlacement
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.instances import InstanceResponse
+
+    for name in ("group_id", "partition_number"):
+        if hasattr(InstancePlacement, name):
+            raise RuntimeError(f"moto's InstancePlacement already has {name}: re-check this")
+    patch(InstancePlacement, "group_id", None)
+    patch(InstancePlacement, "partition_number", None)
+    graft(PlacementGroupBackend, onto=EC2Backend)
+    graft(PlacementGroupResponse, onto=EC2Response)
+    _taggable("placement-group", "pg")
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        group, partition = _placement_of(self)
+        result = before(self)
+        if group is not None:
+            for instance in result.result.instances:
+                instance.placement.group_name = group["GroupName"]
+                instance.placement.group_id = group["GroupId"]
+                instance.placement.partition_number = partition
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
+
+
+def _vpn_routes(connection: Any) -> dict[str, dict[str, str]]:
+    """A VPN connection's static routes, by destination CIDR block, kept on the connection."""
+    routes: dict[str, dict[str, str]] = vars(connection).setdefault("_static_routes", {})
+    return routes
+
+
+class VpnConnectionRouteBackend:
+    """Static routes of VPN connections (an EC2Backend mixin)."""
+
+    def _vpn_connection(self, connection_id: str) -> Any:
+        from moto.ec2.exceptions import InvalidVpnConnectionIdError
+
+        [connection] = self.describe_vpn_connections(vpn_connection_ids=[connection_id])  # type: ignore[attr-defined]
+        if connection.state == "deleted":
+            raise InvalidVpnConnectionIdError(connection_id)
+        return connection
+
+    def create_vpn_connection_route(self, connection_id: str, cidr_block: str) -> None:
+        import ipaddress
+
+        from moto.ec2.exceptions import InvalidParameterValue
+
+        connection = self._vpn_connection(connection_id)
+        try:
+            cidr = str(ipaddress.IPv4Network(cidr_block or ""))
+        except ValueError:
+            raise InvalidParameterValue(
+                f"Value ({cidr_block}) for parameter destinationCidrBlock is invalid."
+            ) from None
+        # AWS answers a new route pending, then available; moto has no clock: available.
+        _vpn_routes(connection)[cidr] = {
+            "DestinationCidrBlock": cidr,
+            "Source": "Static",
+            "State": "available",
+        }
+
+    def delete_vpn_connection_route(self, connection_id: str, cidr_block: str) -> None:
+        from moto.ec2.exceptions import EC2ClientError
+
+        connection = self._vpn_connection(connection_id)
+        route = _vpn_routes(connection).get(cidr_block)
+        if route is None or route["State"] == "deleted":
+            raise EC2ClientError(
+                "InvalidRoute.NotFound",
+                f"The route {cidr_block} of VPN connection {connection_id} does not exist",
+            )
+        route["State"] = "deleted"  # AWS lists a deleted route for a while, as deleted
+
+
+class VpnConnectionRouteResponse:
+    """The VPN connection route actions (an EC2Response mixin)."""
+
+    def create_vpn_connection_route(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.create_vpn_connection_route(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+    def delete_vpn_connection_route(self) -> Any:
+        from moto.core.responses import EmptyResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        self.ec2_backend.delete_vpn_connection_route(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
+        )
+        return EmptyResult()
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpn-connection-routes",
+    does="CreateVpnConnectionRoute and DeleteVpnConnectionRoute add and remove a VPN "
+    "connection's static routes, and DescribeVpnConnections lists them in Routes "
+    "(DestinationCidrBlock, Source Static, State available, deleted once deleted) and "
+    "filters by vpn-connection-id and route.destination-cidr-block; a missing route is "
+    "InvalidRoute.NotFound, a missing connection InvalidVpnConnectionID.NotFound",
+    reference=_API + "API_CreateVpnConnectionRoute.html",
+    test=_TESTS + "test_a_vpn_connection_lists_its_static_routes",
+    replaces={
+        "moto.ec2.models.vpn_connections:VPNConnection.get_filter_value": "c098e2a2d7415983",
+    },
+)
+def _vpn_connection_routes() -> None:
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.vpn_connections import VPNConnection
+    from moto.ec2.responses import EC2Response
+
+    if hasattr(VPNConnection, "routes"):
+        raise RuntimeError("moto's VPNConnection already has routes: re-check this behaviour")
+    patch(VPNConnection, "routes", property(lambda self: list(_vpn_routes(self).values())))
+    graft(VpnConnectionRouteBackend, onto=EC2Backend)
+    graft(VpnConnectionRouteResponse, onto=EC2Response)
+    before = original(VPNConnection, "get_filter_value")
+
+    def get_filter_value(self: Any, filter_name: str, method_name: str | None = None) -> Any:
+        if filter_name == "vpn-connection-id":
+            return self.id
+        if filter_name == "route.destination-cidr-block":
+            return list(_vpn_routes(self))
+        return before(self, filter_name, method_name)
+
+    patch(VPNConnection, "get_filter_value", get_filter_value)
