@@ -76,7 +76,7 @@ class ConvergeSession:
         #: Backends other than the session's that tests pinned (``converge(backend=...)``).
         self._pinned: dict[str, Emulator] = {}
         self._templates: Templates | None = None
-        self._stacks: list[Any] = []
+        self._stacks: list[Stack] = []
         self._failed_start: ConvergeError | None = None
         self._stateful: frozenset[str] | None = None
         self._localstack_missing: str | None = None
@@ -432,7 +432,7 @@ class ConvergeSession:
         if self.settings.unsupported == "skip":
             pytest.skip(" ".join(str(exc).split()))
 
-    def confirm(self, stack: Any) -> bool:
+    def confirm(self, stack: Stack) -> bool:
         """Check ``stack``'s error-level findings on the second backend, if one is set.
 
         Marks what only the first backend shows (``emulator_suspected``);
@@ -470,11 +470,11 @@ class ConvergeSession:
                 self._stateful = frozenset(types)
             return self._stateful
 
-    def track(self, stack: Any) -> None:
+    def track(self, stack: Stack) -> None:
         with self._lock:
             self._stacks.append(stack)
 
-    def untrack(self, stack: Any) -> None:
+    def untrack(self, stack: Stack) -> None:
         with self._lock:
             if stack in self._stacks:
                 self._stacks.remove(stack)
@@ -673,7 +673,7 @@ FIDELITY_OUTPUT = "converge_fidelity"
 TOOLCHAIN_PROPERTY = "converge_toolchain"
 
 
-def record_toolchain(node: pytest.Item, stack: Any) -> None:
+def record_toolchain(node: pytest.Item, stack: Stack) -> None:
     """Note on ``node`` the engine, provider versions and emulator ``stack`` runs with (the
     JSON report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
     record = {
