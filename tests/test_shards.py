@@ -154,3 +154,48 @@ def test_merge_of_plain_documents():
     assert merged["modules"] == ["a", "b", "c"]
     assert merged["defects"] == [{"kind": "orphan"}]
     assert merged["scenarios"][0]["seconds"] == 1.0
+
+
+def _not_tf(where: str, names: list[str]) -> list[str]:
+    """The example's own test file stays behind: only its module is collected."""
+    return [n for n in names if n.endswith(".py")]
+
+
+def _outcomes(report: Path) -> dict[str, str]:
+    """Each item's outcome in a JSON report (a point's scenario, and the two-run)."""
+    data = json.loads(report.read_text())
+    return {f"{s['module']}::{s['scenario']}": s["outcome"] for s in data["scenarios"]}
+
+
+def test_three_shards_give_every_point_the_verdict_of_one_run(tmp_path):
+    """pytest-split's 3 shards of a grouped fault matrix: together they run every item of
+    one whole run once, each with that run's outcome (a shard groups the points it holds)."""
+    import os
+    import shutil
+
+    from pytest_converge.storage import cache_dir
+
+    for name in ("expected_defects",):  # passing points, and failing ones
+        shutil.copytree(REPO / "examples" / name, tmp_path / "mods" / name, ignore=_not_tf)
+    env = {**os.environ, "CONVERGE_CACHE_DIR": str(cache_dir())}
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+            "-n", "0", "--converge", "mods", "--converge-faults", "lost-response,crash",
+            "-q"]  # fmt: skip
+
+    def report(name: str, *extra: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*argv, *extra, f"--converge-report={tmp_path / name}"],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+
+    whole = report("one.json")
+    out, _ = whole.communicate(timeout=900)
+    one = _outcomes(tmp_path / "one.json")
+    assert len(one) > 3 and "failed" in one.values() and "passed" in one.values(), out
+    shards = [report(f"shard{g}.json", "--splits", "3", "--group", str(g)) for g in (1, 2, 3)]
+    outputs = [p.communicate(timeout=900)[0] for p in shards]
+    parts = [_outcomes(tmp_path / f"shard{g}.json") for g in (1, 2, 3)]
+    assert all(parts), outputs
+    assert sum(len(p) for p in parts) == len(one), "an item ran in two shards, or in none"
+    union = {k: v for part in parts for k, v in part.items()}
+    assert union == one, outputs
