@@ -325,104 +325,76 @@ def stall_defect(
     gap = _waited_for(address, stall, gaps)
     attribute = gap.attribute if gap is not None and gap.attribute not in ("", "*") else None
     waited_for = f"{address}.{attribute}" if address and attribute else address
-    stopped = _Stopped(
+    found = Defect(
+        kind="stalled",
         address=address,
-        message=f"{stall.describe(waited_for)}; pytest-converge stopped `{command}` "
-        f"{stopped_after:.0f} s after it started, instead of letting it run into its timeout",
         module=module,
         scenario=scenario,
-        emulator=emulator,
-        severity=ERROR if strict else WARNING,
+        message=f"{stall.describe(waited_for)}; pytest-converge stopped `{command}` "
+        f"{stopped_after:.0f} s after it started, instead of letting it run into its timeout",
     )
+    severity = ERROR if strict else WARNING
     if stall.kind == SILENT_WAIT:
-        return _silent_wait_defect(stall, stopped)
+        return replace(
+            found,
+            declared="progress: an API call, or the resource completing",
+            observed=f"no API call for {stall.seconds:.0f} s",
+            why=_SILENT_WAIT_WHY,
+            fix=f"if {address or 'the resource'} waits for a state the {emulator} emulator "
+            "never reaches, " + _SILENT_WAIT_FIX,
+            severity=severity,
+        )
     if stall.kind == REFUSED_EGRESS:
-        return _refused_egress_defect(stall, stopped)
-    return _emulator_gap_defect(stall, stopped, attribute, gap)
-
-
-@dataclass(frozen=True)
-class _Stopped:
-    """What a ``stalled`` finding says whatever its kind: the resource in flight,
-    what happened and that it was stopped, where, and how severe an emulator's
-    stall is (``severity``; a refused connection is always an error)."""
-
-    address: str | None
-    message: str
-    module: str
-    scenario: str
-    emulator: str
-    severity: str
-
-
-def _silent_wait_defect(stall: Stall, stopped: _Stopped) -> Defect:
-    """A wait that asked nothing for :attr:`StallLimits.silence` seconds."""
-    return Defect(
-        kind="stalled",
-        address=stopped.address,
-        declared="progress: an API call, or the resource completing",
-        observed=f"no API call for {stall.seconds:.0f} s",
-        module=stopped.module,
-        scenario=stopped.scenario,
-        message=stopped.message,
-        why="the provider waited for the object to become ready without a call the "
-        "emulator could answer (a long sleep, or a backoff after an answer that said "
-        "not ready yet): a wait that makes no progress runs into terraform's timeout",
-        fix=f"if {stopped.address or 'the resource'} waits for a state the "
-        f"{stopped.emulator} emulator never reaches, test it on another backend "
-        "(--converge-backend) or leave it out of the module under test (a count/for_each "
-        "switched off in converge.tfvars); if it waits on purpose (a sleep in the module), "
-        "shorten the wait for the test",
-        severity=stopped.severity,
-    )
-
-
-def _refused_egress_defect(stall: Stall, stopped: _Stopped) -> Defect:
-    """A call the egress guard kept refusing: it went to a host beyond the emulator."""
-    return Defect(
-        kind="stalled",
-        address=stopped.address,
-        declared="only the local emulator",
-        observed=f"{stall.times} refused connections to {stall.target} in {stall.seconds:.0f} s",
-        module=stopped.module,
-        scenario=stopped.scenario,
-        message=stopped.message,
-        why="the provider sends this service's calls to a real host, not to the emulator "
-        "endpoint the provider override sets, and its SDK retries a refused connection "
-        "until terraform's timeout",
-        fix=fix_for(stall.host),
-    )
-
-
-def _emulator_gap_defect(
-    stall: Stall, stopped: _Stopped, attribute: str | None, gap: Gap | None
-) -> Defect:
-    """A call the emulator answered the same way every time while nothing progressed;
-    ``gap`` (a catalogue entry naming it) gives the ``attribute`` waited for and the
-    evidence."""
-    return Defect(
-        kind="stalled",
-        address=stopped.address,
+        return replace(
+            found,
+            declared="only the local emulator",
+            observed=f"{stall.times} refused connections to {stall.target} in "
+            f"{stall.seconds:.0f} s",
+            why=_REFUSED_EGRESS_WHY,
+            fix=fix_for(stall.host),
+        )
+    spent = f"{stall.times} times in {stall.seconds:.0f} s"
+    return replace(
+        found,
         attribute=attribute,
         declared="an answer that changes (the state the provider waits for)",
-        observed=f"{stall.target} answered {stall.answer} {stall.times} times in "
-        f"{stall.seconds:.0f} s",
-        module=stopped.module,
-        scenario=stopped.scenario,
-        message=stopped.message,
-        why=f"the {stopped.emulator} emulator accepted the request but never changes the "
-        "answer the provider waits for (or keeps failing a call AWS serves), so the provider "
-        "would poll or retry it until terraform's timeout",
-        fix=f"test the resource that needs `{stall.target}` on another backend "
-        "(--converge-backend), or leave it out of the module under test (a count/for_each "
-        "switched off in converge.tfvars)",
-        severity=stopped.severity,
+        observed=f"{stall.target} answered {stall.answer} {spent}",
+        why=f"the {emulator} emulator " + _EMULATOR_GAP_WHY,
+        fix=f"test the resource that needs `{stall.target}` " + _EMULATOR_GAP_FIX,
+        severity=severity,
         emulator_suspected=True,
         evidence=gap.describe(None)
         if gap is not None
-        else f"the {stopped.emulator} emulator answered {stall.target} the same way "
-        f"{stall.times} times over {stall.seconds:.0f} s while nothing else progressed",
+        else f"the {emulator} emulator answered {stall.target} the same way {stall.times} "
+        f"times over {stall.seconds:.0f} s while nothing else progressed",
     )
+
+
+#: Why each kind of stall happens, and the rest of its fix.
+_SILENT_WAIT_WHY = (
+    "the provider waited for the object to become ready without a call the emulator could "
+    "answer (a long sleep, or a backoff after an answer that said not ready yet): a wait "
+    "that makes no progress runs into terraform's timeout"
+)
+_SILENT_WAIT_FIX = (
+    "test it on another backend (--converge-backend) or leave it out of the module under "
+    "test (a count/for_each switched off in converge.tfvars); if it waits on purpose (a "
+    "sleep in the module), shorten the wait for the test"
+)
+_REFUSED_EGRESS_WHY = (
+    "the provider sends this service's calls to a real host, not to the emulator endpoint "
+    "the provider override sets, and its SDK retries a refused connection until "
+    "terraform's timeout"
+)
+_EMULATOR_GAP_WHY = (
+    "accepted the request but never changes the answer the provider waits for (or keeps "
+    "failing a call AWS serves), so the provider would poll or retry it until terraform's "
+    "timeout"
+)
+_EMULATOR_GAP_FIX = (
+    "on another backend (--converge-backend), or leave it out of the module under test "
+    "(a count/for_each switched off in converge.tfvars)"
+)
 
 
 def retried_egress(
