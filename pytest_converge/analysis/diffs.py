@@ -72,17 +72,37 @@ def plan_defects(
     defects: list[Defect] = []
     for rc in second.changes:
         defects.extend(_resource_defects(rc, second, remaining, ctx))
-    flapped: list[Defect] = []
-    if third is not None:
-        # The apply in between caused new changes: the module flaps, it does not settle.
-        seen = set(second.addresses())
-        for rc in third.changes:
-            if rc.address not in seen:
-                for defect in _resource_defects(rc, third, None, ctx):
-                    defect.message += " (new in the third plan: the apply of the second undid it)"
-                    flapped.append(defect)
+    flapped = _flapped(second, third, ctx)
     conflicts = _second_writer_conflicts(defects, second, writers or {})
-    # A writer the conflict's apply undid is re-created next: part of that finding.
+    _add_flapped(defects, flapped, conflicts)
+    defects.extend(_output_defects(second, third, ctx))
+    defects.extend(_drift_findings(second, ctx, conflicts, writers or {}))
+    for defect in defects:
+        defect.reproduce = defect.reproduce or reproduce
+    return defects
+
+
+def _flapped(second: Plan, third: Plan | None, ctx: _Context) -> list[Defect]:
+    """The changes new in ``third``: the apply in between caused them, so the
+    module flaps, it does not settle."""
+    if third is None:
+        return []
+    seen = set(second.addresses())
+    flapped: list[Defect] = []
+    for rc in third.changes:
+        if rc.address not in seen:
+            for defect in _resource_defects(rc, third, None, ctx):
+                defect.message += " (new in the third plan: the apply of the second undid it)"
+                flapped.append(defect)
+    return flapped
+
+
+def _add_flapped(
+    defects: list[Defect], flapped: list[Defect], conflicts: Mapping[str, set[str]]
+) -> None:
+    """Append the flapped changes to ``defects``, except a second writer that a
+    conflict's apply undid: it is re-created next, part of that finding, whose
+    message then says so."""
     undone = {w for d in defects if d.writers and d.kind == "permanent-diff" for w in d.writers}
     for defect in flapped:
         if defect.address not in undone:
@@ -91,17 +111,30 @@ def plan_defects(
         for d in defects:
             if set(d.writers) & undone and d.address in conflicts:
                 d.message += " The next plan re-creates them."
+
+
+def _output_defects(second: Plan, third: Plan | None, ctx: _Context) -> list[Defect]:
+    """One ``output-change`` per output ``second`` changes (transient when
+    ``third`` no longer changes it)."""
     third_outputs = {o.name for o in third.outputs} if third is not None else None
-    for out in second.outputs:
-        transient = third_outputs is not None and out.name not in third_outputs
-        defects.append(_output_defect(out, transient, ctx))
+    return [
+        _output_defect(out, third_outputs is not None and out.name not in third_outputs, ctx)
+        for out in second.outputs
+    ]
+
+
+def _drift_findings(
+    second: Plan, ctx: _Context, conflicts: Mapping[str, set[str]], writers: Writers
+) -> list[Defect]:
+    """The drift ``second``'s refresh found, less what a second-writer conflict
+    already explains."""
     relevant = second.relevant
     planned = {
         rc.address: {top_attribute(a.path) or "(object)" for a in rc.attributes}
         for rc in second.changes
     }
+    defects: list[Defect] = []
     for rc in second.drift:
-        # Drift a second-writer conflict already explains is not reported again.
         explained = conflicts.get(rc.address, set())
         if explained:
             kept = [
@@ -118,12 +151,10 @@ def plan_defects(
                 rc,
                 ctx,
                 relevant.get(rc.address, set()),
-                (writers or {}).get(rc.address, {}),
+                writers.get(rc.address, {}),
                 planned.get(rc.address, set()),
             )
         )
-    for defect in defects:
-        defect.reproduce = defect.reproduce or reproduce
     return defects
 
 

@@ -197,35 +197,12 @@ def find_leftovers(
     leftover is its own defect, even when two duplicate the same address.
     ``reproduce`` is left for the caller, which knows the scenario.
     """
-    regions = dict(provider_regions or {})
-    managed = [r for r in state if r.mode == "managed"]
-    adopted: set[str] = set()
-    for r in managed:
-        adopted.update(_norm(r.values.get(k)) for k in ADOPTED_ID_ATTRIBUTES if r.values.get(k))
-    # type -> [(keys, region)] of every state resource that can track an object of that type.
-    keys_by_type: dict[str, list[tuple[set[str], str | None]]] = {}
-    by_type: dict[str, list[StateResource]] = {}
-    for r in managed:
-        region = state_region(r, regions)
-        keys_by_type.setdefault(r.type, []).append((_state_keys(r), region))
-        by_type.setdefault(r.type, []).append(r)
-    for object_type, sources in _CONTENT_IDS.items():
-        for state_type, ids in sources:
-            for r in by_type.get(state_type, []):
-                entry = (ids(r.values), state_region(r, regions))
-                keys_by_type.setdefault(object_type, []).append(entry)
-
-    untracked: list[CloudObject] = []
-    for obj in sorted(created, key=lambda o: (o.type, o.id, o.region)):
-        if _norm(obj.id) in adopted:
-            continue
-        mine = _object_keys(obj)
-        if any(
-            mine & keys and _same_region(obj.region, region)
-            for keys, region in keys_by_type.get(obj.type, [])
-        ):
-            continue
-        untracked.append(obj)
+    managed = _Managed.of(state, dict(provider_regions or {}))
+    untracked = [
+        obj
+        for obj in sorted(created, key=lambda o: (o.type, o.id, o.region))
+        if not managed.tracks(obj)
+    ]
     # A rule, route or attachment of a leftover group, table or role goes with it
     # (AWS gives every new group an allow-all egress rule): one defect, not two.
     leftover_ids = {o.id for o in untracked}
@@ -234,29 +211,83 @@ def find_leftovers(
         owner = _owner(obj)
         if owner is not None and owner in leftover_ids:
             parts.setdefault(owner, []).append(obj.id)
+    return [
+        _leftover(obj, managed.candidates(obj), parts.get(obj.id, []), module, scenario)
+        for obj in untracked
+        if _owner(obj) not in leftover_ids
+    ]
 
-    defects: list[Defect] = []
-    for obj in untracked:
-        owner = _owner(obj)
-        if owner is not None and owner in leftover_ids:
-            continue
-        candidates = sorted(
+
+@dataclass(frozen=True)
+class _Managed:
+    """The managed resources of a state, by what can track an object of each type."""
+
+    regions: Mapping[str, str]
+    #: Ids of objects terraform knows without having created them (a VPC's default
+    #: security group, a replaced main route table): never a leftover.
+    adopted: set[str]
+    #: Object type -> (keys, region) of every state resource that can track one.
+    keys_by_type: dict[str, list[tuple[set[str], str | None]]]
+    by_type: dict[str, list[StateResource]]
+
+    @classmethod
+    def of(cls, state: Iterable[StateResource], regions: Mapping[str, str]) -> _Managed:
+        managed = [r for r in state if r.mode == "managed"]
+        adopted: set[str] = set()
+        for r in managed:
+            adopted.update(_norm(r.values.get(k)) for k in ADOPTED_ID_ATTRIBUTES if r.values.get(k))
+        keys_by_type: dict[str, list[tuple[set[str], str | None]]] = {}
+        by_type: dict[str, list[StateResource]] = {}
+        for r in managed:
+            region = state_region(r, regions)
+            keys_by_type.setdefault(r.type, []).append((_state_keys(r), region))
+            by_type.setdefault(r.type, []).append(r)
+        for object_type, sources in _CONTENT_IDS.items():
+            for state_type, ids in sources:
+                for r in by_type.get(state_type, []):
+                    entry = (ids(r.values), state_region(r, regions))
+                    keys_by_type.setdefault(object_type, []).append(entry)
+        return cls(regions, adopted, keys_by_type, by_type)
+
+    def tracks(self, obj: CloudObject) -> bool:
+        """Some resource (or the state's adopted ids) tracks ``obj`` in its region."""
+        if _norm(obj.id) in self.adopted:
+            return True
+        mine = _object_keys(obj)
+        return any(
+            mine & keys and _same_region(obj.region, region)
+            for keys, region in self.keys_by_type.get(obj.type, [])
+        )
+
+    def candidates(self, obj: CloudObject) -> list[StateResource]:
+        """The resources of ``obj``'s type and region, by address: what it may duplicate."""
+        return sorted(
             (
                 r
-                for r in by_type.get(obj.type, [])
-                if _same_region(obj.region, state_region(r, regions))
+                for r in self.by_type.get(obj.type, [])
+                if _same_region(obj.region, state_region(r, self.regions))
             ),
             key=lambda r: r.address,
         )
-        # A rule, route or attachment is its content: one that differs is no duplicate.
-        best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
-        if best is not None:
-            defect = _duplicate(obj, best, candidates, module, scenario)
-        else:
-            defect = _orphan(obj, candidates, module, scenario)
-        defect.objects.extend(parts.get(obj.id, []))
-        defects.append(defect)
-    return defects
+
+
+def _leftover(
+    obj: CloudObject,
+    candidates: list[StateResource],
+    parts: list[str],
+    module: str,
+    scenario: str,
+) -> Defect:
+    """``obj``'s finding: a duplicate of the candidate it resembles, else an orphan;
+    its ``parts`` (the ids of its leftover rules, routes, attachments) go with it."""
+    # A rule, route or attachment is its content: one that differs is no duplicate.
+    best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
+    if best is not None:
+        defect = _duplicate(obj, best, candidates, module, scenario)
+    else:
+        defect = _orphan(obj, candidates, module, scenario)
+    defect.objects.extend(parts)
+    return defect
 
 
 def left_object(defect: Defect, created: Iterable[CloudObject]) -> CloudObject | None:

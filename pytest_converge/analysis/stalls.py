@@ -325,67 +325,76 @@ def stall_defect(
     gap = _waited_for(address, stall, gaps)
     attribute = gap.attribute if gap is not None and gap.attribute not in ("", "*") else None
     waited_for = f"{address}.{attribute}" if address and attribute else address
-    text = stall.describe(waited_for)
-    stopped = (
-        f"pytest-converge stopped `{command}` {stopped_after:.0f} s after it started, "
-        "instead of letting it run into its timeout"
+    found = Defect(
+        kind="stalled",
+        address=address,
+        module=module,
+        scenario=scenario,
+        message=f"{stall.describe(waited_for)}; pytest-converge stopped `{command}` "
+        f"{stopped_after:.0f} s after it started, instead of letting it run into its timeout",
     )
+    severity = ERROR if strict else WARNING
     if stall.kind == SILENT_WAIT:
-        return Defect(
-            kind="stalled",
-            address=address,
+        return replace(
+            found,
             declared="progress: an API call, or the resource completing",
             observed=f"no API call for {stall.seconds:.0f} s",
-            module=module,
-            scenario=scenario,
-            message=f"{text}; {stopped}",
-            why="the provider waited for the object to become ready without a call the "
-            "emulator could answer (a long sleep, or a backoff after an answer that said "
-            "not ready yet): a wait that makes no progress runs into terraform's timeout",
+            why=_SILENT_WAIT_WHY,
             fix=f"if {address or 'the resource'} waits for a state the {emulator} emulator "
-            "never reaches, test it on another backend (--converge-backend) or leave it out "
-            "of the module under test (a count/for_each switched off in converge.tfvars); "
-            "if it waits on purpose (a sleep in the module), shorten the wait for the test",
-            severity=ERROR if strict else WARNING,
+            "never reaches, " + _SILENT_WAIT_FIX,
+            severity=severity,
         )
     if stall.kind == REFUSED_EGRESS:
-        return Defect(
-            kind="stalled",
-            address=address,
+        return replace(
+            found,
             declared="only the local emulator",
             observed=f"{stall.times} refused connections to {stall.target} in "
             f"{stall.seconds:.0f} s",
-            module=module,
-            scenario=scenario,
-            message=f"{text}; {stopped}",
-            why="the provider sends this service's calls to a real host, not to the emulator "
-            "endpoint the provider override sets, and its SDK retries a refused connection "
-            "until terraform's timeout",
+            why=_REFUSED_EGRESS_WHY,
             fix=fix_for(stall.host),
         )
-    return Defect(
-        kind="stalled",
-        address=address,
+    spent = f"{stall.times} times in {stall.seconds:.0f} s"
+    return replace(
+        found,
         attribute=attribute,
         declared="an answer that changes (the state the provider waits for)",
-        observed=f"{stall.target} answered {stall.answer} {stall.times} times in "
-        f"{stall.seconds:.0f} s",
-        module=module,
-        scenario=scenario,
-        message=f"{text}; {stopped}",
-        why=f"the {emulator} emulator accepted the request but never changes the answer the "
-        "provider waits for (or keeps failing a call AWS serves), so the provider would "
-        "poll or retry it until terraform's timeout",
-        fix=f"test the resource that needs `{stall.target}` on another backend "
-        "(--converge-backend), or leave it out of the module under test (a count/for_each "
-        "switched off in converge.tfvars)",
-        severity=ERROR if strict else WARNING,
+        observed=f"{stall.target} answered {stall.answer} {spent}",
+        why=f"the {emulator} emulator " + _EMULATOR_GAP_WHY,
+        fix=f"test the resource that needs `{stall.target}` " + _EMULATOR_GAP_FIX,
+        severity=severity,
         emulator_suspected=True,
         evidence=gap.describe(None)
         if gap is not None
         else f"the {emulator} emulator answered {stall.target} the same way {stall.times} "
         f"times over {stall.seconds:.0f} s while nothing else progressed",
     )
+
+
+#: Why each kind of stall happens, and the rest of its fix.
+_SILENT_WAIT_WHY = (
+    "the provider waited for the object to become ready without a call the emulator could "
+    "answer (a long sleep, or a backoff after an answer that said not ready yet): a wait "
+    "that makes no progress runs into terraform's timeout"
+)
+_SILENT_WAIT_FIX = (
+    "test it on another backend (--converge-backend) or leave it out of the module under "
+    "test (a count/for_each switched off in converge.tfvars); if it waits on purpose (a "
+    "sleep in the module), shorten the wait for the test"
+)
+_REFUSED_EGRESS_WHY = (
+    "the provider sends this service's calls to a real host, not to the emulator endpoint "
+    "the provider override sets, and its SDK retries a refused connection until "
+    "terraform's timeout"
+)
+_EMULATOR_GAP_WHY = (
+    "accepted the request but never changes the answer the provider waits for (or keeps "
+    "failing a call AWS serves), so the provider would poll or retry it until terraform's "
+    "timeout"
+)
+_EMULATOR_GAP_FIX = (
+    "on another backend (--converge-backend), or leave it out of the module under test "
+    "(a count/for_each switched off in converge.tfvars)"
+)
 
 
 def retried_egress(

@@ -649,6 +649,18 @@ class _Server(ThreadingHTTPServer):
             thread.join(max(0.0, deadline - time.monotonic()))
 
 
+def _note_answer(call: Call, response: Response, body: bytes) -> None:
+    """Record on ``call`` the answer its client gets (``body`` is the request's)."""
+    call.status = 0 if response.drop else response.status
+    call.answer_digest = answer_digest(call.status, response.body)
+    call.error_code = error_code(call.status, response.body)
+    if call.refused:
+        call.error_message = error_message(call.status, response.body)
+    if call.refused or call.unimplemented:
+        # The request an explanation quotes (a refusal, an error page).
+        call.parameters = request_parameters(body)
+
+
 class _Handler(BaseHTTPRequestHandler):
     """Reads one request, lets the armed fault decide, forwards, answers, records."""
 
@@ -697,73 +709,91 @@ class _Handler(BaseHTTPRequestHandler):
         op = identify(method, target, headers, body)
         path = target.split("?", 1)[0]
         pending = proxy._begin(op, method, path, started, proxy._located(op, body, path))
-        call, fault, gather = pending.call, pending.fault, pending.gather
-        call.request_digest = request_digest(method, target, body)
-        request = Request(op, call.occurrence, method, path, dict(headers))
-        response: Response | None = None
+        pending.call.request_digest = request_digest(method, target, body)
+        request = Request(op, pending.call.occurrence, method, path, dict(headers))
         try:
-            if fault is not None:
-                response = fault.before(request)
-            held = (
-                gather is not None and fault is None and gather.holds(call.address, call.mutating)
-            )
-            if response is None and fault is None and proxy._unserved(op.service):
-                call.unimplemented = True
-                response = request.error(501, "NotImplemented", _NOT_SERVED_AT_ALL)
-            if response is None and held:
-                # A cut is being gathered: this change waits for it and never happens.
-                gather.wait()  # type: ignore[union-attr]
-                response = Response.dropped()
-            if response is None:
-                had_length = self.headers.get("Content-Length") is not None
-                t0 = time.monotonic()
-                try:
-                    response = proxy._forward(method, target, headers, body, had_length)
-                except (OSError, http.client.HTTPException) as exc:
-                    log.warning("upstream %s failed for %s: %s", proxy.upstream, call.label, exc)
-                    call.unreached = True
-                    response = request.error(
-                        502, "ServiceUnavailable", f"the emulator did not answer: {exc}"
-                    )
-                else:
-                    call.forwarded = True
-                    call.upstream_status = response.status
-                    if gather is not None and call.mutating:
-                        gather.changed(call.address)
-                    call.unimplemented = unimplemented_operation(
-                        response.status, response.headers, response.body
-                    )
-                    if call.unimplemented and fault is None:
-                        # An HTML 500 the SDK would retry (five times, up to a minute per
-                        # call): answered as not implemented, which no SDK retries, so the
-                        # resource fails at once and terraform goes on with the rest.
-                        response = request.error(501, "NotImplemented", _NOT_SERVED)
-                    if call.mutating and 200 <= response.status < 300:
-                        call.answered = answer_tokens(response.body)
-                        call.requested = request_tokens(body, path)
-                        call.sent = frozenset(n.split(".", 1)[0] for n in request_parameters(body))
-                        proxy._heard(call)
-                    if gather is not None and isinstance(fault, Crash):
-                        # Made, unanswered: held until the cut kills terraform.
-                        gather.hold(pending.signal)
-                        response = Response.dropped()
-                    elif fault is not None:
-                        response = fault.after(request, response, pending.signal) or response
-                finally:
-                    call.duration = time.monotonic() - t0
-            call.status = 0 if response.drop else response.status
-            call.answer_digest = answer_digest(call.status, response.body)
-            call.error_code = error_code(call.status, response.body)
-            if call.refused:
-                call.error_message = error_message(call.status, response.body)
-            if call.refused or call.unimplemented:
-                # The request an explanation quotes (a refusal, an error page).
-                call.parameters = request_parameters(body)
+            response = self._answer(pending, request, target, headers, body)
+            _note_answer(pending.call, response, body)
             # Record before answering: a client that has its answer must find its call.
             proxy._finish(pending)
             self._send(response)
         finally:
             proxy._finish(pending)
+
+    def _answer(
+        self,
+        pending: _Pending,
+        request: Request,
+        target: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+    ) -> Response:
+        """What the client gets: the armed fault's own answer, a refusal of a service
+        the backend lacks, nothing for a change a cut holds, else the emulator's."""
+        proxy = self.server.proxy
+        call, fault, gather = pending.call, pending.fault, pending.gather
+        if fault is not None:
+            response = fault.before(request)
+            if response is not None:
+                return response
+        held = (
+            gather
+            if gather is not None and fault is None and gather.holds(call.address, call.mutating)
+            else None
+        )
+        if fault is None and proxy._unserved(request.operation.service):
+            call.unimplemented = True
+            return request.error(501, "NotImplemented", _NOT_SERVED_AT_ALL)
+        if held is not None:
+            # A cut is being gathered: this change waits for it and never happens.
+            held.wait()
+            return Response.dropped()
+        t0 = time.monotonic()
+        try:
+            had_length = self.headers.get("Content-Length") is not None
+            try:
+                response = proxy._forward(request.method, target, headers, body, had_length)
+            except (OSError, http.client.HTTPException) as exc:
+                log.warning("upstream %s failed for %s: %s", proxy.upstream, call.label, exc)
+                call.unreached = True
+                return request.error(
+                    502, "ServiceUnavailable", f"the emulator did not answer: {exc}"
+                )
+            return self._forwarded(pending, request, response, body)
+        finally:
+            call.duration = time.monotonic() - t0
+
+    def _forwarded(
+        self, pending: _Pending, request: Request, response: Response, body: bytes
+    ) -> Response:
+        """Record what the emulator answered, and what the client gets of it (the
+        armed fault's say, a cut's hold, not implemented instead of an error page)."""
+        proxy = self.server.proxy
+        call, fault, gather = pending.call, pending.fault, pending.gather
+        call.forwarded = True
+        call.upstream_status = response.status
+        if gather is not None and call.mutating:
+            gather.changed(call.address)
+        call.unimplemented = unimplemented_operation(
+            response.status, response.headers, response.body
+        )
+        if call.unimplemented and fault is None:
+            # An HTML 500 the SDK would retry (five times, up to a minute per
+            # call): answered as not implemented, which no SDK retries, so the
+            # resource fails at once and terraform goes on with the rest.
+            response = request.error(501, "NotImplemented", _NOT_SERVED)
+        if call.mutating and 200 <= response.status < 300:
+            call.answered = answer_tokens(response.body)
+            call.requested = request_tokens(body, request.path)
+            call.sent = frozenset(n.split(".", 1)[0] for n in request_parameters(body))
+            proxy._heard(call)
+        if gather is not None and isinstance(fault, Crash):
+            # Made, unanswered: held until the cut kills terraform.
+            gather.hold(pending.signal)
+            return Response.dropped()
+        if fault is not None:
+            return fault.after(request, response, pending.signal) or response
+        return response
 
     def _read_body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..analysis.addresses import Address
-from ..analysis.attribution import attribute, finding_key, origin_of
+from ..analysis.attribution import Attribution, attribute, finding_key, origin_of
 from ..analysis.defects import Defect
 from ..analysis.gaps import resource_type
 from ..analysis.left_behind import left_behind
@@ -48,7 +48,7 @@ from ..faults import Crash, Fault, Interrupt
 from ..faults.locate import CleanApply
 from .protocol import ScenarioStack, Step
 from .results import ApplyResult, Observations
-from .scenario import Scenario, errored, fault_hit, recovery_failures
+from .scenario import Observed, Scenario, errored, fault_hit, recovery_failures
 
 if TYPE_CHECKING:
     from ..faults.proxy import Call
@@ -253,7 +253,7 @@ def decisions(
     queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
     decided = 0
     runs = 0
-    common: set[tuple[object, ...]] | None = None
+    own = _OwnFindings(stack)
 
     def judged(verdict: Verdict, observed: Observations) -> Verdict:
         """``verdict``'s defects judged on the run that decided it (``observed``): a run
@@ -272,51 +272,97 @@ def decisions(
             decided += 1
             yield judged(*_alone(stack, group[0], runs, started))
             continue
-        label = f"{len(group)} points together"
-        scenario = GroupScenario(stack, group, label, clean_state or (), order)
-        scenario.progress = f"; {decided} of {len(faults)} points decided"
-        found = scenario.run()
-        seconds = time.monotonic() - started
-        fired = scenario.fired()
-        origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
-        makers = scenario.makers(found.defects, found.created)
-        shared = attribute(found.defects, fired, origins, makers, common or ())
-        if shared.unattributed and common is None:
-            # Is it the module's own, found whatever the fault? A clean run says, once.
-            common = _without_faults(stack)
-            shared = attribute(found.defects, fired, origins, makers, common)
-        _log.info(
-            "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
-            stack.name,
-            runs,
-            len(group),
-            seconds,
-            len(fired),
-            len(group) - len(fired),
-            sorted(shared.ambiguous),
-            [(d.kind, d.address, d.message[:120]) for d in shared.unattributed],
+        scenario = GroupScenario(
+            stack, group, f"{len(group)} points together", clean_state or (), order
         )
+        scenario.progress = f"; {decided} of {len(faults)} points decided"
+        run = _run_group(scenario, clean_state, own, runs, started)
         by_label = {f.label: f for f in group}
         later: list[list[Fault]] = []
-        if shared.unattributed:
+        if run.shared.unattributed:
             # A finding no point accounts for: none of this run's verdicts is sure.
-            points = [by_label[p] for p in fired]
+            points = [by_label[p] for p in run.fired]
             half = max(1, len(points) // 2)
             later += [points[:half], points[half:]]
         else:
-            together = tuple(p for p in fired if p not in shared.ambiguous)
-            for point in together:
-                hit = fired[point]
-                own = [_relabelled(d, point, label) for d in shared.by_point[point]]
-                verdict = Verdict(
-                    point, left_behind(own, found.created, hit), runs, together, seconds, hit
-                )
+            for verdict in _group_verdicts(run, runs):
                 decided += 1
-                yield judged(verdict, found.observed)
+                yield judged(verdict, run.found.observed)
             # Points a finding could belong to are run again, each in another group.
-            apart = [by_label[p] for p in sorted(shared.ambiguous, key=lambda p: rank.get(p, 0))]
-            later.extend(_spread(apart))
+            apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
+            later.extend(_spread([by_label[p] for p in apart]))
         queue = _then(later, scenario.unfired(), len(group)) + queue
+
+
+class _OwnFindings:
+    """The module's own findings (:func:`_without_faults`), asked of a clean run once:
+    when a grouped run first finds something no point accounts for."""
+
+    def __init__(self, stack: ScenarioStack) -> None:
+        self._stack = stack
+        #: None until the clean run has run.
+        self.known: set[tuple[object, ...]] | None = None
+
+    def ask(self) -> set[tuple[object, ...]]:
+        if self.known is None:
+            self.known = _without_faults(self._stack)
+        return self.known
+
+
+@dataclass(frozen=True)
+class _GroupRun:
+    """One run of several points, its findings shared out by point."""
+
+    label: str
+    found: Observed
+    #: Each fault that fired -> the resource its call was made for.
+    fired: dict[str, str | None]
+    shared: Attribution
+    seconds: float
+
+
+def _run_group(
+    scenario: GroupScenario,
+    clean_state: Sequence[StateResource] | None,
+    own: _OwnFindings,
+    run: int,
+    started: float,
+) -> _GroupRun:
+    """Run ``scenario`` (the ``run``-th of its :func:`decisions`) and share its findings
+    out among the points that fired; what no point accounts for may be the module's
+    ``own``, so a clean run is asked then, once."""
+    found = scenario.run()
+    seconds = time.monotonic() - started
+    fired = scenario.fired()
+    origins = origin_of(found.defects, found.created, clean_state) if clean_state else {}
+    makers = scenario.makers(found.defects, found.created)
+    shared = attribute(found.defects, fired, origins, makers, own.known or ())
+    if shared.unattributed and own.known is None:
+        shared = attribute(found.defects, fired, origins, makers, own.ask())
+    _log.info(
+        "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
+        scenario.stack.name,
+        run,
+        len(scenario.faults),
+        seconds,
+        len(fired),
+        len(scenario.faults) - len(fired),
+        sorted(shared.ambiguous),
+        [(d.kind, d.address, d.message[:120]) for d in shared.unattributed],
+    )
+    return _GroupRun(scenario.label, found, fired, shared, seconds)
+
+
+def _group_verdicts(run: _GroupRun, number: int) -> Iterator[Verdict]:
+    """The verdict of each point the group ``run`` (its ``number``) decided: every fired
+    point but the ambiguous ones, with the findings shared out to it."""
+    together = tuple(p for p in run.fired if p not in run.shared.ambiguous)
+    for point in together:
+        hit = run.fired[point]
+        own = [_relabelled(d, point, run.label) for d in run.shared.by_point[point]]
+        yield Verdict(
+            point, left_behind(own, run.found.created, hit), number, together, run.seconds, hit
+        )
 
 
 def _then(later: list[list[Fault]], missed: list[Fault], size: int) -> list[list[Fault]]:

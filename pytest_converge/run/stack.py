@@ -149,6 +149,12 @@ class Stack:
         self.replay = replay
         #: Findings a known emulator gap explains stay errors (``--converge-strict``).
         self.strict = strict
+        self._start_record(emulator_empty)
+        self._read_module()
+        self._start_servers(workdir, reattach)
+
+    def _start_record(self, emulator_empty: bool) -> None:
+        """What the runs have made, learned and found: nothing yet."""
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
@@ -164,10 +170,6 @@ class Stack:
         #: This scenario's runs have told the untested part already (take_run_findings).
         self._untested_told = False
         self.defects: list[Defect] = []
-        #: Provider configuration ("aws", "aws.west") -> its literal region.
-        self.provider_regions = provider_regions(self.module)
-        #: Every region a run signed a call for, plus the declared ones: what to inventory.
-        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
         #: Region -> SigV4 services the runs called there; None once an unsigned call
         #: (no credential scope) was seen, which makes every service worth listing.
         self.services: dict[str, set[str]] | None = {}
@@ -179,13 +181,26 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The last command was stopped because the emulator under it died (see _stall_watch).
         self._emulator_lost = False
-        #: The AWS resources and data sources the module and its modules declare.
-        self._addresses = aws_addresses(self.template.root / self.template.subdir)
         #: The world a clean apply made, by variable values (see clean_world), and
         #: the types the emulator's world() covers (None: not asked yet).
         self._clean_worlds: dict[str, World | None] = {}
         self._clean_states: dict[str, dict[str, Any]] = {}
         self._world_covered: frozenset[str] | None = None
+        #: egress and stalled defects of the runs since the scenario started
+        #: (see take_run_findings).
+        self._egress: list[Defect] = []
+        self._stalled: list[Defect] = []
+
+    def _read_module(self) -> None:
+        """What the module declares (its providers' regions, its AWS resources) and, before
+        any apply, what of it the backend is known not to serve."""
+        emulator = self.emulator
+        #: Provider configuration ("aws", "aws.west") -> its literal region.
+        self.provider_regions = provider_regions(self.module)
+        #: Every region a run signed a call for, plus the declared ones: what to inventory.
+        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
+        #: The AWS resources and data sources the module and its modules declare.
+        self._addresses = aws_addresses(self.template.root / self.template.subdir)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
@@ -196,6 +211,12 @@ class Stack:
         )
         if self.preflight.unservable:
             self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
+
+    def _start_servers(self, workdir: Path, reattach: bool) -> None:
+        """Start the fault proxy and the egress guard, make the workspace in a directory of
+        its own under ``workdir`` and its runner (with a reattached provider when
+        ``reattach``); whatever fails on the way stops what had started."""
+        emulator = self.emulator
         ensure_loopback(emulator.endpoint, "emulator endpoint")
         self.proxy = Proxy(
             upstream=emulator.endpoint,
@@ -205,10 +226,6 @@ class Stack:
         )
         self.proxy.start()
         self.egress_guard = EgressGuard()
-        #: egress and stalled defects of the runs since the scenario started
-        #: (see take_run_findings).
-        self._egress: list[Defect] = []
-        self._stalled: list[Defect] = []
         base = workdir / f"stack-{next(_counter)}-{self.module.name}"
         provider: ReattachedProvider | None = None
         try:
@@ -216,10 +233,14 @@ class Stack:
             self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
             #: The Stack's own directory (its workspace is ``workdir`` inside it).
             self.root = base
-            env = {**templates.env(base), **self.egress_guard.proxy_env()}
+            env = {**self.templates.env(base), **self.egress_guard.proxy_env()}
             provider = _reattached_provider(self.template, self.workdir, env, reattach)
             self.runner = Runner(
-                templates.toolchain.command, self.workdir, env, timeouts, provider=provider
+                self.templates.toolchain.command,
+                self.workdir,
+                env,
+                self.timeouts,
+                provider=provider,
             )
         except BaseException:
             # Cancelled (SIGTERM) can land here too: the caller never gets this Stack

@@ -301,23 +301,9 @@ class Runner(python_terraform.Terraform):
         err_chunks: list[bytes] = []
         env, provider_pid = self._provider_env(name)
         started = time.monotonic()
-        with self._lock:
-            self._signalled = None
-            self._proc = subprocess.Popen(
-                argv,
-                cwd=self.working_dir,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-            proc = self._proc
-        cancel.track(proc.pid)  # killed even if pytest dies before the finally below
+        proc = self._start(argv, env)
         timed_out = False
         stalled: str | None = None
-        assert proc.stdout is not None
-        self._stdout_fd = proc.stdout.fileno()
         try:
             finished, stalled = _pump(
                 proc,
@@ -331,54 +317,94 @@ class Runner(python_terraform.Terraform):
             )
             timed_out = not finished
         finally:
-            with self._pump_lock:
-                self._stdout_fd = None
-            # Whatever happened, nothing terraform started may outlive it.
-            _kill_group(proc)
-            cancel.untrack(proc.pid)
-            with self._lock:
-                self._proc = None
-            if provider_pid is not None and (timed_out or stalled or self._signalled is not None):
-                # terraform would have taken its provider down with it.
-                self.provider.stop()  # type: ignore[union-attr]
-        stdout = b"".join(out_chunks).decode(errors="replace")
-        stderr = b"".join(err_chunks).decode(errors="replace")
+            self._end(proc, provider_pid, cut_short=timed_out or bool(stalled))
         done = Completed(
             argv,
             proc.returncode,
-            stdout,
-            stderr,
+            b"".join(out_chunks).decode(errors="replace"),
+            b"".join(err_chunks).decode(errors="replace"),
             time.monotonic() - started,
             events,
             self._signalled,
             provider_pid,
         )
+        self._raise_failure(
+            done,
+            stalled=stalled,
+            timed_out_after=limit if timed_out else None,
+            ok_codes=ok_codes if check else None,
+        )
+        return done
+
+    def _raise_failure(
+        self,
+        done: Completed,
+        *,
+        stalled: str | None,
+        timed_out_after: float | None,
+        ok_codes: Sequence[int] | None,
+    ) -> None:
+        """Raise what went wrong with ``done``: the ``stalled`` reason it was stopped for,
+        the timeout it ran into, or (with ``ok_codes``) an exit code not among them."""
         if stalled is not None:
             raise TerraformStalled(
                 done.command,
                 stalled,
                 done.seconds,
                 ", ".join(done.pending()),
-                stdout + stderr,
+                done.stdout + done.stderr,
                 str(self.working_dir),
             )
-        if timed_out:
+        if timed_out_after is not None:
             raise TerraformTimeout(
                 done.command,
-                limit,
+                timed_out_after,
                 ", ".join(done.pending()),
-                stdout + stderr,
+                done.stdout + done.stderr,
                 str(self.working_dir),
             )
-        if check and done.returncode not in ok_codes:
+        if ok_codes is not None and done.returncode not in ok_codes:
             raise TerraformError(
                 done.command,
                 done.returncode,
                 done.diagnostics(),
-                stdout + stderr,
+                done.stdout + done.stderr,
                 str(self.working_dir),
             )
-        return done
+
+    def _start(self, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        """Start ``argv`` in its own process group, as the command :meth:`signal` reaches."""
+        with self._lock:
+            self._signalled = None
+            self._proc = subprocess.Popen(
+                argv,
+                cwd=self.working_dir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+            proc = self._proc
+        cancel.track(proc.pid)  # killed even if pytest dies before _end
+        assert proc.stdout is not None
+        self._stdout_fd = proc.stdout.fileno()
+        return proc
+
+    def _end(
+        self, proc: subprocess.Popen[bytes], provider_pid: int | None, cut_short: bool
+    ) -> None:
+        """Whatever happened, nothing terraform started may outlive it; a reattached
+        provider goes too when the command was ``cut_short`` (a timeout, a stall) or
+        signalled, as terraform would have taken it down with it."""
+        with self._pump_lock:
+            self._stdout_fd = None
+        _kill_group(proc)
+        cancel.untrack(proc.pid)
+        with self._lock:
+            self._proc = None
+        if provider_pid is not None and (cut_short or self._signalled is not None):
+            self.provider.stop()  # type: ignore[union-attr]
 
 
 def _pump(
