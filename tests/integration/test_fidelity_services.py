@@ -699,7 +699,7 @@ def _policies(moto: Any) -> dict[str, Any]:
     )  # fmt: skip
     asg.put_scaling_policy(
         AutoScalingGroupName="ex", PolicyName="off", PolicyType="SimpleScaling",
-        AdjustmentType="ChangeInCapacity", ScalingAdjustment=1, Enabled=False,
+        AdjustmentType="ChangeInCapacity", ScalingAdjustment=1, Enabled=False, Cooldown=60,
     )  # fmt: skip
     asg.put_scaling_policy(
         AutoScalingGroupName="ex", PolicyName="predictive", PolicyType="PredictiveScaling",
@@ -713,14 +713,21 @@ def _policies(moto: Any) -> dict[str, Any]:
     )  # fmt: skip
     found = asg.describe_policies(AutoScalingGroupName="ex")["ScalingPolicies"]
     return {
-        policy["PolicyName"]: (policy.get("Enabled"), "PredictiveScalingConfiguration" in policy)
+        policy["PolicyName"]: (
+            policy.get("Enabled"), "PredictiveScalingConfiguration" in policy,
+            policy.get("Cooldown"),
+        )
         for policy in found
-    }
+    }  # fmt: skip
 
 
 def test_autoscaling_keeps_a_policys_enabled_flag(emulator, raw_moto) -> None:
     assert _policies(emulator) == {
-        "on": (True, False), "off": (False, False), "predictive": (True, True),
+        "on": (True, False, None), "off": (False, False, 60), "predictive": (True, True, None),
     }  # fmt: skip
-    # The layer off: moto 5.2 answers no Enabled and an empty configuration for every policy.
-    assert _policies(raw_moto)["off"] == (None, True), retire("autoscaling.policy-enabled")
+    # The layer off: moto 5.2 answers no Enabled, an empty configuration for every
+    # policy and a cooldown of 300 for a simple one given none.
+    raw = _policies(raw_moto)
+    assert (raw["off"], raw["on"]) == ((None, True, 60), (None, True, 300)), retire(
+        "autoscaling.policy-enabled"
+    )

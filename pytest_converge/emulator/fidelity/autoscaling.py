@@ -28,7 +28,8 @@ moto 5.2 implements none of the three operations, so every
 - ``PutScalingPolicy``, ``DescribePolicies``: a policy keeps ``Enabled``
   (true unless given false; moto leaves it out, which reads false), and only a
   ``PredictiveScaling`` policy answers a ``PredictiveScalingConfiguration``
-  (moto answers an empty one for every policy).
+  (moto answers an empty one for every policy); a ``SimpleScaling`` policy
+  given no ``Cooldown`` answers none, the group's applying (moto: 300).
 """
 
 from __future__ import annotations
@@ -234,7 +235,8 @@ def _group_settings_kept() -> None:
     BEHAVIOURS,
     "autoscaling.policy-enabled",
     does="PutScalingPolicy keeps Enabled (true unless given false) and DescribePolicies "
-    "answers it; only a PredictiveScaling policy answers a PredictiveScalingConfiguration",
+    "answers it; only a PredictiveScaling policy answers a PredictiveScalingConfiguration, "
+    "and a policy given no Cooldown answers none",
     reference=_API + "API_PutScalingPolicy.html",
     test=_TESTS + "test_autoscaling_keeps_a_policys_enabled_flag",
     replaces={
@@ -254,6 +256,8 @@ def _policy_enabled() -> None:
         policy.enabled = self._get_bool_param("Enabled", True)
         if policy.policy_type != "PredictiveScaling":
             policy.predictive_scaling_configuration = None
+        if self._get_param("Cooldown") is None:
+            policy.cooldown = None  # AWS: the group's cooldown applies, the policy has none
         return result
 
     patch(AutoScalingResponse, "put_scaling_policy", put_scaling_policy)
