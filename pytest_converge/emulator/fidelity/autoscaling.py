@@ -25,6 +25,9 @@ moto 5.2 implements none of the three operations, so every
   ``DesiredCapacityType``, and ``DescribeAutoScalingGroups`` answers them; one
   never set is left out of the answer, and ``-1`` (both percentages, for the
   policy) clears one.
+- ``UpdateAutoScalingGroup``: a group's ``MixedInstancesPolicy`` stays unless
+  the call gives a new one, a launch template or a launch configuration (moto
+  5.2 dropped it at every update, so the next plan set it again).
 - ``PutScalingPolicy``, ``DescribePolicies``: a policy keeps ``Enabled``
   (true unless given false; moto leaves it out, which reads false), and only a
   ``PredictiveScaling`` policy answers a ``PredictiveScalingConfiguration``
@@ -261,3 +264,34 @@ def _policy_enabled() -> None:
         return result
 
     patch(AutoScalingResponse, "put_scaling_policy", put_scaling_policy)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.update-keeps-mixed-instances",
+    does="UpdateAutoScalingGroup keeps the group's MixedInstancesPolicy unless the call "
+    "gives a new one, a launch template or a launch configuration",
+    reference=_API + "API_UpdateAutoScalingGroup.html",
+    test=_TESTS + "test_autoscaling_an_update_keeps_the_mixed_instances_policy",
+    replaces={
+        "moto.autoscaling.responses:AutoScalingResponse.update_auto_scaling_group": (
+            "ec2cfa6b3d062868"
+        ),
+    },
+)
+def _update_keeps_mixed_instances() -> None:
+    from moto.autoscaling.responses import AutoScalingResponse
+
+    before = original(AutoScalingResponse, "update_auto_scaling_group")
+    replacing = ("MixedInstancesPolicy", "LaunchTemplate", "LaunchConfigurationName")
+
+    def update_auto_scaling_group(self: Any) -> Any:
+        groups = self.autoscaling_backend.autoscaling_groups
+        group = groups.get(self._get_param("AutoScalingGroupName"))
+        kept = group.mixed_instances_policy if group is not None else None
+        result = before(self)
+        if kept and not any(self._get_param(key) for key in replacing):
+            group.mixed_instances_policy = kept
+        return result
+
+    patch(AutoScalingResponse, "update_auto_scaling_group", update_auto_scaling_group)
