@@ -146,6 +146,46 @@ def test_dhcp_options_are_tagged_at_creation(emulator, raw_moto) -> None:
     assert _dhcp_tags(raw_moto) == [], retire("ec2.dhcp-options-tags")
 
 
+def _launch_template(emulator: Any) -> tuple[Any, list[dict[str, str]]]:
+    ec2 = emulator.client("ec2")
+    instance = [{"ResourceType": "instance", "Tags": [{"Key": "Name", "Value": "web"}]}]
+    made = ec2.create_launch_template(
+        LaunchTemplateName="ex",
+        LaunchTemplateData={"ImageId": "ami-12c6146b", "TagSpecifications": instance},
+        TagSpecifications=[
+            {"ResourceType": "launch-template", "Tags": [{"Key": "Team", "Value": "core"}]}
+        ],
+    )["LaunchTemplate"]
+    bare = ec2.create_launch_template(
+        LaunchTemplateName="bare",
+        LaunchTemplateData={"ImageId": "ami-12c6146b"},
+        TagSpecifications=[
+            {"ResourceType": "launch-template", "Tags": [{"Key": "Team", "Value": "core"}]}
+        ],
+    )["LaunchTemplate"]
+    data = [
+        ec2.describe_launch_template_versions(LaunchTemplateId=template["LaunchTemplateId"])[
+            "LaunchTemplateVersions"
+        ][0]["LaunchTemplateData"].get("TagSpecifications")
+        for template in (made, bare)
+    ]
+    [described] = ec2.describe_launch_templates(LaunchTemplateIds=[made["LaunchTemplateId"]])[
+        "LaunchTemplates"
+    ]
+    return data, described["Tags"]
+
+
+def test_a_launch_templates_own_tags_stay_out_of_its_data(emulator, raw_moto) -> None:
+    instance = {"ResourceType": "instance", "Tags": [{"Key": "Name", "Value": "web"}]}
+    own = {"ResourceType": "launch-template", "Tags": [{"Key": "Team", "Value": "core"}]}
+    # The template is tagged; its data keeps what was given in it, and nothing else.
+    assert _launch_template(emulator) == ([[instance], None], [own["Tags"][0]])
+    # The layer off: moto 5.2 adds the template's own tags to its data.
+    assert _launch_template(raw_moto)[0] == [[instance, own], [own]], retire(
+        "ec2.launch-template-data-tags"
+    )
+
+
 def _endpoint(emulator: Any, **extra: Any) -> tuple[Any, dict[str, Any]]:
     ec2 = emulator.client("ec2")
     vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]

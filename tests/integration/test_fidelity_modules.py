@@ -91,8 +91,10 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     """tests/modules/fidelity_rule_group_traffic_source on aws 5.100: a stateful and a
     stateless rule group read back what was written (rule_group, capacity, tags), and an
     Auto Scaling group's target group attachment reads back Added; on moto as released
-    both were untested (no CreateRuleGroup, no AttachTrafficSources). The second plan is
-    empty, and ``terraform destroy`` detaches and deletes every one."""
+    both were untested (no CreateRuleGroup, no AttachTrafficSources). The group's tagged
+    launch template, its warm-up, maintenance policy and capacity type and its scaling
+    policy read back as declared (on moto as released each was a permanent diff). The
+    second plan is empty, and ``terraform destroy`` detaches and deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
     _converges_with_no_finding(stack)
     stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)

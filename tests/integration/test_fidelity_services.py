@@ -651,3 +651,148 @@ def test_autoscaling_keeps_a_groups_traffic_sources(emulator, raw_moto) -> None:
     assert seen["unknown group"] == "ValidationError"
     # The layer off: moto 5.2 has no AttachTrafficSources.
     assert "described" not in _traffic_sources(raw_moto), retire("autoscaling.traffic-sources")
+
+
+def _group_settings(moto: Any) -> dict[str, Any]:
+    ec2, asg = moto.client("ec2"), moto.client("autoscaling")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.9.1.0/24")["Subnet"]["SubnetId"]
+    asg.create_launch_configuration(
+        LaunchConfigurationName="ex", ImageId="ami-12c6146b", InstanceType="t3.micro"
+    )
+    role = (
+        "arn:aws:iam::123456789012:role/aws-service-role/autoscaling.amazonaws.com/"
+        "AWSServiceRoleForAutoScaling_ex"
+    )
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="ex", LaunchConfigurationName="ex", MinSize=0, MaxSize=1,
+        VPCZoneIdentifier=subnet, ServiceLinkedRoleARN=role, DefaultInstanceWarmup=300,
+        InstanceMaintenancePolicy={"MinHealthyPercentage": 100, "MaxHealthyPercentage": 110},
+        DesiredCapacityType="vcpu",
+    )  # fmt: skip
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="bare", LaunchConfigurationName="ex", MinSize=0, MaxSize=1,
+        VPCZoneIdentifier=subnet,
+    )  # fmt: skip
+    keys = (
+        "ServiceLinkedRoleARN", "DefaultInstanceWarmup", "InstanceMaintenancePolicy",
+        "DesiredCapacityType",
+    )  # fmt: skip
+
+    def read(name: str) -> dict[str, Any]:
+        [group] = asg.describe_auto_scaling_groups(AutoScalingGroupNames=[name])[
+            "AutoScalingGroups"
+        ]
+        return {key: group[key] for key in keys if key in group}
+
+    seen = {"role": role, "created": read("ex"), "bare": read("bare")}
+    asg.update_auto_scaling_group(
+        AutoScalingGroupName="ex", DefaultInstanceWarmup=-1,
+        InstanceMaintenancePolicy={"MinHealthyPercentage": -1, "MaxHealthyPercentage": -1},
+    )  # fmt: skip
+    seen["cleared"] = read("ex")
+    return seen
+
+
+def test_autoscaling_keeps_a_groups_settings(emulator, raw_moto) -> None:
+    seen = _group_settings(emulator)
+    default_role = seen["role"].removesuffix("_ex")
+    assert seen["created"] == {
+        "ServiceLinkedRoleARN": seen["role"],
+        "DefaultInstanceWarmup": 300,
+        "InstanceMaintenancePolicy": {"MinHealthyPercentage": 100, "MaxHealthyPercentage": 110},
+        "DesiredCapacityType": "vcpu",
+    }
+    # Never set: left out (the role is the default one).
+    assert seen["bare"] == {"ServiceLinkedRoleARN": default_role}
+    # -1 clears the warm-up and the policy; the rest stays.
+    assert seen["cleared"] == {"ServiceLinkedRoleARN": seen["role"], "DesiredCapacityType": "vcpu"}
+    # The layer off: moto 5.2 keeps none of them and answers the default role.
+    assert _group_settings(raw_moto)["created"] == {"ServiceLinkedRoleARN": default_role}, retire(
+        "autoscaling.group-settings"
+    )
+
+
+def _policies(moto: Any) -> dict[str, Any]:
+    asg = moto.client("autoscaling")
+    asg.create_launch_configuration(
+        LaunchConfigurationName="ex", ImageId="ami-12c6146b", InstanceType="t3.micro"
+    )
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="ex", LaunchConfigurationName="ex", MinSize=0, MaxSize=1,
+        AvailabilityZones=["us-east-1a"],
+    )  # fmt: skip
+    asg.put_scaling_policy(
+        AutoScalingGroupName="ex", PolicyName="on", PolicyType="SimpleScaling",
+        AdjustmentType="ChangeInCapacity", ScalingAdjustment=1,
+    )  # fmt: skip
+    asg.put_scaling_policy(
+        AutoScalingGroupName="ex", PolicyName="off", PolicyType="SimpleScaling",
+        AdjustmentType="ChangeInCapacity", ScalingAdjustment=1, Enabled=False, Cooldown=60,
+    )  # fmt: skip
+    asg.put_scaling_policy(
+        AutoScalingGroupName="ex", PolicyName="predictive", PolicyType="PredictiveScaling",
+        PredictiveScalingConfiguration={
+            "MetricSpecifications": [{
+                "TargetValue": 40,
+                "PredefinedMetricPairSpecification": {"PredefinedMetricType": "ASGCPUUtilization"},
+            }],
+            "Mode": "ForecastOnly",
+        },
+    )  # fmt: skip
+    found = asg.describe_policies(AutoScalingGroupName="ex")["ScalingPolicies"]
+    return {
+        policy["PolicyName"]: (
+            policy.get("Enabled"), "PredictiveScalingConfiguration" in policy,
+            policy.get("Cooldown"),
+        )
+        for policy in found
+    }  # fmt: skip
+
+
+def test_autoscaling_keeps_a_policys_enabled_flag(emulator, raw_moto) -> None:
+    assert _policies(emulator) == {
+        "on": (True, False, None), "off": (False, False, 60), "predictive": (True, True, None),
+    }  # fmt: skip
+    # The layer off: moto 5.2 answers no Enabled, an empty configuration for every
+    # policy and a cooldown of 300 for a simple one given none.
+    raw = _policies(raw_moto)
+    assert (raw["off"], raw["on"]) == ((None, True, 60), (None, True, 300)), retire(
+        "autoscaling.policy-enabled"
+    )
+
+
+def _mixed_instances(moto: Any) -> Any:
+    ec2, asg = moto.client("ec2"), moto.client("autoscaling")
+    template = ec2.create_launch_template(
+        LaunchTemplateName="mixed", LaunchTemplateData={"ImageId": "ami-12c6146b"}
+    )["LaunchTemplate"]["LaunchTemplateId"]
+    policy = {
+        "LaunchTemplate": {
+            "LaunchTemplateSpecification": {"LaunchTemplateId": template, "Version": "1"},
+            "Overrides": [{"InstanceType": "t3.nano"}, {"InstanceType": "t3.micro"}],
+        },
+        "InstancesDistribution": {
+            "OnDemandBaseCapacity": 0, "OnDemandPercentageAboveBaseCapacity": 10,
+            "SpotAllocationStrategy": "capacity-optimized",
+        },
+    }  # fmt: skip
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="mixed", MinSize=0, MaxSize=2, MixedInstancesPolicy=policy,
+        AvailabilityZones=["us-east-1a"],
+    )  # fmt: skip
+    asg.update_auto_scaling_group(AutoScalingGroupName="mixed", MaxSize=3)
+    [group] = asg.describe_auto_scaling_groups(AutoScalingGroupNames=["mixed"])["AutoScalingGroups"]
+    return group.get("MixedInstancesPolicy", {}).get("InstancesDistribution"), group["MaxSize"]
+
+
+def test_autoscaling_an_update_keeps_the_mixed_instances_policy(emulator, raw_moto) -> None:
+    distribution = {
+        "OnDemandBaseCapacity": 0, "OnDemandPercentageAboveBaseCapacity": 10,
+        "SpotAllocationStrategy": "capacity-optimized",
+    }  # fmt: skip
+    assert _mixed_instances(emulator) == (distribution, 3)
+    # The layer off: moto 5.2 drops the policy at an update that does not give it.
+    assert _mixed_instances(raw_moto) == (None, 3), retire(
+        "autoscaling.update-keeps-mixed-instances"
+    )

@@ -1,4 +1,4 @@
-"""Auto Scaling: a group's traffic sources.
+"""Auto Scaling: a group's traffic sources and settings, a scaling policy's state.
 
 Following the Amazon EC2 Auto Scaling API reference
 (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/):
@@ -18,13 +18,28 @@ Following the Amazon EC2 Auto Scaling API reference
 
 moto 5.2 implements none of the three operations, so every
 ``aws_autoscaling_traffic_source_attachment`` was untested.
+
+- ``CreateAutoScalingGroup``, ``UpdateAutoScalingGroup``: the group keeps its
+  ``ServiceLinkedRoleARN`` (moto: always the default role's),
+  ``DefaultInstanceWarmup``, ``InstanceMaintenancePolicy`` and
+  ``DesiredCapacityType``, and ``DescribeAutoScalingGroups`` answers them; one
+  never set is left out of the answer, and ``-1`` (both percentages, for the
+  policy) clears one.
+- ``UpdateAutoScalingGroup``: a group's ``MixedInstancesPolicy`` stays unless
+  the call gives a new one, a launch template or a launch configuration (moto
+  5.2 dropped it at every update, so the next plan set it again).
+- ``PutScalingPolicy``, ``DescribePolicies``: a policy keeps ``Enabled``
+  (true unless given false; moto leaves it out, which reads false), and only a
+  ``PredictiveScaling`` policy answers a ``PredictiveScalingConfiguration``
+  (moto answers an empty one for every policy); a ``SimpleScaling`` policy
+  given no ``Cooldown`` answers none, the group's applying (moto: 300).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, graft
+from . import Behaviour, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/"
@@ -156,3 +171,127 @@ def _traffic_sources() -> None:
     graft(TrafficSourceGroup, onto=FakeAutoScalingGroup)
     graft(TrafficSourceBackend, onto=AutoScalingBackend)
     graft(TrafficSourceResponse, onto=AutoScalingResponse)
+
+
+def _group_settings(response: Any, group: Any, *, created: bool) -> None:
+    """Keep on ``group`` the settings of Create/UpdateAutoScalingGroup call ``response`` serves."""
+    get = response._get_param
+    role = get("ServiceLinkedRoleARN")
+    if role:
+        group.service_linked_role_arn = role
+    warmup = response._get_int_param("DefaultInstanceWarmup")
+    if warmup is not None:
+        group.default_instance_warmup = None if warmup == -1 else warmup
+    policy = get("InstanceMaintenancePolicy")
+    if policy is not None:
+        percentages = {key: int(value) for key, value in policy.items()}
+        cleared = all(value == -1 for value in percentages.values())
+        group.instance_maintenance_policy = None if cleared else percentages
+    kind = get("DesiredCapacityType")
+    if kind or created:
+        group.desired_capacity_type = kind or None
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.group-settings",
+    does="Create/UpdateAutoScalingGroup keep ServiceLinkedRoleARN, DefaultInstanceWarmup, "
+    "InstanceMaintenancePolicy and DesiredCapacityType and DescribeAutoScalingGroups "
+    "answers them (left out when never set; -1 clears the warm-up and the policy)",
+    reference=_API + "API_CreateAutoScalingGroup.html",
+    test=_TESTS + "test_autoscaling_keeps_a_groups_settings",
+    replaces={
+        "moto.autoscaling.responses:AutoScalingResponse.create_auto_scaling_group": (
+            "68055e456ab3c8a3"
+        ),
+        "moto.autoscaling.responses:AutoScalingResponse.update_auto_scaling_group": (
+            "ec2cfa6b3d062868"
+        ),
+    },
+)
+def _group_settings_kept() -> None:
+    from moto.autoscaling.models import FakeAutoScalingGroup
+    from moto.autoscaling.responses import AutoScalingResponse
+
+    for name in ("default_instance_warmup", "instance_maintenance_policy", "desired_capacity_type"):
+        patch(FakeAutoScalingGroup, name, None)  # AWS: left out until set
+    create = original(AutoScalingResponse, "create_auto_scaling_group")
+    update = original(AutoScalingResponse, "update_auto_scaling_group")
+
+    def create_auto_scaling_group(self: Any) -> Any:
+        result = create(self)
+        group = self.autoscaling_backend.autoscaling_groups[self._get_param("AutoScalingGroupName")]
+        _group_settings(self, group, created=True)
+        return result
+
+    def update_auto_scaling_group(self: Any) -> Any:
+        result = update(self)
+        group = self.autoscaling_backend.autoscaling_groups[self._get_param("AutoScalingGroupName")]
+        _group_settings(self, group, created=False)
+        return result
+
+    patch(AutoScalingResponse, "create_auto_scaling_group", create_auto_scaling_group)
+    patch(AutoScalingResponse, "update_auto_scaling_group", update_auto_scaling_group)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.policy-enabled",
+    does="PutScalingPolicy keeps Enabled (true unless given false) and DescribePolicies "
+    "answers it; only a PredictiveScaling policy answers a PredictiveScalingConfiguration, "
+    "and a policy given no Cooldown answers none",
+    reference=_API + "API_PutScalingPolicy.html",
+    test=_TESTS + "test_autoscaling_keeps_a_policys_enabled_flag",
+    replaces={
+        "moto.autoscaling.responses:AutoScalingResponse.put_scaling_policy": "efd2d4e3bbc82ce2",
+    },
+)
+def _policy_enabled() -> None:
+    from moto.autoscaling.models import FakeScalingPolicy
+    from moto.autoscaling.responses import AutoScalingResponse
+
+    patch(FakeScalingPolicy, "enabled", True)  # AWS: a policy is enabled unless told otherwise
+    before = original(AutoScalingResponse, "put_scaling_policy")
+
+    def put_scaling_policy(self: Any) -> Any:
+        result = before(self)
+        policy = self.autoscaling_backend.policies[self._get_param("PolicyName")]
+        policy.enabled = self._get_bool_param("Enabled", True)
+        if policy.policy_type != "PredictiveScaling":
+            policy.predictive_scaling_configuration = None
+        if self._get_param("Cooldown") is None:
+            policy.cooldown = None  # AWS: the group's cooldown applies, the policy has none
+        return result
+
+    patch(AutoScalingResponse, "put_scaling_policy", put_scaling_policy)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.update-keeps-mixed-instances",
+    does="UpdateAutoScalingGroup keeps the group's MixedInstancesPolicy unless the call "
+    "gives a new one, a launch template or a launch configuration",
+    reference=_API + "API_UpdateAutoScalingGroup.html",
+    test=_TESTS + "test_autoscaling_an_update_keeps_the_mixed_instances_policy",
+    replaces={
+        "moto.autoscaling.responses:AutoScalingResponse.update_auto_scaling_group": (
+            "ec2cfa6b3d062868"
+        ),
+    },
+)
+def _update_keeps_mixed_instances() -> None:
+    from moto.autoscaling.responses import AutoScalingResponse
+
+    before = original(AutoScalingResponse, "update_auto_scaling_group")
+    replacing = ("MixedInstancesPolicy", "LaunchTemplate", "LaunchConfigurationName")
+
+    def update_auto_scaling_group(self: Any) -> Any:
+        groups = self.autoscaling_backend.autoscaling_groups
+        group = groups.get(self._get_param("AutoScalingGroupName"))
+        kept = group.mixed_instances_policy if group is not None else None
+        result = before(self)
+        if kept and not any(self._get_param(key) for key in replacing):
+            group.mixed_instances_policy = kept
+        return result
+
+    patch(AutoScalingResponse, "update_auto_scaling_group", update_auto_scaling_group)

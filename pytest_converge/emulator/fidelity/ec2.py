@@ -23,6 +23,12 @@ Each behaviour follows the EC2 API reference
   ``CertificateArn`` are kept and returned.
 - ``CreateDhcpOptions``: ``TagSpecifications`` of type ``dhcp-options`` tag the
   set at creation.
+- ``CreateLaunchTemplate``: the call's ``TagSpecifications`` (type
+  ``launch-template``) tag the template itself; its first version's
+  ``LaunchTemplateData.TagSpecifications`` are only the ones given there, the
+  tags of the instances and volumes it launches (moto 5.2 adds the template's
+  own tags to them, so every tagged template read back a version that differs
+  from the one declared).
 - ``CreateVpcEndpoint`` / ``DnsOptions``: an interface endpoint's DNS options
   (``DnsRecordIpType``, ``PrivateDnsOnlyForInboundResolverEndpoint``) are kept,
   ``ipv4``/false by default; ``IpAddressType`` likewise.
@@ -346,6 +352,40 @@ def _dhcp_options_tags() -> None:
         return result
 
     patch(DHCPOptions, "create_dhcp_options", create_dhcp_options)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.launch-template-data-tags",
+    does="CreateLaunchTemplate tags the template with its launch-template TagSpecifications "
+    "and leaves them out of the first version's LaunchTemplateData, which keeps only the "
+    "TagSpecifications given in it",
+    reference=_API + "API_CreateLaunchTemplate.html",
+    test=_TESTS + "test_a_launch_templates_own_tags_stay_out_of_its_data",
+    replaces={
+        "moto.ec2.responses.launch_templates:LaunchTemplates.create_launch_template": (
+            "38364eeb9a490cc4"
+        ),
+    },
+)
+def _launch_template_data_tags() -> None:
+    from moto.ec2.responses.launch_templates import LaunchTemplates
+
+    before = original(LaunchTemplates, "create_launch_template")
+
+    def create_launch_template(self: Any) -> Any:
+        given = self._get_param("LaunchTemplateData", {}).get("TagSpecifications")
+        given = [dict(spec) for spec in given] if given else None  # moto extends the list
+        result = before(self)
+        made = result.result["LaunchTemplate"]["LaunchTemplateId"]
+        data = self.ec2_backend.get_launch_template(made).versions[0].data
+        if given:
+            data["TagSpecifications"] = given
+        else:
+            data.pop("TagSpecifications", None)
+        return result
+
+    patch(LaunchTemplates, "create_launch_template", create_launch_template)
 
 
 def _dns_options(endpoint: Any, given: dict[str, Any] | None) -> dict[str, Any]:

@@ -2,6 +2,9 @@
 # source, as terraform-aws-modules/network-firewall's and autoscaling's complete
 # examples declare them. moto 5.2 has no rule group operation and no
 # AttachTrafficSources (networkfirewall.rule-groups, autoscaling.traffic-sources).
+# The group's tagged launch template, its settings and its scaling policy read back
+# otherwise on moto 5.2 (ec2.launch-template-data-tags, autoscaling.group-settings,
+# autoscaling.policy-enabled): each was a permanent diff.
 provider "aws" {
   region = "eu-west-1"
 }
@@ -92,9 +95,22 @@ resource "aws_lb_target_group" "this" {
 }
 
 resource "aws_launch_template" "this" {
-  name          = "ex-asg"
-  image_id      = "ami-1e749f67"
-  instance_type = "t3.micro"
+  name                   = "ex-asg"
+  image_id               = "ami-1e749f67"
+  instance_type          = "t3.micro"
+  update_default_version = true
+
+  # The template's own tags, and the tags of the instances it launches.
+  tags = {
+    Example = "fidelity"
+  }
+
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      Name = "ex-asg"
+    }
+  }
 }
 
 resource "aws_autoscaling_group" "this" {
@@ -104,9 +120,17 @@ resource "aws_autoscaling_group" "this" {
   desired_capacity    = 0
   vpc_zone_identifier = [aws_subnet.this.id]
 
+  default_instance_warmup = 300
+  desired_capacity_type   = "units"
+
+  instance_maintenance_policy {
+    min_healthy_percentage = 100
+    max_healthy_percentage = 110
+  }
+
   launch_template {
     id      = aws_launch_template.this.id
-    version = "$Latest"
+    version = aws_launch_template.this.latest_version
   }
 
   # As the autoscaling module does: the attachment below owns the target group.
@@ -122,4 +146,11 @@ resource "aws_autoscaling_traffic_source_attachment" "this" {
     identifier = aws_lb_target_group.this.arn
     type       = "elbv2"
   }
+}
+
+resource "aws_autoscaling_policy" "this" {
+  name                   = "scale-out"
+  autoscaling_group_name = aws_autoscaling_group.this.name
+  adjustment_type        = "ChangeInCapacity"
+  scaling_adjustment     = 1
 }
