@@ -308,6 +308,27 @@ def graft(mixin: type, onto: type) -> None:
         setattr(onto, name, value)
 
 
+def empty_action(
+    backend: str, method: str, *params: str | tuple[str, Any], dry_run: bool = False
+) -> Callable[[Any], Any]:
+    """A response mixin's action, named ``method``, that hands the request's ``params`` (a
+    name, or a name and its default) to the ``backend`` attribute's ``method`` and answers
+    the empty result, as moto's own actions of that kind do. ``dry_run``: EC2's
+    ``DryRun`` is answered first."""
+
+    def action(self: Any) -> Any:
+        from moto.core.responses import EmptyResult
+
+        if dry_run:
+            self.error_on_dryrun()
+        values = [self._get_param(*((p,) if isinstance(p, str) else p)) for p in params]
+        getattr(getattr(self, backend), method)(*values)
+        return EmptyResult()
+
+    action.__name__ = action.__qualname__ = method
+    return action
+
+
 def installed_moto() -> str:
     from importlib.metadata import version
 

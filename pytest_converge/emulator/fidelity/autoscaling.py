@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, behaviour, empty_action, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/"
@@ -124,23 +124,19 @@ class TrafficSourceBackend:
 class TrafficSourceResponse:
     """The traffic source actions (an AutoScalingResponse mixin)."""
 
-    def attach_traffic_sources(self) -> Any:
-        from moto.core.responses import EmptyResult
+    attach_traffic_sources = empty_action(
+        "autoscaling_backend",
+        "attach_traffic_sources",
+        "AutoScalingGroupName",
+        ("TrafficSources", []),
+    )
 
-        self.autoscaling_backend.attach_traffic_sources(  # type: ignore[attr-defined]
-            self._get_param("AutoScalingGroupName"),  # type: ignore[attr-defined]
-            self._get_param("TrafficSources", []),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
-
-    def detach_traffic_sources(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.autoscaling_backend.detach_traffic_sources(  # type: ignore[attr-defined]
-            self._get_param("AutoScalingGroupName"),  # type: ignore[attr-defined]
-            self._get_param("TrafficSources", []),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
+    detach_traffic_sources = empty_action(
+        "autoscaling_backend",
+        "detach_traffic_sources",
+        "AutoScalingGroupName",
+        ("TrafficSources", []),
+    )
 
     def describe_traffic_sources(self) -> Any:
         from moto.core.responses import ActionResult

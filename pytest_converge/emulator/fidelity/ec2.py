@@ -87,7 +87,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, empty_action, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
@@ -1013,25 +1013,13 @@ class VgwRoutePropagationBackend:
 class VgwRoutePropagationResponse:
     """The VGW route propagation actions (an EC2Response mixin)."""
 
-    def enable_vgw_route_propagation(self) -> Any:
-        from moto.core.responses import EmptyResult
+    enable_vgw_route_propagation = empty_action(
+        "ec2_backend", "enable_vgw_route_propagation", "RouteTableId", "GatewayId", dry_run=True
+    )
 
-        self.error_on_dryrun()  # type: ignore[attr-defined]
-        self.ec2_backend.enable_vgw_route_propagation(  # type: ignore[attr-defined]
-            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
-            self._get_param("GatewayId"),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
-
-    def disable_vgw_route_propagation(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.error_on_dryrun()  # type: ignore[attr-defined]
-        self.ec2_backend.disable_vgw_route_propagation(  # type: ignore[attr-defined]
-            self._get_param("RouteTableId"),  # type: ignore[attr-defined]
-            self._get_param("GatewayId"),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
+    disable_vgw_route_propagation = empty_action(
+        "ec2_backend", "disable_vgw_route_propagation", "RouteTableId", "GatewayId", dry_run=True
+    )
 
 
 @behaviour(
@@ -1543,12 +1531,9 @@ class PlacementGroupResponse:
         )
         return ActionResult({"PlacementGroups": found})
 
-    def delete_placement_group(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.error_on_dryrun()  # type: ignore[attr-defined]
-        self.ec2_backend.delete_placement_group(self._get_param("GroupName"))  # type: ignore[attr-defined]
-        return EmptyResult()
+    delete_placement_group = empty_action(
+        "ec2_backend", "delete_placement_group", "GroupName", dry_run=True
+    )
 
 
 def _placement_of(response: Any) -> tuple[dict[str, Any] | None, int | None]:
@@ -1667,25 +1652,21 @@ class VpnConnectionRouteBackend:
 class VpnConnectionRouteResponse:
     """The VPN connection route actions (an EC2Response mixin)."""
 
-    def create_vpn_connection_route(self) -> Any:
-        from moto.core.responses import EmptyResult
+    create_vpn_connection_route = empty_action(
+        "ec2_backend",
+        "create_vpn_connection_route",
+        "VpnConnectionId",
+        "DestinationCidrBlock",
+        dry_run=True,
+    )
 
-        self.error_on_dryrun()  # type: ignore[attr-defined]
-        self.ec2_backend.create_vpn_connection_route(  # type: ignore[attr-defined]
-            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
-            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
-
-    def delete_vpn_connection_route(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.error_on_dryrun()  # type: ignore[attr-defined]
-        self.ec2_backend.delete_vpn_connection_route(  # type: ignore[attr-defined]
-            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
-            self._get_param("DestinationCidrBlock"),  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
+    delete_vpn_connection_route = empty_action(
+        "ec2_backend",
+        "delete_vpn_connection_route",
+        "VpnConnectionId",
+        "DestinationCidrBlock",
+        dry_run=True,
+    )
 
 
 @behaviour(

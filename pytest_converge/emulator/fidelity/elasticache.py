@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, empty_action, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/"
@@ -347,13 +347,9 @@ class CacheParameterGroupResponse:
         )
         return ActionResult({"CacheParameterGroupName": name})
 
-    def delete_cache_parameter_group(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.elasticache_backend.delete_cache_parameter_group(  # type: ignore[attr-defined]
-            self._get_param("CacheParameterGroupName")  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
+    delete_cache_parameter_group = empty_action(
+        "elasticache_backend", "delete_cache_parameter_group", "CacheParameterGroupName"
+    )
 
     def describe_cache_parameters(self) -> Any:
         from moto.core.responses import ActionResult
@@ -1035,13 +1031,9 @@ class CacheSubnetGroupChangesResponse:
         )
         return ActionResult({"CacheSubnetGroup": group})
 
-    def delete_cache_subnet_group(self) -> Any:
-        from moto.core.responses import EmptyResult
-
-        self.elasticache_backend.delete_cache_subnet_group(  # type: ignore[attr-defined]
-            self._get_param("CacheSubnetGroupName")  # type: ignore[attr-defined]
-        )
-        return EmptyResult()
+    delete_cache_subnet_group = empty_action(
+        "elasticache_backend", "delete_cache_subnet_group", "CacheSubnetGroupName"
+    )
 
 
 @behaviour(
