@@ -460,6 +460,24 @@ def test_an_interface_without_a_public_address_has_no_association(emulator, raw_
     )
 
 
+def _volume_performance(emulator: Any) -> tuple[Any, Any]:
+    ec2 = emulator.client("ec2")
+    ebs = {"VolumeSize": 50, "VolumeType": "gp3", "Iops": 4000, "Throughput": 200}
+    instance = _run(ec2, BlockDeviceMappings=[{"DeviceName": "/dev/xvda", "Ebs": ebs}])
+    [volume] = ec2.describe_volumes(
+        Filters=[
+            {"Name": "attachment.instance-id", "Values": [instance]},
+            {"Name": "attachment.device", "Values": ["/dev/xvda"]},
+        ]
+    )["Volumes"]
+    return volume.get("Iops"), volume.get("Throughput")
+
+
+def test_an_instances_volume_has_the_performance_asked_for(emulator, raw_moto) -> None:
+    assert _volume_performance(emulator) == (4000, 200)
+    assert _volume_performance(raw_moto) == (3000, None), retire("ec2.instance-volume-performance")
+
+
 def _default_association(emulator: Any) -> list[Any]:
     ec2 = emulator.client("ec2")
     tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]
@@ -799,8 +817,9 @@ def test_ec2_operations_moto_lacks_converge(converge, converge_emulator) -> None
     placement group with an instance in it and two static routes of a VPN connection,
     which moto as released has no code for (the plugin left them untested), and two
     instances declaring associate_public_ip_address true and false, which on moto as
-    released plan their security groups back (and the private one a replacement); the
-    second plan is empty, and destroying them cancels the reservation, deletes the group
+    released plan their security groups back (and the private one a replacement, the
+    public one's gp3 root volume its throughput after the first apply); the second plan
+    is empty, and destroying them cancels the reservation, deletes the group
     once its instance is gone and the routes."""
     stack = converge(MODULES / "fidelity_ec2_operations")
     stack.assert_converged()

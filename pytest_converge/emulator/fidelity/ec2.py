@@ -53,6 +53,9 @@ Each behaviour follows the EC2 API reference
   group when none is given (moto: none).
 - ``InstanceNetworkInterface.Association``: only an interface with a public IPv4
   address has one (moto: an empty one, read as a public address asked for).
+- ``RunInstances`` / ``EbsBlockDevice``: a volume an instance is launched with
+  has the ``Iops`` and ``Throughput`` its mapping asks for (moto: the type's
+  defaults, so a gp3 root volume's throughput settled on the second apply).
 - ``DisassociateTransitGatewayRouteTable``: ends the association the transit
   gateway made by default at attachment too (moto: a KeyError), answering it
   ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
@@ -939,6 +942,39 @@ def _network_interface_association() -> None:
         return found
 
     patch(NetworkInterface, "association", property(association))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-volume-performance",
+    does="RunInstances gives each EBS volume of its BlockDeviceMappings the Iops and "
+    "Throughput its mapping asks for, and DescribeVolumes answers them (moto: the gp3 "
+    "defaults, 3000 and no throughput)",
+    reference=_API + "API_EbsBlockDevice.html",
+    test=_TESTS + "test_an_instances_volume_has_the_performance_asked_for",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_volume_performance() -> None:
+    from moto.ec2.responses.instances import InstanceResponse
+
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        for mapping in self._get_param("BlockDeviceMappings", []):
+            ebs = mapping.get("Ebs") or {}
+            for instance in result.result.instances:
+                attached = instance.block_device_mapping.get(mapping.get("DeviceName"))
+                if attached is None:
+                    continue
+                volume = self.ec2_backend.get_volume(attached.volume_id)
+                if ebs.get("Iops") is not None:
+                    volume.iops = int(ebs["Iops"])
+                if ebs.get("Throughput") is not None:
+                    volume.throughput = int(ebs["Throughput"])
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
 
 
 @behaviour(

@@ -7,7 +7,9 @@
 # On moto as released the plugin leaves each untested. And two instances declaring
 # associate_public_ip_address, as ec2-instance's complete example does: on moto as
 # released the public one reads back no security group (ec2.instance-security-groups)
-# and the private one a public address (ec2.network-interface-association).
+# and the private one a public address (ec2.network-interface-association), and the
+# public one's gp3 root volume its throughput only after a second apply
+# (ec2.instance-volume-performance).
 provider "aws" {
   region = "eu-west-1"
 }
@@ -61,6 +63,13 @@ resource "aws_instance" "public" {
   subnet_id                   = aws_subnet.this.id
   vpc_security_group_ids      = [aws_security_group.web.id]
   associate_public_ip_address = true
+
+  # With its size: moto refuses a root mapping without one (AWS takes the AMI's).
+  root_block_device {
+    volume_type = "gp3"
+    volume_size = 10
+    throughput  = 200
+  }
 }
 
 resource "aws_instance" "private" {
