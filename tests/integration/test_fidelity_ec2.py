@@ -456,6 +456,68 @@ def test_an_instance_keeps_its_launch_options(emulator, raw_moto) -> None:
     )
 
 
+def _launched_with_an_interface(emulator: Any, public: bool) -> dict[str, Any]:
+    """What DescribeInstances (and DescribeNetworkInterfaces) answer for an instance
+    launched as the aws provider launches one declaring associate_public_ip_address."""
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    group = ec2.create_security_group(GroupName="web", Description="web", VpcId=vpc)["GroupId"]
+    spec = {"DeviceIndex": 0, "AssociatePublicIpAddress": public, "SubnetId": subnet,
+            "Groups": [group]}  # fmt: skip
+    [launched] = ec2.run_instances(
+        ImageId="ami-1e749f67", MinCount=1, MaxCount=1, NetworkInterfaces=[spec]
+    )["Instances"]
+    [reservation] = ec2.describe_instances(InstanceIds=[launched["InstanceId"]])["Reservations"]
+    [instance] = reservation["Instances"]
+    [interface] = instance["NetworkInterfaces"]
+    [described] = ec2.describe_network_interfaces(
+        NetworkInterfaceIds=[interface["NetworkInterfaceId"]]
+    )["NetworkInterfaces"]
+    return {
+        "groups": [g["GroupId"] == group for g in instance["SecurityGroups"]],
+        "public ip": "PublicIpAddress" in instance,
+        "association": ["Association" in interface, "Association" in described],
+    }
+
+
+def test_an_instance_has_its_primary_interfaces_groups(emulator, raw_moto) -> None:
+    assert _launched_with_an_interface(emulator, public=True)["groups"] == [True]
+    assert _launched_with_an_interface(raw_moto, public=True)["groups"] == [], retire(
+        "ec2.instance-security-groups"
+    )
+
+
+def test_an_interface_without_a_public_address_has_no_association(emulator, raw_moto) -> None:
+    public = _launched_with_an_interface(emulator, public=True)
+    assert (public["public ip"], public["association"]) == (True, [True, True])
+    private = _launched_with_an_interface(emulator, public=False)
+    assert (private["public ip"], private["association"]) == (False, [False, False])
+    raw = _launched_with_an_interface(raw_moto, public=False)
+    # moto: DescribeInstances answers an empty Association; DescribeNetworkInterfaces none.
+    assert (raw["public ip"], raw["association"]) == (False, [True, False]), retire(
+        "ec2.network-interface-association"
+    )
+
+
+def _volume_performance(emulator: Any) -> tuple[Any, Any]:
+    ec2 = emulator.client("ec2")
+    ebs = {"VolumeSize": 50, "VolumeType": "gp3", "Iops": 4000, "Throughput": 200}
+    instance = _run(ec2, BlockDeviceMappings=[{"DeviceName": "/dev/xvda", "Ebs": ebs}])
+    [volume] = ec2.describe_volumes(
+        Filters=[
+            {"Name": "attachment.instance-id", "Values": [instance]},
+            {"Name": "attachment.device", "Values": ["/dev/xvda"]},
+        ]
+    )["Volumes"]
+    return volume.get("Iops"), volume.get("Throughput")
+
+
+def test_an_instances_volume_has_the_performance_asked_for(emulator, raw_moto) -> None:
+    assert _volume_performance(emulator) == (4000, 200)
+    assert _volume_performance(raw_moto) == (3000, None), retire("ec2.instance-volume-performance")
+
+
 def _default_association(emulator: Any) -> list[Any]:
     ec2 = emulator.client("ec2")
     tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]
@@ -793,9 +855,12 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
 def test_ec2_operations_moto_lacks_converge(converge, converge_emulator) -> None:
     """tests/modules/fidelity_ec2_operations on aws 3.39: a capacity reservation, a
     placement group with an instance in it and two static routes of a VPN connection,
-    which moto as released has no code for (the plugin left them untested); the second
-    plan is empty, and destroying them cancels the reservation, deletes the group once its
-    instance is gone and the routes."""
+    which moto as released has no code for (the plugin left them untested), and two
+    instances declaring associate_public_ip_address true and false, which on moto as
+    released plan their security groups back (and the private one a replacement, the
+    public one's gp3 root volume its throughput after the first apply); the second plan
+    is empty, and destroying them cancels the reservation, deletes the group
+    once its instance is gone and the routes."""
     stack = converge(MODULES / "fidelity_ec2_operations")
     stack.assert_converged()
     assert stack.defects == [], stack.defects

@@ -1,6 +1,7 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options, transit gateway associations, VGW route propagation, capacity
-reservations, placement groups, VPN connection routes.
+instances' launch options, security groups and public addresses, transit gateway
+associations, VGW route propagation, capacity reservations, placement groups, VPN
+connection routes.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -51,6 +52,16 @@ Each behaviour follows the EC2 API reference
   returned; ``ModifyInstanceMaintenanceOptions``,
   ``ModifyPrivateDnsNameOptions`` and
   ``ModifyInstanceCapacityReservationAttributes`` change them.
+- ``InstanceNetworkInterfaceSpecification`` / ``Instance.SecurityGroups``: an
+  instance's security groups are its primary network interface's (the VPC user
+  guide: changing them changes eth0's), so one launched with a
+  ``NetworkInterfaces`` spec has the ``Groups`` of device 0, the VPC's default
+  group when none is given (moto: none).
+- ``InstanceNetworkInterface.Association``: only an interface with a public IPv4
+  address has one (moto: an empty one, read as a public address asked for).
+- ``RunInstances`` / ``EbsBlockDevice``: a volume an instance is launched with
+  has the ``Iops`` and ``Throughput`` its mapping asks for (moto: the type's
+  defaults, so a gp3 root volume's throughput settled on the second apply).
 - ``DisassociateTransitGatewayRouteTable``: ends the association the transit
   gateway made by default at attachment too (moto: a KeyError), answering it
   ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
@@ -915,6 +926,92 @@ def _instance_launch_options() -> None:
                 options = dict(_private_dns_name_options(instance))
                 options.update(get("PrivateDnsNameOptions"))
                 vars(instance)["_private_dns_name_options"] = options
+        return result
+
+    patch(InstanceResponse, "run_instances", run_instances)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-security-groups",
+    does="an instance's SecurityGroups are its primary network interface's: launched with a "
+    "NetworkInterfaces spec, the Groups of its device 0 (or of the interface it names), and "
+    "the VPC's default group when none is given (moto: none, when the spec gives them)",
+    reference=_API + "API_InstanceNetworkInterfaceSpecification.html",
+    test=_TESTS + "test_an_instance_has_its_primary_interfaces_groups",
+    replaces={"moto.ec2.models.instances:Instance.prep_nics": "c2288c1e5e70bd5b"},
+)
+def _instance_security_groups() -> None:
+    from moto.ec2.models.instances import Instance
+
+    before = original(Instance, "prep_nics")
+
+    def prep_nics(self: Any, *args: Any, **kwargs: Any) -> None:
+        before(self, *args, **kwargs)
+        primary = self.nics.get(0)
+        if not self.security_groups and primary is not None:
+            # AWS (VPC user guide): the instance's groups are those of its eth0.
+            self.security_groups = list(primary._group_set)
+
+    patch(Instance, "prep_nics", prep_nics)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.network-interface-association",
+    does="an instance's network interface without a public IPv4 address has no Association "
+    "in DescribeInstances' NetworkInterfaces (as in DescribeNetworkInterfaces); moto answers "
+    "an empty one, which a client reads as a public address asked for and given",
+    reference=_API + "API_InstanceNetworkInterface.html",
+    test=_TESTS + "test_an_interface_without_a_public_address_has_no_association",
+    replaces={
+        "moto.ec2.models.elastic_network_interfaces:NetworkInterface.association": (
+            "342d9a7ab42ede8d"
+        ),
+    },
+)
+def _network_interface_association() -> None:
+    from moto.ec2.models.elastic_network_interfaces import NetworkInterface
+
+    before = original(NetworkInterface, "association")
+
+    def association(self: Any) -> dict[str, Any] | None:
+        if not self.public_ip:
+            return None
+        found: dict[str, Any] = before(self)
+        return found
+
+    patch(NetworkInterface, "association", property(association))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.instance-volume-performance",
+    does="RunInstances gives each EBS volume of its BlockDeviceMappings the Iops and "
+    "Throughput its mapping asks for, and DescribeVolumes answers them (moto: the gp3 "
+    "defaults, 3000 and no throughput)",
+    reference=_API + "API_EbsBlockDevice.html",
+    test=_TESTS + "test_an_instances_volume_has_the_performance_asked_for",
+    replaces={"moto.ec2.responses.instances:InstanceResponse.run_instances": "053f1ed0a0ec70d3"},
+)
+def _instance_volume_performance() -> None:
+    from moto.ec2.responses.instances import InstanceResponse
+
+    before = original(InstanceResponse, "run_instances")  # perhaps another behaviour's wrapper
+
+    def run_instances(self: Any) -> Any:
+        result = before(self)
+        for mapping in self._get_param("BlockDeviceMappings", []):
+            ebs = mapping.get("Ebs") or {}
+            for instance in result.result.instances:
+                attached = instance.block_device_mapping.get(mapping.get("DeviceName"))
+                if attached is None:
+                    continue
+                volume = self.ec2_backend.get_volume(attached.volume_id)
+                if ebs.get("Iops") is not None:
+                    volume.iops = int(ebs["Iops"])
+                if ebs.get("Throughput") is not None:
+                    volume.throughput = int(ebs["Throughput"])
         return result
 
     patch(InstanceResponse, "run_instances", run_instances)

@@ -4,7 +4,12 @@
 # a cluster placement group with an instance in it (ec2.placement-groups), and
 # static routes of a VPN connection, as terraform-aws-modules/vpn-gateway's
 # complete-vpn-gateway-with-static-routes declares them (ec2.vpn-connection-routes).
-# On moto as released the plugin leaves each untested.
+# On moto as released the plugin leaves each untested. And two instances declaring
+# associate_public_ip_address, as ec2-instance's complete example does: on moto as
+# released the public one reads back no security group (ec2.instance-security-groups)
+# and the private one a public address (ec2.network-interface-association), and the
+# public one's gp3 root volume its throughput only after a second apply
+# (ec2.instance-volume-performance).
 provider "aws" {
   region = "eu-west-1"
 }
@@ -34,6 +39,45 @@ resource "aws_instance" "web" {
   ami             = "ami-1e749f67"
   instance_type   = "c5.large"
   placement_group = aws_placement_group.web.id
+}
+
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "this" {
+  vpc_id            = aws_vpc.this.id
+  cidr_block        = "10.0.1.0/24"
+  availability_zone = "eu-west-1a"
+}
+
+resource "aws_security_group" "web" {
+  name   = "fidelity-web"
+  vpc_id = aws_vpc.this.id
+}
+
+# The provider launches it with a NetworkInterfaces spec carrying the groups.
+resource "aws_instance" "public" {
+  ami                         = "ami-1e749f67"
+  instance_type               = "t3.micro"
+  subnet_id                   = aws_subnet.this.id
+  vpc_security_group_ids      = [aws_security_group.web.id]
+  associate_public_ip_address = true
+
+  # With its size: moto refuses a root mapping without one (AWS takes the AMI's).
+  root_block_device {
+    volume_type = "gp3"
+    volume_size = 10
+    throughput  = 200
+  }
+}
+
+resource "aws_instance" "private" {
+  ami                         = "ami-1e749f67"
+  instance_type               = "t3.micro"
+  subnet_id                   = aws_subnet.this.id
+  vpc_security_group_ids      = [aws_security_group.web.id]
+  associate_public_ip_address = false
 }
 
 resource "aws_vpn_gateway" "this" {}
