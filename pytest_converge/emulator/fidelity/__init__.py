@@ -42,7 +42,7 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
@@ -306,6 +306,17 @@ def graft(mixin: type, onto: type) -> None:
                 f"moto's {onto.__name__} already has {name}: re-check this behaviour against it"
             )
         setattr(onto, name, value)
+
+
+def one_page(
+    items: Sequence[T], token: Any, size: Any, default: int = 100
+) -> tuple[list[T], str | None]:
+    """One page of ``items`` as the list actions of these behaviours answer it: the
+    request's token (or marker) is the index to start at, ``size`` its maximum (else
+    ``default``), and the next token is None on the last page."""
+    start = int(token or 0)
+    end = start + int(size or default)
+    return list(items[start:end]), (str(end) if end < len(items) else None)
 
 
 def empty_action(

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, empty_action, graft, original, patch
+from . import Behaviour, behaviour, empty_action, graft, one_page, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/"
@@ -145,9 +145,8 @@ class TrafficSourceResponse:
         found = self.autoscaling_backend.describe_traffic_sources(  # type: ignore[attr-defined]
             get("AutoScalingGroupName"), get("TrafficSourceType")
         )
-        start, size = int(get("NextToken") or 0), int(get("MaxRecords") or 50)
-        following = str(start + size) if start + size < len(found) else None
-        return ActionResult({"TrafficSources": found[start : start + size], "NextToken": following})
+        sources, following = one_page(found, get("NextToken"), get("MaxRecords"), default=50)
+        return ActionResult({"TrafficSources": sources, "NextToken": following})
 
 
 @behaviour(

@@ -29,7 +29,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, graft, patch
+from . import Behaviour, Kept, behaviour, graft, one_page, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonECR/latest/APIReference/"
@@ -260,12 +260,6 @@ class PullThroughCacheBackend:
         return rule
 
 
-def _page(items: list[dict[str, Any]], token: str | None, size: int | None) -> tuple[Any, Any]:
-    start, size = int(token or 0), int(size or 100)
-    following = str(start + size) if start + size < len(items) else None
-    return items[start : start + size], following
-
-
 class PullThroughCacheResponse:
     """The pull through cache rule actions (an ECRResponse mixin)."""
 
@@ -290,7 +284,7 @@ class PullThroughCacheResponse:
         found = self.ecr_backend.describe_pull_through_cache_rules(  # type: ignore[attr-defined]
             get("ecrRepositoryPrefixes") or []
         )
-        rules, following = _page(found, get("nextToken"), get("maxResults"))
+        rules, following = one_page(found, get("nextToken"), get("maxResults"))
         answer: dict[str, Any] = {"pullThroughCacheRules": rules}
         if following:
             answer["nextToken"] = following
@@ -465,7 +459,7 @@ class CreationTemplateResponse:
         found = self.ecr_backend.describe_repository_creation_templates(  # type: ignore[attr-defined]
             get("prefixes") or []
         )
-        templates, following = _page(found, get("nextToken"), get("maxResults"))
+        templates, following = one_page(found, get("nextToken"), get("maxResults"))
         answer: dict[str, Any] = {
             "registryId": self.ecr_backend.account_id,  # type: ignore[attr-defined]
             "repositoryCreationTemplates": templates,

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, empty_action, graft, original, patch
+from . import Behaviour, Kept, behaviour, empty_action, graft, one_page, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/"
@@ -293,13 +293,6 @@ class CacheParameterGroupBackend:
         self.tagging_service.delete_all_tags_for_resource(group.arn)  # type: ignore[attr-defined]
 
 
-def _page(found: list[Any], marker: str | None, size: int | None) -> tuple[list[Any], str | None]:
-    start = int(marker or 0)
-    size = size or 100
-    end = start + size
-    return found[start:end], (str(end) if end < len(found) else None)
-
-
 class CacheParameterGroupResponse:
     """The cache parameter group actions (an ElastiCacheResponse mixin)."""
 
@@ -325,7 +318,7 @@ class CacheParameterGroupResponse:
             found = [backend.get_cache_parameter_group(name)]
         else:
             found = list(backend.cache_parameter_groups.values())
-        page, marker = _page(found, get("Marker"), get("MaxRecords"))
+        page, marker = one_page(found, get("Marker"), get("MaxRecords"))
         return ActionResult({"CacheParameterGroups": page, "Marker": marker})
 
     def modify_cache_parameter_group(self) -> Any:
@@ -358,7 +351,7 @@ class CacheParameterGroupResponse:
         group = self.elasticache_backend.get_cache_parameter_group(  # type: ignore[attr-defined]
             get("CacheParameterGroupName")
         )
-        page, marker = _page(group.parameters(get("Source")), get("Marker"), get("MaxRecords"))
+        page, marker = one_page(group.parameters(get("Source")), get("Marker"), get("MaxRecords"))
         return ActionResult(
             {"Parameters": page, "CacheNodeTypeSpecificParameters": [], "Marker": marker}
         )
@@ -599,7 +592,7 @@ class UserGroupResponse:
             found = [backend.get_user_group(get("UserGroupId"))]
         else:
             found = list(backend.user_groups.values())
-        page, marker = _page([g.answer() for g in found], get("Marker"), get("MaxRecords"))
+        page, marker = one_page([g.answer() for g in found], get("Marker"), get("MaxRecords"))
         return ActionResult({"UserGroups": page, "Marker": marker})
 
     def modify_user_group(self) -> Any:
@@ -947,7 +940,7 @@ class ServerlessCacheResponse:
         backend = self.elasticache_backend  # type: ignore[attr-defined]
         name = get("ServerlessCacheName")
         found = [backend.get_serverless_cache(name)] if name else backend.serverless_caches.values()
-        page, token = _page([c.answer() for c in found], get("NextToken"), get("MaxResults"))
+        page, token = one_page([c.answer() for c in found], get("NextToken"), get("MaxResults"))
         return ActionResult({"ServerlessCaches": page, "NextToken": token})
 
     def modify_serverless_cache(self) -> Any:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, one_page, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/memorydb/latest/APIReference/"
@@ -68,12 +68,6 @@ def _fault(code: str, message: str) -> Exception:
     from moto.memorydb.exceptions import MemoryDBClientError
 
     return MemoryDBClientError(code, message)
-
-
-def _page(found: list[Any], token: str | None, size: int | None) -> tuple[list[Any], str | None]:
-    start = int(token or 0)
-    end = start + (size or 100)
-    return found[start:end], (str(end) if end < len(found) else None)
 
 
 class ACL:
@@ -178,7 +172,9 @@ class ACLResponse:
         get = self._get_param  # type: ignore[attr-defined]
         backend = self.memorydb_backend  # type: ignore[attr-defined]
         found = [backend.get_acl(get("ACLName"))] if get("ACLName") else list(backend.acls.values())
-        page, token = _page([a.answer(backend) for a in found], get("NextToken"), get("MaxResults"))
+        page, token = one_page(
+            [a.answer(backend) for a in found], get("NextToken"), get("MaxResults")
+        )
         return ActionResult({"ACLs": page, "NextToken": token})
 
     def update_acl(self) -> Any:
@@ -345,7 +341,7 @@ class ParameterGroupResponse:
         backend = self.memorydb_backend  # type: ignore[attr-defined]
         name = get("ParameterGroupName")
         found = [backend.get_parameter_group(name)] if name else backend.parameter_groups.values()
-        page, token = _page([g.answer() for g in found], get("NextToken"), get("MaxResults"))
+        page, token = one_page([g.answer() for g in found], get("NextToken"), get("MaxResults"))
         return ActionResult({"ParameterGroups": page, "NextToken": token})
 
     def update_parameter_group(self) -> Any:
@@ -380,7 +376,7 @@ class ParameterGroupResponse:
 
         get = self._get_param  # type: ignore[attr-defined]
         group = self.memorydb_backend.get_parameter_group(get("ParameterGroupName"))  # type: ignore[attr-defined]
-        page, token = _page(group.parameters(), get("NextToken"), get("MaxResults"))
+        page, token = one_page(group.parameters(), get("NextToken"), get("MaxResults"))
         return ActionResult({"Parameters": page, "NextToken": token})
 
 

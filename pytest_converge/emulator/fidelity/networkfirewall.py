@@ -31,7 +31,7 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from . import Behaviour, Kept, behaviour, graft
+from . import Behaviour, Kept, behaviour, graft, one_page
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/network-firewall/latest/APIReference/"
@@ -172,12 +172,6 @@ class RuleGroupBackend:
 _FIELDS = ("RuleGroup", "Rules", "Description", "EncryptionConfiguration")
 
 
-def _page(items: list[Any], token: str | None, size: int | None) -> tuple[list[Any], str | None]:
-    start, size = int(token or 0), int(size or 100)
-    following = str(start + size) if start + size < len(items) else None
-    return items[start : start + size], following
-
-
 class RuleGroupResponse:
     """The rule group and tag actions (a NetworkFirewallResponse mixin)."""
 
@@ -254,7 +248,7 @@ class RuleGroupResponse:
             for g in backend.rule_groups.values()
             if get("Scope") != "MANAGED" and get("Type") in (None, g.type)
         ]
-        page, following = _page(found, get("NextToken"), get("MaxResults"))
+        page, following = one_page(found, get("NextToken"), get("MaxResults"))
         return ActionResult({"RuleGroups": page, "NextToken": following})
 
     def _tagged(self) -> str:
@@ -278,7 +272,7 @@ class RuleGroupResponse:
 
         get = self._get_param  # type: ignore[attr-defined]
         tags = self.networkfirewall_backend.tags_of(self._tagged())  # type: ignore[attr-defined]
-        page, following = _page(tags, get("NextToken"), get("MaxResults"))
+        page, following = one_page(tags, get("NextToken"), get("MaxResults"))
         return ActionResult({"Tags": page, "NextToken": following})
 
     def tag_resource(self) -> Any:
