@@ -40,13 +40,19 @@ def test_apply(converge, converge_emulator):
     converge(r"{module}").assert_converged()
 """
 #: Two scenarios, so that both xdist workers of ``-n 2`` are mid-apply when the signal comes.
+#: Each test holds its apply open: CreateVpc is throttled until the provider's retries
+#: run out (minutes), so every worker is mid-apply together however loaded the machine
+#: is (the module's own apply takes a second or two, and one worker could finish
+#: before the other started).
 INNER_TESTS = """
 import pytest
+
+from pytest_converge import Throttle
 
 
 @pytest.mark.parametrize("n", [1, 2])
 def test_apply(converge, n):
-    converge(r"{module}").assert_converged()
+    converge(r"{module}").apply(Throttle("CreateVpc", times=1000)).raise_for_error()
 """
 #: Host-mode LocalStack has no DynamoDB (examples/network has a table): a module without.
 MODULES = {
