@@ -29,15 +29,19 @@ from pytest_converge.storage import cache_dir
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CACHE = cache_dir()
 
+#: The apply is held open (CreateVpc throttled until the provider's retries run out)
+#: so that the signal always comes mid-apply, however loaded the machine is.
 INNER_TEST = """
 import os
 from pathlib import Path
+
+from pytest_converge import Throttle
 
 
 def test_apply(converge, converge_emulator):
     Path("emulator.pid").write_text(str(converge_emulator.pid))
     Path("runner.pid").write_text(str(os.getpid()))  # pytest itself, or its xdist worker
-    converge(r"{module}").assert_converged()
+    converge(r"{module}").apply(Throttle("CreateVpc", times=1000)).raise_for_error()
 """
 #: Two scenarios, so that both xdist workers of ``-n 2`` are mid-apply when the signal comes.
 #: Each test holds its apply open: CreateVpc is throttled until the provider's retries
