@@ -54,7 +54,9 @@ from ..isolation.fake_account import FAKE_ACCOUNT_ID
 from ..isolation.safety import emulator_env
 from ..storage import cache_dir, locked
 from .base import Emulator, ServerProcess, remove_scratch
+from .fidelity import RECORDED_VARIABLE
 from .localstack_world import read_world
+from .ministack_fidelity import OFF_VARIABLE, STATUS_FILE_VARIABLE, behaviours
 
 #: The MiniStack release the plugin provisions and is tested with.
 PINNED_VERSION = "1.5.33"
@@ -67,6 +69,20 @@ NOWHERE_PROXY = "http://127.0.0.1:9"
 
 HEALTH_PATH = "/_ministack/health"
 RESET_PATH = "/_ministack/reset"
+
+#: What MiniStack's Python runs instead of ``-m ministack``: its fidelity layer
+#: (:mod:`.ministack_fidelity`, loaded by path: the plugin is not installed there),
+#: then MiniStack's own main.
+BOOT = (
+    "import importlib.util, sys\n"
+    "spec = importlib.util.spec_from_file_location("
+    "'converge_ministack_fidelity', {init!r}, submodule_search_locations=[{here!r}])\n"
+    "layer = importlib.util.module_from_spec(spec)\n"
+    "sys.modules[spec.name] = layer\n"
+    "spec.loader.exec_module(layer)\n"
+    "layer.boot()\n"
+)
+FIDELITY_DIR = Path(__file__).resolve().parent / "ministack_fidelity"
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SERVICES_TABLE = DATA / "ministack_services.json"
@@ -276,6 +292,8 @@ class MiniStackEmulator(ServerProcess, Emulator):
 
     ``command`` is how to run it (default: :func:`ministack_command`, resolved at
     :meth:`start`). ``version`` is what its health document says once started.
+    ``fidelity_off`` names behaviours of its fidelity layer (:mod:`.ministack_fidelity`)
+    to leave out (``"all"``: MiniStack as released); default ``$CONVERGE_MINISTACK_FIDELITY_OFF``.
     """
 
     name = "ministack"
@@ -290,9 +308,11 @@ class MiniStackEmulator(ServerProcess, Emulator):
         named: str | None = None,
         start_timeout: float = 60.0,
         stop_timeout: float = 10.0,
+        fidelity_off: str | None = None,
     ) -> None:
         self.command = command
         self._named = named
+        self._fidelity_off = fidelity_off
         self._start_timeout = start_timeout
         self._stop_timeout = stop_timeout
         self._proc: subprocess.Popen[bytes] | None = None
@@ -321,6 +341,12 @@ class MiniStackEmulator(ServerProcess, Emulator):
             DOCKER_HOST=f"unix://{scratch / 'no-docker.sock'}",
             LOG_LEVEL="WARNING",
         )
+        env[STATUS_FILE_VARIABLE] = str(scratch / "fidelity.json")
+        off = os.environ.get(OFF_VARIABLE) if self._fidelity_off is None else self._fidelity_off
+        if off:
+            env[OFF_VARIABLE] = off
+        if os.environ.get(RECORDED_VARIABLE):  # a test's stand-in digests (see .fidelity)
+            env[RECORDED_VARIABLE] = os.environ[RECORDED_VARIABLE]
         # A call of its own beyond loopback (a Bedrock proxy, a layer download) goes to a
         # loopback port nothing listens on and fails at once; NO_PROXY keeps its calls to
         # itself (SNS to SQS, Lambda's runtime API) direct.
@@ -357,7 +383,7 @@ class MiniStackEmulator(ServerProcess, Emulator):
         try:
             with open(self.log_path, "wb") as log:
                 self._proc = subprocess.Popen(
-                    list(self.command.argv),
+                    list(self._argv()),
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=subprocess.STDOUT,
@@ -369,6 +395,38 @@ class MiniStackEmulator(ServerProcess, Emulator):
             self.stop()
             raise EmulatorError(f"cannot run MiniStack {self.command}: {exc}") from exc
         cancel.track(self._proc.pid)  # killed even if pytest dies before stop()
+
+    def _argv(self) -> tuple[str, ...]:
+        """The command, its ``-m ministack`` (or a console script's) replaced by :data:`BOOT`
+        in the same Python; as given when that Python is not known (the layer is then
+        not installed, and :meth:`fidelity` says so)."""
+        assert self.command is not None
+        argv = self.command.argv
+        python = _python_of(argv)
+        if python is None:
+            return argv
+        return (
+            python,
+            "-c",
+            BOOT.format(init=str(FIDELITY_DIR / "__init__.py"), here=str(FIDELITY_DIR)),
+        )
+
+    def fidelity(self) -> dict[str, Any]:
+        """What MiniStack's fidelity layer installed: ``{"ministack": version, "versions":
+        pinned, "behaviours": {name: state}}``, each name prefixed ``ministack:``."""
+        assert self.command is not None
+        status: dict[str, Any]
+        if _python_of(self.command.argv) is None:
+            why = f"not installed: {self.command} is not a Python the plugin can start it in"
+            status = {"behaviours": {item.name: why for item in behaviours()}}
+        else:
+            where = Path(self._tmpdir or "") / "fidelity.json"
+            try:
+                status = json.loads(where.read_text())
+            except (OSError, ValueError) as exc:
+                raise EmulatorError(f"MiniStack did not say its fidelity ({where}): {exc}") from exc
+        named = {f"ministack:{name}": state for name, state in status["behaviours"].items()}
+        return {**status, "behaviours": named}
 
     def _wait_healthy(self, deadline: float) -> None:
         while True:
@@ -461,6 +519,22 @@ class MiniStackEmulator(ServerProcess, Emulator):
             raise EmulatorError(
                 f"MiniStack at {self.endpoint} did not return its world: {exc}"
             ) from exc
+
+
+def _python_of(argv: tuple[str, ...]) -> str | None:
+    """The Python a MiniStack command runs in: ``python -m ministack``'s, or a console
+    script's (its ``#!`` line); None when neither."""
+    if argv[1:] == ("-m", "ministack"):
+        return argv[0]
+    if len(argv) != 1:
+        return None
+    try:
+        with open(argv[0], "rb") as script:
+            first = script.readline(4096)
+    except OSError:
+        return None
+    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
+    return words[0] if len(words) == 1 and Path(words[0]).name.startswith("python") else None
 
 
 class _PortTaken(Exception):

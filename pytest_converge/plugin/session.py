@@ -28,6 +28,7 @@ from ..analysis.upgrade_check import STATEFUL_TYPES
 from ..emulator.base import Emulator
 from ..emulator.fidelity import MOTO_VERSIONS, not_installed
 from ..emulator.localstack import localstack_missing
+from ..emulator.ministack_fidelity import MINISTACK_VERSIONS
 from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from ..isolation.safety import ensure_loopback
 from ..run.stack import Stack
@@ -40,6 +41,13 @@ from .progress import get_progress
 PLUGIN_NAME = "converge-session"
 
 _log = logging.getLogger("pytest_converge")
+
+#: Where each emulator's fidelity layer is tested, and the releases it is pinned to.
+FIDELITY_TESTS = {
+    "moto": "tests/unit/test_fidelity.py",
+    "ministack": "tests/integration/test_ministack_fidelity.py",
+}
+FIDELITY_VERSIONS = {"moto": MOTO_VERSIONS, "ministack": " or ".join(MINISTACK_VERSIONS)}
 
 
 def module_id(config: pytest.Config, module: Path, converge_root: Path | None = None) -> str:
@@ -168,17 +176,22 @@ class ConvergeSession:
             workeroutput[FIDELITY_OUTPUT] = dict(self.fidelity)
 
     def fidelity_lines(self) -> list[str]:
-        """The terminal summary's warning: each behaviour left out, and why."""
-        if not self.fidelity:
-            return []
-        return [
-            f"the moto emulator left out {len(self.fidelity)} behaviour(s) of its fidelity "
-            "layer: a finding one of them models is moto's, not the module's",
-            *(f"  {name}: {why}" for name, why in sorted(self.fidelity.items())),
-            "Re-check a stale or failed behaviour against moto's source "
-            "(tests/unit/test_fidelity.py prints the digests), or install moto "
-            f"{MOTO_VERSIONS}.",
-        ]
+        """The terminal summary's warning: each behaviour left out, and why (a MiniStack
+        behaviour's name says ``ministack:``; moto's have no prefix)."""
+        lines: list[str] = []
+        for emulator in ("moto", "ministack"):
+            left = {name: why for name, why in self.fidelity.items() if _layer_of(name) == emulator}
+            if not left:
+                continue
+            lines += [
+                f"the {emulator} emulator left out {len(left)} behaviour(s) of its fidelity "
+                f"layer: a finding one of them models is {emulator}'s, not the module's",
+                *(f"  {name}: {why}" for name, why in sorted(left.items())),
+                f"Re-check a stale or failed behaviour against {emulator}'s source "
+                f"({FIDELITY_TESTS[emulator]} prints the digests), or install {emulator} "
+                f"{FIDELITY_VERSIONS[emulator]}.",
+            ]
+        return lines
 
     def launch_emulator(self) -> None:
         """Spawn the emulator's process now, without waiting for it.
@@ -309,6 +322,7 @@ class ConvergeSession:
         except ConvergeError:
             emulator.stop()
             raise
+        self.note_fidelity(emulator)
         return emulator
 
     def emptied_emulator(self, backend: str | None = None) -> Emulator:
@@ -668,6 +682,14 @@ BUILDING = pytest.StashKey[str]()
 INTERRUPTED_OUTPUT = "converge_interrupted"
 #: The xdist ``workeroutput`` key of the fidelity behaviours a worker's emulator left out.
 FIDELITY_OUTPUT = "converge_fidelity"
+
+
+def _layer_of(behaviour: str) -> str:
+    """The emulator whose fidelity layer a behaviour is of: ``ministack:elasticache.x``
+    is MiniStack's, a name without a prefix moto's."""
+    emulator, colon, _ = behaviour.partition(":")
+    return emulator if colon else "moto"
+
 
 #: The user property that says which engine and providers a Stack of a test ran with.
 TOOLCHAIN_PROPERTY = "converge_toolchain"

@@ -356,7 +356,12 @@ _STATUS: dict[str, str] = {}
 _LOCK = threading.Lock()
 
 
-def install(off: str | Collection[str] | None = None) -> dict[str, str]:
+def install(
+    off: str | Collection[str] | None = None,
+    *,
+    items: Sequence[Behaviour] | None = None,
+    unfit: str | None = None,
+) -> dict[str, str]:
     """Install every behaviour not turned off; returns :func:`status`'s ``behaviours``.
 
     ``off``: names or services to leave out, ``"all"``, or a comma list; by
@@ -365,18 +370,28 @@ def install(off: str | Collection[str] | None = None) -> dict[str, str]:
     longer has (:func:`stale`) and one that fails to install are left out, and
     why is kept (the server keeps serving).
     Idempotent: a second call installs nothing.
+
+    ``items`` and ``unfit`` are for another emulator's layer that uses this
+    machinery in its own process (:mod:`..ministack_fidelity`): its behaviours, and
+    why none fits the emulator running (None: they may be installed).
     """
     with _LOCK:
         if _STATUS:
             return dict(_STATUS)
         skip = _parse_off(os.environ.get(OFF_VARIABLE, "") if off is None else off)
-        moto = installed_moto()
-        in_range = _in_range(moto)
-        for item in behaviours():
+        if items is None:
+            items = behaviours()
+            moto = installed_moto()
+            unfit = (
+                None
+                if _in_range(moto)
+                else f"not installed: moto {moto} is outside {MOTO_VERSIONS}"
+            )
+        for item in items:
             if "all" in skip or item.name in skip or item.service in skip:
                 _STATUS[item.name] = "off"
-            elif not in_range:
-                _STATUS[item.name] = f"not installed: moto {moto} is outside {MOTO_VERSIONS}"
+            elif unfit is not None:
+                _STATUS[item.name] = unfit
             elif (why := stale(item)) is not None:
                 _STATUS[item.name] = why
             else:

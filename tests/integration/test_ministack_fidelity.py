@@ -1,0 +1,155 @@
+"""MiniStack's fidelity layer (:mod:`pytest_converge.emulator.ministack_fidelity`): each
+behaviour against the plugin's MiniStack and against MiniStack as released (its
+``retire`` message fails the test once MiniStack answers so itself), the digests it
+recorded against MiniStack's source, and a stale one named in the session's output.
+
+MiniStack runs from its own environment; without one these tests skip, saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_converge.emulator.ministack import (
+    EXECUTABLE_ENV,
+    FIDELITY_DIR,
+    PINNED_VERSION,
+    MiniStackEmulator,
+    find_ministack,
+    ministack_missing,
+)
+from pytest_converge.emulator.ministack_fidelity import MINISTACK_VERSIONS, behaviours
+
+COMMAND, _ = find_ministack()
+pytestmark = pytest.mark.skipif(
+    COMMAND is None, reason=f"needs MiniStack: {ministack_missing() or ''}"
+)
+
+
+def retire(name: str) -> str:
+    return f"MiniStack {PINNED_VERSION} answers so itself: retire the fidelity behaviour {name}"
+
+
+@pytest.fixture(scope="module")
+def ministack() -> Iterator[MiniStackEmulator]:
+    emulator = MiniStackEmulator(command=COMMAND)
+    emulator.start()
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
+
+
+@pytest.fixture(scope="module")
+def raw_ministack() -> Iterator[MiniStackEmulator]:
+    emulator = MiniStackEmulator(command=COMMAND, fidelity_off="all")
+    emulator.start()
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
+
+
+def test_the_pinned_release_is_the_one_provisioned() -> None:
+    assert PINNED_VERSION in MINISTACK_VERSIONS
+
+
+def test_every_behaviour_is_installed(ministack: MiniStackEmulator) -> None:
+    status = ministack.fidelity()
+    assert status["ministack"] == PINNED_VERSION
+    assert status["behaviours"] == {f"ministack:{b.name}": "installed" for b in behaviours()}
+
+
+def test_all_off_leaves_ministack_as_released(raw_ministack: MiniStackEmulator) -> None:
+    assert set(raw_ministack.fidelity()["behaviours"].values()) == {"off"}
+
+
+def test_the_recorded_digests_are_ministacks_source() -> None:
+    """Every function a behaviour replaces still has the digest it recorded; on a
+    MiniStack upgrade this fails, printing each function's digest now."""
+    assert COMMAND is not None and COMMAND.argv[1:] == ("-m", "ministack"), COMMAND
+    init, here = str(FIDELITY_DIR / "__init__.py"), str(FIDELITY_DIR)
+    program = (
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('layer', {init!r},"
+        f" submodule_search_locations=[{here!r}])\n"
+        "layer = importlib.util.module_from_spec(spec); sys.modules['layer'] = layer\n"
+        "spec.loader.exec_module(layer)\n"
+        "print(json.dumps({d: layer.core.source_digest(d) for b in layer.behaviours()"
+        " for d in b.replaces}))\n"
+    )
+    now = json.loads(subprocess.run([COMMAND.argv[0], "-c", program], capture_output=True,
+                                    text=True, check=True, timeout=60).stdout)  # fmt: skip
+    recorded = {d: digest for b in behaviours() for d, digest in b.replaces.items()}
+    assert now == recorded, f"re-check these behaviours against MiniStack's source: {now}"
+
+
+def _parameters(emulator: MiniStackEmulator, group: str, **asked: Any) -> dict[str, str]:
+    cache = emulator.client("elasticache")
+    found = cache.describe_cache_parameters(CacheParameterGroupName=group, **asked)
+    return {p["ParameterName"]: p.get("Source", "") for p in found["Parameters"]}
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_parameters_by_source(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """``Source=user`` answers the parameters set on the group, no default (the aws
+    provider reads a parameter group so)."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    cache = emulator.client("elasticache")
+    cache.create_cache_parameter_group(
+        CacheParameterGroupName="redis", CacheParameterGroupFamily="redis7", Description="d"
+    )
+    cache.modify_cache_parameter_group(
+        CacheParameterGroupName="redis",
+        ParameterNameValues=[
+            {"ParameterName": "maxmemory-policy", "ParameterValue": "allkeys-lru"}
+        ],
+    )
+    every = _parameters(emulator, "redis")
+    assert len(every) > 1 and every["maxmemory-policy"] == "user"
+    user = _parameters(emulator, "redis", Source="user")
+    if which == "plugin":
+        assert user == {"maxmemory-policy": "user"}
+    else:
+        assert user == every, retire("elasticache.parameters-by-source")
+
+
+def test_a_stale_behaviour_is_named_in_the_sessions_output(tmp_path: Path) -> None:
+    """MiniStack's function under a behaviour changed (the test's digest stands in for the
+    one recorded): MiniStack runs without it, and the session's summary and JSON report
+    say which and why."""
+    assert COMMAND is not None
+    (tmp_path / "test_uses_ministack.py").write_text(
+        "def test_uses_the_emulator(converge_emulator):\n"
+        "    assert converge_emulator.name == 'ministack'\n"
+        "    assert converge_emulator.client('sqs').list_queues().get('QueueUrls', []) == []\n"
+    )
+    dotted = "ministack.services.elasticache:_describe_cache_parameters"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0",
+         "--converge-backend", "ministack", "--converge-report", "converge.json", str(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, EXECUTABLE_ENV: COMMAND.argv[0],
+             "CONVERGE_MOTO_FIDELITY_RECORDED": f"{dotted}=0000000000000000"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    out = proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout, out
+    assert "the ministack emulator left out 1 behaviour(s) of its fidelity layer" in out, out
+    why = f"stale: {dotted} changed"
+    assert f"ministack:elasticache.parameters-by-source: {why}" in out, out
+    report = json.loads((tmp_path / "converge.json").read_text())
+    assert report["fidelity"] == {"ministack:elasticache.parameters-by-source": why}
