@@ -153,3 +153,60 @@ def test_a_stale_behaviour_is_named_in_the_sessions_output(tmp_path: Path) -> No
     assert f"ministack:elasticache.parameters-by-source: {why}" in out, out
     report = json.loads((tmp_path / "converge.json").read_text())
     assert report["fidelity"] == {"ministack:elasticache.parameters-by-source": why}
+
+
+def _file_system(emulator: MiniStackEmulator) -> str:
+    emulator.reset()
+    return str(emulator.client("efs").create_file_system(CreationToken="fs")["FileSystemId"])
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_access_point_posix_user(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """An access point made without a POSIX user has none; one made with keeps it."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    efs = emulator.client("efs")
+    system = _file_system(emulator)
+    bare = efs.create_access_point(FileSystemId=system)
+    user = {"Uid": 1001, "Gid": 1001, "SecondaryGids": [1002]}
+    posix = efs.create_access_point(FileSystemId=system, PosixUser=user)
+    described = {
+        a["AccessPointId"]: a
+        for a in efs.describe_access_points(FileSystemId=system)["AccessPoints"]
+    }
+    assert described[posix["AccessPointId"]]["PosixUser"] == user
+    if which == "plugin":
+        assert "PosixUser" not in bare
+        assert "PosixUser" not in described[bare["AccessPointId"]]
+    else:
+        assert described[bare["AccessPointId"]].get("PosixUser") == {}, retire(
+            "efs.access-point-posix-user"
+        )
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_policy_id_as_given(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A policy without an Id reads back without one; one with an Id keeps it."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    efs = emulator.client("efs")
+    system = _file_system(emulator)
+    statement = {
+        "Sid": "Mount",
+        "Effect": "Allow",
+        "Principal": {"AWS": "*"},
+        "Action": "elasticfilesystem:ClientMount",
+        "Resource": f"arn:aws:elasticfilesystem:us-east-1:123456789012:file-system/{system}",
+    }
+    put = {"Version": "2012-10-17", "Statement": [statement]}
+    efs.put_file_system_policy(FileSystemId=system, Policy=json.dumps(put))
+    read = json.loads(efs.describe_file_system_policy(FileSystemId=system)["Policy"])
+    if which == "plugin":
+        assert read == put
+        efs.put_file_system_policy(FileSystemId=system, Policy=json.dumps({**put, "Id": "mine"}))
+        again = json.loads(efs.describe_file_system_policy(FileSystemId=system)["Policy"])
+        assert again == {**put, "Id": "mine"}
+    else:
+        assert read == {**put, "Id": "1"}, retire("efs.policy-id-as-given")
