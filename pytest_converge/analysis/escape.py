@@ -2,7 +2,8 @@
 
 ``terraform_data`` with ``triggers_replace = timestamp()``, a ``null_resource``
 with ``triggers = { always = uuid() }``, any resource whose replacement is
-forced by an attribute that is unknown on a *second* plan, and resources with
+forced by an attribute that is unknown on a *second* plan (and by no value known
+on both sides, whose unknown consequences they would be), and resources with
 provisioners that are replaced on every run: each never converges, and each is
 reported once, naming the trigger attribute, instead of as a list of diffs.
 """
@@ -50,13 +51,30 @@ def find_triggers(rc: ResourceChange, provisioners: bool = False) -> list[Trigge
         for attr in rc.attributes
         if _top(attr.path) in names and (attr.unknown or attr.forces_replacement)
     ]
-    if not found:
+    if not found and not _known_cause(rc):
         found = [a for a in rc.attributes if a.unknown and a.forces_replacement]
     if not found and provisioners and rc.action == "replace":
         found = [a for a in rc.attributes if a.forces_replacement]
         if not found and rc.attributes:
             found = [rc.attributes[0]]
     return [Trigger(rc.address, a.path, a.observed, a.declared) for a in found]
+
+
+def _known_cause(rc: ResourceChange) -> bool:
+    """A value known on both sides forces ``rc``'s replacement (a subnet read back as
+    another, a block device missing): the unknowns of the replacement follow from it,
+    so it is a permanent diff, not a trigger that is new on every run."""
+    return any(
+        a.forces_replacement
+        and not a.unknown
+        and a.declared != a.observed
+        and not (a.declared in _EMPTY and a.observed in _EMPTY)
+        for a in rc.attributes
+    )
+
+
+#: Values that read as "not set" on either side (null vs "" is not a cause).
+_EMPTY: tuple[Any, ...] = (None, "", [], {}, 0, False)
 
 
 def has_provisioners(plan_json: dict[str, Any] | None, rc: ResourceChange) -> bool:

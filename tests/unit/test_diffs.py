@@ -254,6 +254,29 @@ def test_unknown_forcing_replacement_on_any_resource_is_an_escape_hatch():
     assert defect.kind == "escape-hatch" and defect.attribute == "value"
 
 
+def test_unknowns_that_follow_a_known_cause_of_replacement_are_no_escape_hatch():
+    """A spot request read back in another subnet and without its block device (moto
+    launched its instance without either): the device's computed members are unknown
+    only because the request is replaced; the causes are the known values."""
+    change = _update(
+        "aws_spot_instance_request.this",
+        {
+            "id": "sir-1",
+            "subnet_id": "subnet-default",
+            "ebs_block_device": [{"device_name": "/dev/sda1", "volume_id": "vol-1", "iops": 0}],
+        },
+        {"subnet_id": "subnet-app", "ebs_block_device": [{"device_name": "/dev/sdf"}]},
+        after_unknown={"id": True, "ebs_block_device": [{"volume_id": True, "iops": True}]},
+        actions=("delete", "create"),
+        replace_paths=[["subnet_id"], ["ebs_block_device"]],
+    )
+    [rc] = _plan(change).changes
+    assert find_triggers(rc) == []
+    defects = plan_defects(_plan(change), _plan(change))
+    assert {d.kind for d in defects} == {"permanent-diff"}, [d.message for d in defects]
+    assert "subnet_id" in {d.attribute for d in defects}
+
+
 def test_provisioner_resource_replaced_each_run_is_an_escape_hatch():
     change = _update(
         "aws_instance.web",
