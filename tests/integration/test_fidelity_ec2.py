@@ -518,6 +518,51 @@ def test_an_instances_volume_has_the_performance_asked_for(emulator, raw_moto) -
     assert _volume_performance(raw_moto) == (3000, None), retire("ec2.instance-volume-performance")
 
 
+def _spot_instance(emulator: Any, **spec: Any) -> dict[str, Any]:
+    """The instance a spot request with a VPC launch specification launched."""
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    group = ec2.create_security_group(GroupName="app", Description="app", VpcId=vpc)["GroupId"]
+    nic = {"DeviceIndex": 0, "SubnetId": subnet, "Groups": [group]}
+    nic["AssociatePublicIpAddress"] = True
+    ebs = {"VolumeSize": 5, "VolumeType": "gp3", "Throughput": 200, "Encrypted": True}
+    [request] = ec2.request_spot_instances(
+        LaunchSpecification={
+            "ImageId": "ami-1e749f67",
+            "InstanceType": "t3.micro",
+            "BlockDeviceMappings": [{"DeviceName": "/dev/sdf", "Ebs": ebs}],
+            **({"NetworkInterfaces": [nic]} if not spec else {"SubnetId": subnet}),
+            **({"SecurityGroupIds": [group]} if spec.get("by_ids") else {}),
+        }
+    )["SpotInstanceRequests"]
+    [instance] = ec2.describe_instances(InstanceIds=[request["InstanceId"]])["Reservations"][0][
+        "Instances"
+    ]
+    devices = {m["DeviceName"]: m["Ebs"]["VolumeId"] for m in instance["BlockDeviceMappings"]}
+    volume = (
+        ec2.describe_volumes(VolumeIds=[devices["/dev/sdf"]])["Volumes"][0]
+        if "/dev/sdf" in devices
+        else {}
+    )
+    return {
+        "subnet": instance.get("SubnetId") == subnet,
+        "groups": [g["GroupId"] for g in instance["SecurityGroups"]] == [group],
+        "public": bool(instance.get("PublicIpAddress")),
+        "device": (volume.get("Size"), volume.get("Throughput")),
+    }
+
+
+def test_a_spot_request_launches_its_launch_specification(emulator, raw_moto) -> None:
+    launched = {"subnet": True, "groups": True, "public": True, "device": (5, 200)}
+    assert _spot_instance(emulator) == launched
+    assert _spot_instance(emulator, by_ids=True)["groups"] is True
+    raw = _spot_instance(raw_moto)
+    assert (raw["subnet"], raw["device"]) == (False, (None, None)), retire(
+        "ec2.spot-launch-specification"
+    )
+
+
 def _default_association(emulator: Any) -> list[Any]:
     ec2 = emulator.client("ec2")
     tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]

@@ -1,5 +1,5 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options, security groups and public addresses, transit gateway
+instances' launch options, security groups and public addresses, spot requests, transit gateway
 associations, VGW route propagation, capacity reservations, placement groups, VPN
 connection routes.
 
@@ -57,6 +57,10 @@ Each behaviour follows the EC2 API reference
   guide: changing them changes eth0's), so one launched with a
   ``NetworkInterfaces`` spec has the ``Groups`` of device 0, the VPC's default
   group when none is given (moto: none).
+- ``RequestSpotLaunchSpecification``: the instance a spot request launches has the
+  specification's network interfaces, security group IDs, block devices, EBS
+  optimisation and instance profile (moto passes on only the image, type, key,
+  subnet and group names).
 - ``InstanceNetworkInterface.Association``: only an interface with a public IPv4
   address has one (moto: an empty one, read as a public address asked for).
 - ``RunInstances`` / ``EbsBlockDevice``: a volume an instance is launched with
@@ -95,8 +99,9 @@ Each behaviour follows the EC2 API reference
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from . import Behaviour, Kept, behaviour, empty_action, graft, original, patch
 
@@ -1001,20 +1006,134 @@ def _instance_volume_performance() -> None:
 
     def run_instances(self: Any) -> Any:
         result = before(self)
-        for mapping in self._get_param("BlockDeviceMappings", []):
-            ebs = mapping.get("Ebs") or {}
-            for instance in result.result.instances:
-                attached = instance.block_device_mapping.get(mapping.get("DeviceName"))
-                if attached is None:
-                    continue
-                volume = self.ec2_backend.get_volume(attached.volume_id)
-                if ebs.get("Iops") is not None:
-                    volume.iops = int(ebs["Iops"])
-                if ebs.get("Throughput") is not None:
-                    volume.throughput = int(ebs["Throughput"])
+        for instance in result.result.instances:
+            _keep_performance(
+                self.ec2_backend, instance, self._get_param("BlockDeviceMappings", [])
+            )
         return result
 
     patch(InstanceResponse, "run_instances", run_instances)
+
+
+def _keep_performance(backend: Any, instance: Any, mappings: list[dict[str, Any]]) -> None:
+    """Give ``instance``'s volumes the Iops and Throughput their ``mappings`` ask for."""
+    for mapping in mappings:
+        ebs = mapping.get("Ebs") or {}
+        attached = instance.block_device_mapping.get(mapping.get("DeviceName"))
+        if attached is None:
+            continue
+        volume = backend.get_volume(attached.volume_id)
+        if ebs.get("Iops") is not None:
+            volume.iops = int(ebs["Iops"])
+        if ebs.get("Throughput") is not None:
+            volume.throughput = int(ebs["Throughput"])
+
+
+#: The launch specification of the RequestSpotInstances call being served, as
+#: RunInstances arguments moto's spot request does not pass on (see below).
+_SPOT_LAUNCH: ContextVar[dict[str, Any] | None] = ContextVar("converge_spot_launch", default=None)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.spot-launch-specification",
+    does="RequestSpotInstances launches its instance as its LaunchSpecification says: its "
+    "NetworkInterfaces (subnet, groups, public address), SecurityGroupIds, "
+    "BlockDeviceMappings (with their Iops and Throughput), EbsOptimized and "
+    "IamInstanceProfile (moto: only the image, type, key, subnet and group names, so a "
+    "spot request read back in the default subnet with the default group and no block "
+    "device, and was replaced on every run)",
+    reference=_API + "API_RequestSpotLaunchSpecification.html",
+    test=_TESTS + "test_a_spot_request_launches_its_launch_specification",
+    replaces={
+        "moto.ec2.responses.spot_instances:SpotInstances.request_spot_instances": (
+            "67bd0497565e54e1"
+        ),
+        "moto.ec2.models.spot_requests:SpotInstanceRequest.launch_instance": "dd813d5052dfbe7a",
+    },
+)
+def _spot_launch_specification() -> None:
+    from moto.ec2.models.spot_requests import SpotInstanceRequest
+    from moto.ec2.responses.instances import InstanceResponse
+    from moto.ec2.responses.spot_instances import SpotInstances
+
+    requested = original(SpotInstances, "request_spot_instances")
+
+    def request_spot_instances(self: Any) -> Any:
+        spec = self._get_param("LaunchSpecification", {}) or {}
+        mappings = spec.get("BlockDeviceMappings") or []
+        profile = spec.get("IamInstanceProfile") or {}
+        launch = {
+            "nics": spec.get("NetworkInterfaces") or [],
+            "group_ids": spec.get("SecurityGroupIds") or [],
+            "mappings": mappings,
+            # moto's own parse of RunInstances' mappings, over this call's
+            "block_device_mappings": InstanceResponse._parse_block_device_mapping(
+                cast(Any, _Given({"BlockDeviceMappings": mappings}))
+            ),
+            "ebs_optimized": bool(spec.get("EbsOptimized")),
+            "iam_instance_profile_arn": profile.get("Arn"),
+            "iam_instance_profile_name": profile.get("Name"),
+        }
+        token = _SPOT_LAUNCH.set(launch)
+        try:
+            return requested(self)
+        finally:
+            _SPOT_LAUNCH.reset(token)
+
+    def launch_instance(self: Any) -> Any:
+        launch = _SPOT_LAUNCH.get() or {}
+        spec = self.launch_specification
+        backend = self.ec2_backend
+        if launch.get("group_ids"):
+            spec.groups = [backend.get_security_group_from_id(i) for i in launch["group_ids"]]
+        nics = launch.get("nics") or []
+        reservation = backend.run_instances(
+            image_id=spec.image_id,
+            count=1,
+            user_data=self.user_data,
+            instance_type=spec.instance_type,
+            is_instance_type_default=not spec.instance_type,
+            subnet_id=None if nics else spec.subnet_id,
+            key_name=spec.key_name,
+            security_group_names=[],
+            security_group_ids=[] if nics else spec.groups,
+            nics=nics,
+            block_device_mappings=launch.get("block_device_mappings") or None,
+            ebs_optimized=launch.get("ebs_optimized", False),
+            spot_fleet_id=self.spot_fleet_id,
+            tags=self.all_tags,
+            lifecycle="spot",
+        )
+        instance = reservation.instances[0]
+        _keep_performance(backend, instance, launch.get("mappings") or [])
+        arn, name = launch.get("iam_instance_profile_arn"), launch.get("iam_instance_profile_name")
+        if arn or name:
+            backend.associate_iam_instance_profile(
+                instance_id=instance.id,
+                iam_instance_profile_name=name,
+                iam_instance_profile_arn=arn,
+            )
+        return instance
+
+    patch(SpotInstances, "request_spot_instances", request_spot_instances)
+    patch(SpotInstanceRequest, "launch_instance", launch_instance)
+
+
+class _Given:
+    """Stands for a response whose request gave ``params`` (to reuse moto's parse of them)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self._params = params
+
+    def _get_param(self, name: str, default: Any = None) -> Any:
+        return self._params.get(name, default)
+
+    @staticmethod
+    def _validate_block_device_mapping(mapping: dict[str, Any]) -> None:
+        from moto.ec2.responses.instances import InstanceResponse
+
+        InstanceResponse._validate_block_device_mapping(mapping)
 
 
 @behaviour(
