@@ -796,3 +796,57 @@ def test_autoscaling_an_update_keeps_the_mixed_instances_policy(emulator, raw_mo
     assert _mixed_instances(raw_moto) == (None, 3), retire(
         "autoscaling.update-keeps-mixed-instances"
     )
+
+
+def _ecs_services(moto: Any) -> dict[str, Any]:
+    ecs = moto.client("ecs")
+    ecs.create_cluster(clusterName="ex")
+    ecs.register_task_definition(
+        family="ex", containerDefinitions=[{"name": "app", "image": "nginx", "memory": 128}]
+    )
+    connect = {"enabled": True, "namespace": "ex"}
+    ecs.create_service(
+        cluster="ex", serviceName="set", taskDefinition="ex", desiredCount=1,
+        availabilityZoneRebalancing="DISABLED", enableECSManagedTags=True,
+        enableExecuteCommand=True, healthCheckGracePeriodSeconds=30, propagateTags="SERVICE",
+        deploymentConfiguration={
+            "maximumPercent": 150, "minimumHealthyPercent": 50,
+            "deploymentCircuitBreaker": {"enable": True, "rollback": True},
+        },
+        placementConstraints=[{"type": "distinctInstance"}],
+        placementStrategy=[{"type": "spread", "field": "attribute:ecs.availability-zone"}],
+        serviceConnectConfiguration=connect,
+    )  # fmt: skip
+    ecs.create_service(cluster="ex", serviceName="unset", taskDefinition="ex", desiredCount=1)
+    described = ecs.describe_services(cluster="ex", services=["set", "unset"])["services"]
+    ecs.update_service(cluster="ex", service="set", desiredCount=2)
+    [updated] = ecs.describe_services(cluster="ex", services=["set"])["services"]
+    return {"set": described[0], "unset": described[1], "updated": updated}
+
+
+def test_ecs_keeps_a_services_settings(emulator, raw_moto) -> None:
+    seen = _ecs_services(emulator)
+    given, unset = seen["set"], seen["unset"]
+    assert {k: given.get(k) for k in ("availabilityZoneRebalancing", "enableECSManagedTags")} == {
+        "availabilityZoneRebalancing": "DISABLED", "enableECSManagedTags": True,
+    }  # fmt: skip
+    assert given["enableExecuteCommand"] is True
+    assert given["healthCheckGracePeriodSeconds"] == 30
+    assert given["propagateTags"] == "SERVICE"
+    assert given["deploymentConfiguration"] == {
+        "maximumPercent": 150, "minimumHealthyPercent": 50,
+        "deploymentCircuitBreaker": {"enable": True, "rollback": True},
+    }  # fmt: skip
+    assert given["placementConstraints"] == [{"type": "distinctInstance"}]
+    assert given["placementStrategy"][0]["type"] == "spread"
+    assert given["deployments"][0]["serviceConnectConfiguration"]["namespace"] == "ex"
+    # An update that does not give a setting leaves it as it is.
+    assert seen["updated"]["enableExecuteCommand"] is True
+    assert seen["updated"]["availabilityZoneRebalancing"] == "DISABLED"
+    # AWS's defaults for a service created without them.
+    assert unset["availabilityZoneRebalancing"] == "ENABLED"
+    assert (unset["enableECSManagedTags"], unset["enableExecuteCommand"]) == (False, False)
+    assert unset["deploymentConfiguration"] == {"maximumPercent": 200, "minimumHealthyPercent": 100}
+    # The layer off: moto 5.2 keeps none of them at creation.
+    raw = _ecs_services(raw_moto)["set"]
+    assert "enableExecuteCommand" not in raw, retire("ecs.service-settings")
