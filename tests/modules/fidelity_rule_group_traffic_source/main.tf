@@ -87,6 +87,69 @@ resource "aws_subnet" "this" {
   cidr_block = "10.0.1.0/24"
 }
 
+# The firewall policy using both groups, shared by a resource policy, and a firewall
+# of it with no protection declared (AWS's defaults: none, so destroy deletes it).
+# moto 5.2 has no policy or resource policy operation, protects every firewall and
+# cannot delete one (networkfirewall.firewall-policies, .resource-policies,
+# .firewall-settings).
+resource "aws_networkfirewall_firewall_policy" "this" {
+  name        = "ex-policy"
+  description = "Both rule groups"
+
+  firewall_policy {
+    stateless_default_actions          = ["aws:pass"]
+    stateless_fragment_default_actions = ["aws:drop"]
+
+    stateful_rule_group_reference {
+      resource_arn = aws_networkfirewall_rule_group.stateful.arn
+    }
+
+    stateless_rule_group_reference {
+      priority     = 1
+      resource_arn = aws_networkfirewall_rule_group.stateless.arn
+    }
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
+data "aws_caller_identity" "this" {}
+
+resource "aws_networkfirewall_resource_policy" "this" {
+  resource_arn = aws_networkfirewall_firewall_policy.this.arn
+  policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::${data.aws_caller_identity.this.account_id}:root" }
+      Action = [
+        "network-firewall:ListFirewallPolicies",
+        "network-firewall:CreateFirewall",
+        "network-firewall:UpdateFirewall",
+        "network-firewall:AssociateFirewallPolicy",
+      ]
+      Resource = aws_networkfirewall_firewall_policy.this.arn
+    }]
+  })
+}
+
+resource "aws_networkfirewall_firewall" "this" {
+  name                = "ex-firewall"
+  description         = "The policy's firewall"
+  firewall_policy_arn = aws_networkfirewall_firewall_policy.this.arn
+  vpc_id              = aws_vpc.this.id
+
+  subnet_mapping {
+    subnet_id = aws_subnet.this.id
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
 resource "aws_lb_target_group" "this" {
   name     = "ex-asg"
   port     = 80
