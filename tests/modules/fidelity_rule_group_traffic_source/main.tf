@@ -217,3 +217,52 @@ resource "aws_autoscaling_policy" "this" {
   adjustment_type        = "ChangeInCapacity"
   scaling_adjustment     = 1
 }
+
+# An ECS service declaring the settings terraform-aws-modules/ecs's service module
+# sets: moto 5.2 keeps none of them at CreateService, so each settled only when the
+# second apply updated the service (ecs.service-settings).
+resource "aws_ecs_cluster" "this" {
+  name = "ex-ecs"
+}
+
+resource "aws_ecs_task_definition" "this" {
+  family                   = "ex-ecs"
+  requires_compatibilities = ["FARGATE"]
+  network_mode             = "awsvpc"
+  cpu                      = 256
+  memory                   = 512
+  container_definitions = jsonencode([{
+    name      = "app"
+    image     = "public.ecr.aws/nginx/nginx:latest"
+    essential = true
+  }])
+}
+
+resource "aws_ecs_service" "this" {
+  name            = "ex-ecs"
+  cluster         = aws_ecs_cluster.this.arn
+  task_definition = aws_ecs_task_definition.this.arn
+  desired_count   = 1
+  launch_type     = "FARGATE"
+
+  availability_zone_rebalancing = "DISABLED"
+  enable_ecs_managed_tags       = true
+  enable_execute_command        = true
+  propagate_tags                = "SERVICE"
+
+  deployment_maximum_percent         = 150
+  deployment_minimum_healthy_percent = 50
+
+  deployment_circuit_breaker {
+    enable   = true
+    rollback = true
+  }
+
+  network_configuration {
+    subnets         = [aws_subnet.this.id]
+    security_groups = [aws_vpc.this.default_security_group_id]
+  }
+
+  # Do not wait on tasks moto never runs.
+  wait_for_steady_state = false
+}
