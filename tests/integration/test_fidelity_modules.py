@@ -93,7 +93,8 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     Auto Scaling group's target group attachment reads back Added; on moto as released
     both were untested (no CreateRuleGroup, no AttachTrafficSources). A firewall policy
     using both groups, its resource policy and its firewall (no protection declared) read
-    back as declared (on moto as released the three were untested), and so does an ECS
+    back as declared (on moto as released the three were untested), the firewall has an
+    endpoint in its subnet (moto as released: none), and so does an ECS
     service's rebalancing, managed tags, execute command and deployment configuration
     (on moto as released each needed a second apply). The group's tagged
     launch template, its warm-up, maintenance policy and capacity type and its scaling
@@ -101,6 +102,7 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     second plan is empty, and ``terraform destroy`` detaches and deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
     _converges_with_no_finding(stack)
+    assert stack.outputs()["firewall_endpoint_id"].startswith("vpce-")
     stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     firewall = converge_emulator.client("network-firewall", region="eu-west-1")
     assert firewall.list_rule_groups()["RuleGroups"] == []

@@ -40,18 +40,23 @@ and its logging configuration) and nothing else of the service:
   (refused under subnet change protection). Each change takes the firewall's
   current ``UpdateToken`` when one is given and gives it a new one (moto: one
   fixed token).
+- ``FirewallStatus.SyncStates``: per Availability Zone of the firewall's
+  subnets, the endpoint attached there (``SubnetId``, a ``vpce-`` ``EndpointId``
+  that stays the same, ``READY``), following the subnets a firewall is given
+  (moto: none, so a route to the firewall's endpoint found no ID).
 
 Not modelled: the capacity a group's or a policy's rules consume
 (``ConsumedCapacity`` is left out), the policies that reference a group
 (``NumberOfAssociations`` is 0, so a group in use can be deleted), AWS's
 managed rule groups (``ListRuleGroups`` with ``Scope=MANAGED`` is empty), the
-rules' syntax, a firewall's endpoints (``FirewallStatus`` has no
-``SyncStates``) and the time AWS takes to provision or delete one (a deleted
-firewall is gone at once).
+rules' syntax, a firewall endpoint's VPC endpoint (DescribeVpcEndpoints does not
+list it) and each endpoint's per-object ``Config``, and the time AWS takes to
+provision or delete a firewall (a deleted firewall is gone at once).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from datetime import datetime, timezone
@@ -749,3 +754,64 @@ def _firewall_settings() -> None:
 
     patch(NetworkFirewallModel, "__init__", __init__)
     graft(FirewallSettingsResponse, onto=NetworkFirewallResponse)
+
+
+def _endpoint_id(firewall_arn: str, subnet_id: str) -> str:
+    """The firewall endpoint's ID in a subnet: the same for the same firewall and subnet."""
+    return "vpce-" + hashlib.sha256(f"{firewall_arn} {subnet_id}".encode()).hexdigest()[:17]
+
+
+def _sync_states(firewall: Any) -> dict[str, Any]:
+    """A firewall's ``SyncStates``: one endpoint, ready, per Availability Zone of its
+    subnets (a subnet the Region does not have is left out)."""
+    from moto.ec2.exceptions import InvalidSubnetIdError
+    from moto.ec2.models import ec2_backends
+
+    ec2 = ec2_backends[firewall.account_id][firewall.region_name]
+    states: dict[str, Any] = {}
+    for mapping in firewall.subnet_mappings or []:
+        try:
+            subnet = ec2.get_subnet(mapping["SubnetId"])
+        except InvalidSubnetIdError:
+            continue
+        attachment = {
+            "SubnetId": subnet.id,
+            "EndpointId": _endpoint_id(firewall.arn, subnet.id),
+            "Status": "READY",
+        }
+        states.setdefault(subnet.availability_zone, {"Attachment": attachment, "Config": {}})
+    return states
+
+
+@behaviour(
+    BEHAVIOURS,
+    "networkfirewall.firewall-endpoints",
+    does="DescribeFirewall's FirewallStatus has SyncStates: per Availability Zone of the "
+    "firewall's subnets, the endpoint attached there (SubnetId, a vpce- EndpointId, READY), "
+    "following Associate/DisassociateSubnets (moto: none, so a route to the firewall's "
+    "endpoint found no endpoint ID)",
+    reference=_API + "API_SyncState.html",
+    test=_TESTS + "test_a_network_firewall_has_an_endpoint_per_zone",
+    replaces={"moto.networkfirewall.models:NetworkFirewallModel.__init__": "995dd5fd4673908b"},
+)
+def _firewall_endpoints() -> None:
+    from moto.networkfirewall.models import NetworkFirewallModel
+
+    before = original(NetworkFirewallModel, "__init__")  # perhaps another behaviour's wrapper
+
+    def __init__(self: Any, account_id: str, region_name: str, *args: Any, **kwargs: Any) -> None:
+        self.account_id, self.region_name = account_id, region_name
+        before(self, account_id, region_name, *args, **kwargs)
+
+    def get(self: Any) -> dict[str, Any]:
+        status: dict[str, Any] = {
+            **vars(self)["_firewall_status"],
+            "SyncStates": _sync_states(self),
+        }
+        return status
+
+    def put(self: Any, value: dict[str, Any]) -> None:
+        vars(self)["_firewall_status"] = value
+
+    patch(NetworkFirewallModel, "__init__", __init__)
+    patch(NetworkFirewallModel, "firewall_status", property(get, put))

@@ -150,6 +150,11 @@ resource "aws_networkfirewall_firewall" "this" {
   }
 }
 
+# What a route to the firewall takes (networkfirewall.firewall-endpoints).
+output "firewall_endpoint_id" {
+  value = one(flatten(aws_networkfirewall_firewall.this.firewall_status[0].sync_states[*].attachment[*].endpoint_id))
+}
+
 resource "aws_lb_target_group" "this" {
   name     = "ex-asg"
   port     = 80
