@@ -91,14 +91,25 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     """tests/modules/fidelity_rule_group_traffic_source on aws 5.100: a stateful and a
     stateless rule group read back what was written (rule_group, capacity, tags), and an
     Auto Scaling group's target group attachment reads back Added; on moto as released
-    both were untested (no CreateRuleGroup, no AttachTrafficSources). The group's tagged
+    both were untested (no CreateRuleGroup, no AttachTrafficSources). A firewall policy
+    using both groups, its resource policy and its firewall (no protection declared) read
+    back as declared (on moto as released the three were untested), the firewall has an
+    endpoint in its subnet (moto as released: none), and so does an ECS
+    service's rebalancing, managed tags, execute command and deployment configuration
+    (on moto as released each needed a second apply). The group's tagged
     launch template, its warm-up, maintenance policy and capacity type and its scaling
     policy read back as declared (on moto as released each was a permanent diff). The
     second plan is empty, and ``terraform destroy`` detaches and deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
     _converges_with_no_finding(stack)
+    assert stack.outputs()["firewall_endpoint_id"].startswith("vpce-")
     stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     firewall = converge_emulator.client("network-firewall", region="eu-west-1")
     assert firewall.list_rule_groups()["RuleGroups"] == []
+    assert firewall.list_firewall_policies()["FirewallPolicies"] == []
+    assert firewall.list_firewalls()["Firewalls"] == []
+    ecs = converge_emulator.client("ecs", region="eu-west-1")
+    [cluster] = ecs.describe_clusters(clusters=["ex-ecs"])["clusters"]
+    assert cluster["status"] == "INACTIVE"  # as AWS answers a deleted cluster for a while
     asg = converge_emulator.client("autoscaling", region="eu-west-1")
     assert asg.describe_auto_scaling_groups()["AutoScalingGroups"] == []

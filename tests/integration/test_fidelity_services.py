@@ -590,6 +590,187 @@ def test_network_firewall_keeps_a_rule_group(emulator, raw_moto) -> None:
     assert "made" not in _rule_group(raw_moto), retire("networkfirewall.rule-groups")
 
 
+FIREWALL_POLICY = {
+    "StatelessDefaultActions": ["aws:pass"],
+    "StatelessFragmentDefaultActions": ["aws:drop"],
+    "StatefulEngineOptions": {"RuleOrder": "DEFAULT_ACTION_ORDER"},
+}
+
+
+def _firewall_policy(moto: Any) -> dict[str, Any]:
+    nfw = moto.client("network-firewall")
+    try:
+        made = nfw.create_firewall_policy(
+            FirewallPolicyName="ex", FirewallPolicy=FIREWALL_POLICY, Description="ex policy",
+            Tags=[{"Key": "Example", "Value": "fidelity"}],
+        )  # fmt: skip
+    except (ClientError, ResponseParserError) as exc:  # moto 5.2: not implemented
+        return {"create": type(exc).__name__}
+    arn = made["FirewallPolicyResponse"]["FirewallPolicyArn"]
+    seen: dict[str, Any] = {"arn": arn, "made": made}
+    seen["read"] = nfw.describe_firewall_policy(FirewallPolicyArn=arn)
+    seen["by name"] = nfw.describe_firewall_policy(FirewallPolicyName="ex")
+    seen["stale token"] = _error(
+        nfw.update_firewall_policy,
+        FirewallPolicyArn=arn,
+        UpdateToken="x",
+        FirewallPolicy=FIREWALL_POLICY,
+    )
+    nfw.update_firewall_policy(
+        FirewallPolicyArn=arn,
+        UpdateToken=seen["read"]["UpdateToken"],
+        FirewallPolicy=FIREWALL_POLICY,
+    )
+    seen["updated"] = nfw.describe_firewall_policy(FirewallPolicyArn=arn)
+    seen["listed"] = nfw.list_firewall_policies()["FirewallPolicies"]
+    nfw.tag_resource(ResourceArn=arn, Tags=[{"Key": "Team", "Value": "net"}])
+    seen["tags"] = nfw.list_tags_for_resource(ResourceArn=arn)["Tags"]
+    document = json.dumps({"Version": "2012-10-17", "Statement": []})
+    seen["no resource policy"] = _error(nfw.describe_resource_policy, ResourceArn=arn)
+    nfw.put_resource_policy(ResourceArn=arn, Policy=document)
+    seen["resource policy"] = nfw.describe_resource_policy(ResourceArn=arn)["Policy"]
+    nfw.delete_resource_policy(ResourceArn=arn)
+    seen["resource policy deleted"] = _error(nfw.describe_resource_policy, ResourceArn=arn)
+    firewall = nfw.create_firewall(
+        FirewallName="ex", FirewallPolicyArn=arn, VpcId="vpc-1", SubnetMappings=[]
+    )["Firewall"]["FirewallArn"]
+    seen["in use"] = nfw.describe_firewall_policy(FirewallPolicyArn=arn)
+    seen["delete in use"] = _error(nfw.delete_firewall_policy, FirewallPolicyArn=arn)
+    nfw.delete_firewall(FirewallArn=firewall)
+    seen["deleted"] = nfw.delete_firewall_policy(FirewallPolicyArn=arn)["FirewallPolicyResponse"]
+    seen["missing"] = [
+        _error(nfw.describe_firewall_policy, FirewallPolicyArn=arn),
+        _error(nfw.put_resource_policy, ResourceArn=arn, Policy=document),
+    ]
+    return seen
+
+
+def test_network_firewall_keeps_a_firewall_policy(emulator, raw_moto) -> None:
+    seen = _firewall_policy(emulator)
+    made, read, updated = seen["made"], seen["read"], seen["updated"]
+    assert seen["arn"].endswith(":firewall-policy/ex")
+    response = read["FirewallPolicyResponse"]
+    assert response["FirewallPolicyStatus"] == "ACTIVE"
+    assert response["Description"] == "ex policy"
+    assert response["Tags"] == [{"Key": "Example", "Value": "fidelity"}]
+    assert response["EncryptionConfiguration"] == {"Type": "AWS_OWNED_KMS_KEY"}
+    assert response["NumberOfAssociations"] == 0
+    assert read["FirewallPolicy"] == FIREWALL_POLICY
+    assert read["UpdateToken"] == made["UpdateToken"] == seen["by name"]["UpdateToken"]
+    assert seen["stale token"] == "InvalidTokenException"
+    assert updated["UpdateToken"] != read["UpdateToken"]
+    assert "Description" not in updated["FirewallPolicyResponse"]
+    assert seen["listed"] == [{"Name": "ex", "Arn": seen["arn"]}]
+    assert seen["tags"] == [
+        {"Key": "Example", "Value": "fidelity"}, {"Key": "Team", "Value": "net"}
+    ]  # fmt: skip
+    assert seen["no resource policy"] == "ResourceNotFoundException"
+    assert json.loads(seen["resource policy"]) == {"Version": "2012-10-17", "Statement": []}
+    assert seen["resource policy deleted"] == "ResourceNotFoundException"
+    assert seen["in use"]["FirewallPolicyResponse"]["NumberOfAssociations"] == 1
+    assert seen["delete in use"] == "InvalidOperationException"
+    assert seen["deleted"]["FirewallPolicyStatus"] == "DELETING"
+    assert seen["missing"] == ["ResourceNotFoundException"] * 2
+    # The layer off: moto 5.2 has no CreateFirewallPolicy.
+    assert "made" not in _firewall_policy(raw_moto), retire("networkfirewall.firewall-policies")
+
+
+def _firewall(moto: Any) -> dict[str, Any]:
+    nfw = moto.client("network-firewall")
+    policy = "arn:aws:network-firewall:us-east-1:123456789012:firewall-policy/ex"
+    subnet = {"SubnetId": "subnet-1", "IPAddressType": "IPV4"}
+    made = nfw.create_firewall(
+        FirewallName="ex", FirewallPolicyArn=policy, VpcId="vpc-1", SubnetMappings=[subnet]
+    )
+    seen: dict[str, Any] = {"made": made["Firewall"]}
+    arn = made["Firewall"]["FirewallArn"]
+    read = nfw.describe_firewall(FirewallArn=arn)
+    try:
+        token = nfw.update_firewall_delete_protection(
+            FirewallArn=arn, UpdateToken=read["UpdateToken"], DeleteProtection=True
+        )["UpdateToken"]
+    except (ClientError, ResponseParserError) as exc:  # moto 5.2: not implemented
+        seen["update"] = type(exc).__name__
+        return seen
+    seen["renewed"] = token != read["UpdateToken"]
+    seen["stale token"] = _error(
+        nfw.update_firewall_description, FirewallArn=arn, UpdateToken="x", Description="d"
+    )
+    seen["protected"] = _error(nfw.delete_firewall, FirewallArn=arn)
+    nfw.update_firewall_delete_protection(FirewallArn=arn, DeleteProtection=False)
+    nfw.update_subnet_change_protection(FirewallArn=arn, SubnetChangeProtection=True)
+    seen["subnets protected"] = _error(
+        nfw.associate_subnets, FirewallArn=arn, SubnetMappings=[{"SubnetId": "subnet-2"}]
+    )
+    nfw.update_subnet_change_protection(FirewallArn=arn, SubnetChangeProtection=False)
+    nfw.associate_subnets(FirewallArn=arn, SubnetMappings=[{"SubnetId": "subnet-2"}])
+    nfw.disassociate_subnets(FirewallArn=arn, SubnetIds=["subnet-1"])
+    nfw.update_firewall_description(FirewallArn=arn, Description="changed")
+    other = policy.replace("/ex", "/other")
+    nfw.associate_firewall_policy(FirewallArn=arn, FirewallPolicyArn=other)
+    seen["changed"] = nfw.describe_firewall(FirewallName="ex")["Firewall"]
+    seen["deleted"] = nfw.delete_firewall(FirewallName="ex")["FirewallStatus"]["Status"]
+    seen["gone"] = _error(nfw.describe_firewall, FirewallArn=arn)
+    return seen
+
+
+def test_a_network_firewall_is_unprotected_unless_asked(emulator, raw_moto) -> None:
+    seen = _firewall(emulator)
+    made, changed = seen["made"], seen["changed"]
+    protections = ("DeleteProtection", "SubnetChangeProtection", "FirewallPolicyChangeProtection")
+    assert [made[k] for k in protections] == [False, False, False]
+    assert made["EncryptionConfiguration"] == {"Type": "AWS_OWNED_KMS_KEY"}
+    assert seen["renewed"]
+    assert seen["stale token"] == "InvalidTokenException"
+    assert seen["protected"] == seen["subnets protected"] == "InvalidOperationException"
+    assert [m["SubnetId"] for m in changed["SubnetMappings"]] == ["subnet-2"]
+    assert changed["Description"] == "changed"
+    assert changed["FirewallPolicyArn"].endswith("/other")
+    assert seen["deleted"] == "DELETING"
+    assert seen["gone"] == "ResourceNotFoundException"
+    # The layer off: moto 5.2 protects a firewall from everything, and cannot delete one.
+    raw = _firewall(raw_moto)["made"]
+    assert [raw[k] for k in protections] == [True] * 3, retire("networkfirewall.firewall-settings")
+
+
+def _firewall_endpoints(moto: Any) -> dict[str, Any]:
+    ec2, nfw = moto.client("ec2"), moto.client("network-firewall")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.9.{i}.0/24", AvailabilityZone=zone)
+        for i, zone in enumerate(("us-east-1a", "us-east-1b"))
+    ]
+    a, b = (s["Subnet"]["SubnetId"] for s in subnets)
+    policy = "arn:aws:network-firewall:us-east-1:123456789012:firewall-policy/ex"
+    made = nfw.create_firewall(
+        FirewallName="ex", FirewallPolicyArn=policy, VpcId=vpc, SubnetMappings=[{"SubnetId": a}]
+    )
+    seen: dict[str, Any] = {"a": a, "b": b, "made": made["FirewallStatus"].get("SyncStates")}
+    try:
+        nfw.associate_subnets(FirewallName="ex", SubnetMappings=[{"SubnetId": b}])
+    except (ClientError, ResponseParserError):  # moto 5.2: not implemented
+        return seen
+    seen["both"] = nfw.describe_firewall(FirewallName="ex")["FirewallStatus"]["SyncStates"]
+    return seen
+
+
+def test_a_network_firewall_has_an_endpoint_per_zone(emulator, raw_moto) -> None:
+    seen = _firewall_endpoints(emulator)
+    [(zone, state)] = seen["made"].items()
+    assert zone == "us-east-1a"
+    assert state["Attachment"]["SubnetId"] == seen["a"]
+    assert state["Attachment"]["EndpointId"].startswith("vpce-")
+    assert state["Attachment"]["Status"] == "READY"
+    both = seen["both"]
+    assert sorted(both) == ["us-east-1a", "us-east-1b"]
+    assert both["us-east-1a"] == state  # the same endpoint, read again
+    assert both["us-east-1b"]["Attachment"]["SubnetId"] == seen["b"]
+    # The layer off: moto 5.2 answers no SyncStates.
+    assert _firewall_endpoints(raw_moto)["made"] is None, retire(
+        "networkfirewall.firewall-endpoints"
+    )
+
+
 def _traffic_sources(moto: Any) -> dict[str, Any]:
     ec2, elbv2, asg = moto.client("ec2"), moto.client("elbv2"), moto.client("autoscaling")
     vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
@@ -796,3 +977,57 @@ def test_autoscaling_an_update_keeps_the_mixed_instances_policy(emulator, raw_mo
     assert _mixed_instances(raw_moto) == (None, 3), retire(
         "autoscaling.update-keeps-mixed-instances"
     )
+
+
+def _ecs_services(moto: Any) -> dict[str, Any]:
+    ecs = moto.client("ecs")
+    ecs.create_cluster(clusterName="ex")
+    ecs.register_task_definition(
+        family="ex", containerDefinitions=[{"name": "app", "image": "nginx", "memory": 128}]
+    )
+    connect = {"enabled": True, "namespace": "ex"}
+    ecs.create_service(
+        cluster="ex", serviceName="set", taskDefinition="ex", desiredCount=1,
+        availabilityZoneRebalancing="DISABLED", enableECSManagedTags=True,
+        enableExecuteCommand=True, healthCheckGracePeriodSeconds=30, propagateTags="SERVICE",
+        deploymentConfiguration={
+            "maximumPercent": 150, "minimumHealthyPercent": 50,
+            "deploymentCircuitBreaker": {"enable": True, "rollback": True},
+        },
+        placementConstraints=[{"type": "distinctInstance"}],
+        placementStrategy=[{"type": "spread", "field": "attribute:ecs.availability-zone"}],
+        serviceConnectConfiguration=connect,
+    )  # fmt: skip
+    ecs.create_service(cluster="ex", serviceName="unset", taskDefinition="ex", desiredCount=1)
+    described = ecs.describe_services(cluster="ex", services=["set", "unset"])["services"]
+    ecs.update_service(cluster="ex", service="set", desiredCount=2)
+    [updated] = ecs.describe_services(cluster="ex", services=["set"])["services"]
+    return {"set": described[0], "unset": described[1], "updated": updated}
+
+
+def test_ecs_keeps_a_services_settings(emulator, raw_moto) -> None:
+    seen = _ecs_services(emulator)
+    given, unset = seen["set"], seen["unset"]
+    assert {k: given.get(k) for k in ("availabilityZoneRebalancing", "enableECSManagedTags")} == {
+        "availabilityZoneRebalancing": "DISABLED", "enableECSManagedTags": True,
+    }  # fmt: skip
+    assert given["enableExecuteCommand"] is True
+    assert given["healthCheckGracePeriodSeconds"] == 30
+    assert given["propagateTags"] == "SERVICE"
+    assert given["deploymentConfiguration"] == {
+        "maximumPercent": 150, "minimumHealthyPercent": 50,
+        "deploymentCircuitBreaker": {"enable": True, "rollback": True},
+    }  # fmt: skip
+    assert given["placementConstraints"] == [{"type": "distinctInstance"}]
+    assert given["placementStrategy"][0]["type"] == "spread"
+    assert given["deployments"][0]["serviceConnectConfiguration"]["namespace"] == "ex"
+    # An update that does not give a setting leaves it as it is.
+    assert seen["updated"]["enableExecuteCommand"] is True
+    assert seen["updated"]["availabilityZoneRebalancing"] == "DISABLED"
+    # AWS's defaults for a service created without them.
+    assert unset["availabilityZoneRebalancing"] == "ENABLED"
+    assert (unset["enableECSManagedTags"], unset["enableExecuteCommand"]) == (False, False)
+    assert unset["deploymentConfiguration"] == {"maximumPercent": 200, "minimumHealthyPercent": 100}
+    # The layer off: moto 5.2 keeps none of them at creation.
+    raw = _ecs_services(raw_moto)["set"]
+    assert "enableExecuteCommand" not in raw, retire("ecs.service-settings")

@@ -33,6 +33,9 @@ MISSING = [
     ("ram", "ListResourceSharePermissions"),
     ("ec2", "EnableVgwRoutePropagation"),
     ("network-firewall", "CreateRuleGroup"),
+    ("network-firewall", "CreateFirewallPolicy"),
+    ("network-firewall", "PutResourcePolicy"),
+    ("network-firewall", "DeleteFirewall"),
     ("autoscaling", "AttachTrafficSources"),
     # Routed to a method that only raises NotImplementedError:
     ("ecr", "GetDownloadUrlForLayer"),

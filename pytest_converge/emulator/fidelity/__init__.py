@@ -61,6 +61,7 @@ SERVICES = (
     "organizations",
     "outposts",
     "ecr",
+    "ecs",
     "efs",
     "ram",
     "elasticache",

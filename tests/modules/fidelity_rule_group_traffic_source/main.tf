@@ -87,6 +87,74 @@ resource "aws_subnet" "this" {
   cidr_block = "10.0.1.0/24"
 }
 
+# The firewall policy using both groups, shared by a resource policy, and a firewall
+# of it with no protection declared (AWS's defaults: none, so destroy deletes it).
+# moto 5.2 has no policy or resource policy operation, protects every firewall and
+# cannot delete one (networkfirewall.firewall-policies, .resource-policies,
+# .firewall-settings).
+resource "aws_networkfirewall_firewall_policy" "this" {
+  name        = "ex-policy"
+  description = "Both rule groups"
+
+  firewall_policy {
+    stateless_default_actions          = ["aws:pass"]
+    stateless_fragment_default_actions = ["aws:drop"]
+
+    stateful_rule_group_reference {
+      resource_arn = aws_networkfirewall_rule_group.stateful.arn
+    }
+
+    stateless_rule_group_reference {
+      priority     = 1
+      resource_arn = aws_networkfirewall_rule_group.stateless.arn
+    }
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
+data "aws_caller_identity" "this" {}
+
+resource "aws_networkfirewall_resource_policy" "this" {
+  resource_arn = aws_networkfirewall_firewall_policy.this.arn
+  policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::${data.aws_caller_identity.this.account_id}:root" }
+      Action = [
+        "network-firewall:ListFirewallPolicies",
+        "network-firewall:CreateFirewall",
+        "network-firewall:UpdateFirewall",
+        "network-firewall:AssociateFirewallPolicy",
+      ]
+      Resource = aws_networkfirewall_firewall_policy.this.arn
+    }]
+  })
+}
+
+resource "aws_networkfirewall_firewall" "this" {
+  name                = "ex-firewall"
+  description         = "The policy's firewall"
+  firewall_policy_arn = aws_networkfirewall_firewall_policy.this.arn
+  vpc_id              = aws_vpc.this.id
+
+  subnet_mapping {
+    subnet_id = aws_subnet.this.id
+  }
+
+  tags = {
+    Example = "fidelity"
+  }
+}
+
+# What a route to the firewall takes (networkfirewall.firewall-endpoints).
+output "firewall_endpoint_id" {
+  value = one(flatten(aws_networkfirewall_firewall.this.firewall_status[0].sync_states[*].attachment[*].endpoint_id))
+}
+
 resource "aws_lb_target_group" "this" {
   name     = "ex-asg"
   port     = 80
@@ -153,4 +221,53 @@ resource "aws_autoscaling_policy" "this" {
   autoscaling_group_name = aws_autoscaling_group.this.name
   adjustment_type        = "ChangeInCapacity"
   scaling_adjustment     = 1
+}
+
+# An ECS service declaring the settings terraform-aws-modules/ecs's service module
+# sets: moto 5.2 keeps none of them at CreateService, so each settled only when the
+# second apply updated the service (ecs.service-settings).
+resource "aws_ecs_cluster" "this" {
+  name = "ex-ecs"
+}
+
+resource "aws_ecs_task_definition" "this" {
+  family                   = "ex-ecs"
+  requires_compatibilities = ["FARGATE"]
+  network_mode             = "awsvpc"
+  cpu                      = 256
+  memory                   = 512
+  container_definitions = jsonencode([{
+    name      = "app"
+    image     = "public.ecr.aws/nginx/nginx:latest"
+    essential = true
+  }])
+}
+
+resource "aws_ecs_service" "this" {
+  name            = "ex-ecs"
+  cluster         = aws_ecs_cluster.this.arn
+  task_definition = aws_ecs_task_definition.this.arn
+  desired_count   = 1
+  launch_type     = "FARGATE"
+
+  availability_zone_rebalancing = "DISABLED"
+  enable_ecs_managed_tags       = true
+  enable_execute_command        = true
+  propagate_tags                = "SERVICE"
+
+  deployment_maximum_percent         = 150
+  deployment_minimum_healthy_percent = 50
+
+  deployment_circuit_breaker {
+    enable   = true
+    rollback = true
+  }
+
+  network_configuration {
+    subnets         = [aws_subnet.this.id]
+    security_groups = [aws_vpc.this.default_security_group_id]
+  }
+
+  # Do not wait on tasks moto never runs.
+  wait_for_steady_state = false
 }
