@@ -569,6 +569,83 @@ def test_a_default_transit_gateway_association_is_ended(emulator, raw_moto) -> N
     )
 
 
+def _transit_gateway_routes(emulator: Any) -> dict[str, Any]:
+    ec2 = emulator.client("ec2")
+    tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]["TransitGatewayId"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    attachment = ec2.create_transit_gateway_vpc_attachment(
+        TransitGatewayId=tgw, VpcId=vpc, SubnetIds=[subnet]
+    )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"]
+    table = ec2.create_transit_gateway_route_table(TransitGatewayId=tgw)[
+        "TransitGatewayRouteTable"
+    ]["TransitGatewayRouteTableId"]
+    created = ec2.create_transit_gateway_route(
+        TransitGatewayRouteTableId=table,
+        DestinationCidrBlock="30.0.0.0/16",
+        TransitGatewayAttachmentId=attachment,
+    )["Route"]
+    ec2.create_transit_gateway_route(
+        TransitGatewayRouteTableId=table, DestinationCidrBlock="0.0.0.0/0", Blackhole=True
+    )
+
+    def found(cidr: str) -> Any:
+        # the provider's finder: static routes, by exact destination
+        [route] = ec2.search_transit_gateway_routes(
+            TransitGatewayRouteTableId=table,
+            Filters=[{"Name": "type", "Values": ["static"]},
+                     {"Name": "route-search.exact-match", "Values": [cidr]}],
+        )["Routes"]  # fmt: skip
+        return route
+
+    try:
+        ec2.create_transit_gateway_route(
+            TransitGatewayRouteTableId=table,
+            DestinationCidrBlock="40.0.0.0/16",
+            TransitGatewayAttachmentId="tgw-attach-0123456789abcdef0",
+        )
+        unknown = "created"
+    except ClientError as error:
+        unknown = error.response["Error"]["Code"]
+    return {
+        "created": created.get("TransitGatewayAttachments"),
+        "found": found("30.0.0.0/16"),
+        "blackhole": found("0.0.0.0/0"),
+        "vpc": vpc,
+        "attachment": attachment,
+        "no attachment": unknown,
+    }
+
+
+def test_a_transit_gateway_route_lists_its_attachment(emulator, raw_moto) -> None:
+    answer = _transit_gateway_routes(emulator)
+    listed = [
+        {
+            "ResourceId": answer["vpc"],
+            "ResourceType": "vpc",
+            "TransitGatewayAttachmentId": answer["attachment"],
+        }
+    ]
+    assert answer["created"] == listed
+    assert answer["found"] == {
+        "DestinationCidrBlock": "30.0.0.0/16",
+        "TransitGatewayAttachments": listed,
+        "Type": "static",
+        "State": "active",
+    }
+    assert answer["blackhole"] == {
+        "DestinationCidrBlock": "0.0.0.0/0",
+        "Type": "static",
+        "State": "blackhole",
+    }
+    assert answer["no attachment"] == "InvalidTransitGatewayAttachmentID.NotFound"
+    raw = _transit_gateway_routes(raw_moto)
+    assert (raw["found"]["TransitGatewayAttachments"], raw["no attachment"]) == (
+        [],
+        "created",
+    ), retire("ec2.transit-gateway-route-attachments")
+
+
 def _propagating(emulator: Any) -> list[Any]:
     ec2 = emulator.client("ec2")
     vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
@@ -826,9 +903,9 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
     converge, converge_emulator, provider_line
 ) -> None:
     """tests/modules/fidelity_ec2_routing on aws 5.100: an attachment moved from the
-    transit gateway's default route table to its own, and a VPN gateway propagating
-    to a route table; the second plan is empty, and destroying the association and
-    the propagation ends them."""
+    transit gateway's default route table to its own, with a static route to it and a
+    blackhole route there, and a VPN gateway propagating to a route table; the second
+    plan is empty, and destroying the association and the propagation ends them."""
     stack = converge(provider_line.pin(MODULES / "fidelity_ec2_routing"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects

@@ -1,7 +1,7 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
 instances' launch options, security groups and public addresses, transit gateway
-associations, VGW route propagation, capacity reservations, placement groups, VPN
-connection routes.
+associations and routes, VGW route propagation, capacity reservations, placement
+groups, VPN connection routes.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -67,6 +67,11 @@ Each behaviour follows the EC2 API reference
   ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
   attachment's association as it is now; a missing association is
   ``InvalidAssociation.NotFound``.
+- ``TransitGatewayRoute.TransitGatewayAttachments``: a static route created
+  with an attachment lists it (``ResourceId``, ``ResourceType``,
+  ``TransitGatewayAttachmentId``) in ``CreateTransitGatewayRoute`` and
+  ``SearchTransitGatewayRoutes`` (moto: an empty list, read as a blackhole);
+  ``InvalidTransitGatewayAttachmentID.NotFound``, ``InvalidRouteTableID.NotFound``.
 - ``EnableVgwRoutePropagation``, ``DisableVgwRoutePropagation``: a route
   table's ``PropagatingVgws``, returned by ``DescribeRouteTables``.
 - ``SecurityGroupRule.Description``: a rule that references a security group
@@ -1089,6 +1094,66 @@ def _transit_gateway_route_table_disassociation() -> None:
         TransitGatewayRouteTableBackend,
         "disassociate_transit_gateway_route_table",
         disassociate_transit_gateway_route_table,
+    )
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-route-attachments",
+    does="a static transit gateway route created with a TransitGatewayAttachmentId lists "
+    "that attachment in TransitGatewayAttachments (ResourceId, ResourceType, "
+    "TransitGatewayAttachmentId) in CreateTransitGatewayRoute and "
+    "SearchTransitGatewayRoutes (moto: an empty list, which the provider reads as a "
+    "blackhole route with no attachment); an unknown attachment is "
+    "InvalidTransitGatewayAttachmentID.NotFound and an unknown route table "
+    "InvalidRouteTableID.NotFound (moto: the route made anyway, and a KeyError)",
+    reference=_API + "API_TransitGatewayRoute.html",
+    test=_TESTS + "test_a_transit_gateway_route_lists_its_attachment",
+    replaces={
+        "moto.ec2.models.transit_gateway_route_tables:"
+        "TransitGatewayRouteTableBackend.create_transit_gateway_route": "c10a451768630203",
+    },
+)
+def _transit_gateway_route_attachments() -> None:
+    from moto.ec2.exceptions import EC2ClientError, InvalidRouteTableIdError
+    from moto.ec2.models.transit_gateway_route_tables import TransitGatewayRouteTableBackend
+
+    before = original(TransitGatewayRouteTableBackend, "create_transit_gateway_route")
+
+    def create_transit_gateway_route(
+        self: Any,
+        transit_gateway_route_table_id: str,
+        destination_cidr_block: str,
+        transit_gateway_attachment_id: str | None = None,
+        blackhole: bool = False,
+    ) -> Any:
+        if transit_gateway_route_table_id not in self.transit_gateways_route_tables:
+            raise InvalidRouteTableIdError(transit_gateway_route_table_id)
+        if (
+            transit_gateway_attachment_id
+            and transit_gateway_attachment_id not in self.transit_gateway_attachments
+        ):
+            raise EC2ClientError(
+                "InvalidTransitGatewayAttachmentID.NotFound",
+                f"Transit Gateway Attachment {transit_gateway_attachment_id} not found",
+            )
+        route = before(
+            self,
+            transit_gateway_route_table_id,
+            destination_cidr_block,
+            transit_gateway_attachment_id,
+            blackhole,
+        )
+        # moto keeps the one attachment as a dict where the shape is a list of them
+        attachment = route.get("transitGatewayAttachments")
+        if isinstance(attachment, dict):
+            route["transitGatewayAttachments"] = [attachment]
+        return route
+
+    patch(
+        TransitGatewayRouteTableBackend,
+        "create_transit_gateway_route",
+        create_transit_gateway_route,
     )
 
 
