@@ -882,6 +882,90 @@ def test_a_vpn_connection_lists_its_static_routes(emulator, raw_moto) -> None:
     )
 
 
+def _vpn_options(emulator: Any) -> dict[str, Any]:
+    ec2 = emulator.client("ec2")
+    cgw = ec2.create_customer_gateway(Type="ipsec.1", PublicIp="198.51.100.1", BgpAsn=65000)[
+        "CustomerGateway"
+    ]["CustomerGatewayId"]
+    vgw = ec2.create_vpn_gateway(Type="ipsec.1", AmazonSideAsn=64620)["VpnGateway"]
+    # tunnel 1 asks for nothing (so sends no parameter): tunnel 2's options stay its own
+    tunnel2 = {"TunnelInsideCidr": "169.254.10.0/30", "PreSharedKey": "tunnel2_key.x",
+               "IKEVersions": [{"Value": "ikev2"}], "DPDTimeoutSeconds": 45,
+               "Phase1DHGroupNumbers": [{"Value": 14}, {"Value": 15}]}  # fmt: skip
+    vpn = ec2.create_vpn_connection(
+        Type="ipsec.1",
+        CustomerGatewayId=cgw,
+        VpnGatewayId=vgw["VpnGatewayId"],
+        Options={
+            "StaticRoutesOnly": True,
+            "LocalIpv4NetworkCidr": "10.0.0.0/8",
+            "TunnelOptions": [{}, tunnel2],
+        },
+    )["VpnConnection"]["VpnConnectionId"]
+    [connection] = ec2.describe_vpn_connections(VpnConnectionIds=[vpn])["VpnConnections"]
+    options = connection.get("Options")
+    if options is None:
+        return {"options": None}
+    first, second = options["TunnelOptions"]
+    ec2.modify_vpn_tunnel_options(
+        VpnConnectionId=vpn,
+        VpnTunnelOutsideIpAddress=first["OutsideIpAddress"],
+        TunnelOptions={"PreSharedKey": "tunnel1_key.x", "StartupAction": "start"},
+    )
+    ec2.modify_vpn_connection_options(VpnConnectionId=vpn, RemoteIpv4NetworkCidr="10.1.0.0/16")
+    [modified] = ec2.describe_vpn_connections(VpnConnectionIds=[vpn])["VpnConnections"]
+    configuration = connection["CustomerGatewayConfiguration"]
+    return {
+        "options": {k: v for k, v in options.items() if k != "TunnelOptions"},
+        "first": sorted(first),
+        "second": {k: v for k, v in second.items() if k != "OutsideIpAddress"},
+        "ordered": first["OutsideIpAddress"] < second["OutsideIpAddress"],
+        "first inside": first["TunnelInsideCidr"].startswith("169.254."),
+        "telemetry": [t["OutsideIpAddress"] for t in connection["VgwTelemetry"]]
+        == [first["OutsideIpAddress"], second["OutsideIpAddress"]],
+        "configuration": [
+            f"<ip_address>{second['OutsideIpAddress']}</ip_address>" in configuration,
+            "<ip_address>169.254.10.1</ip_address>" in configuration,  # AWS's side
+            "<ip_address>169.254.10.2</ip_address>" in configuration,  # the customer's
+            "<pre_shared_key>tunnel2_key.x</pre_shared_key>" in configuration,
+            "<asn>64620</asn>" in configuration,
+        ],
+        "modified": modified["Options"]["RemoteIpv4NetworkCidr"],
+        "modified tunnel": {
+            k: modified["Options"]["TunnelOptions"][0][k] for k in ("PreSharedKey", "StartupAction")
+        },
+    }
+
+
+def test_a_vpn_connection_keeps_its_options(emulator, raw_moto) -> None:
+    assert _vpn_options(emulator) == {
+        "options": {
+            "EnableAcceleration": False,
+            "StaticRoutesOnly": True,
+            "LocalIpv4NetworkCidr": "10.0.0.0/8",
+            "RemoteIpv4NetworkCidr": "0.0.0.0/0",
+            "OutsideIpAddressType": "PublicIpv4",
+            "TunnelInsideIpVersion": "ipv4",
+        },
+        "first": ["LogOptions", "OutsideIpAddress", "PreSharedKey", "TunnelInsideCidr"],
+        "second": {
+            "LogOptions": {"CloudWatchLogOptions": {"LogEnabled": False}},
+            "TunnelInsideCidr": "169.254.10.0/30",
+            "PreSharedKey": "tunnel2_key.x",
+            "IkeVersions": [{"Value": "ikev2"}],
+            "DpdTimeoutSeconds": 45,
+            "Phase1DHGroupNumbers": [{"Value": 14}, {"Value": 15}],
+        },
+        "ordered": True,
+        "first inside": True,
+        "telemetry": True,
+        "configuration": [True, True, True, True, True],
+        "modified": "10.1.0.0/16",
+        "modified tunnel": {"PreSharedKey": "tunnel1_key.x", "StartupAction": "start"},
+    }
+    assert _vpn_options(raw_moto) == {"options": None}, retire("ec2.vpn-connection-options")
+
+
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
@@ -932,7 +1016,8 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
 def test_ec2_operations_moto_lacks_converge(converge, converge_emulator) -> None:
     """tests/modules/fidelity_ec2_operations on aws 3.39: a capacity reservation, a
     placement group with an instance in it and two static routes of a VPN connection,
-    which moto as released has no code for (the plugin left them untested), and two
+    which moto as released has no code for (the plugin left them untested), the
+    connection's static_routes_only and tunnel options, which it keeps none of, and two
     instances declaring associate_public_ip_address true and false, which on moto as
     released plan their security groups back (and the private one a replacement, the
     public one's gp3 root volume its throughput after the first apply); the second plan
