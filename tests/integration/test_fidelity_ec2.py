@@ -569,6 +569,29 @@ def test_a_default_transit_gateway_association_is_ended(emulator, raw_moto) -> N
     )
 
 
+def _attachment_tags(emulator: Any) -> list[dict[str, str]]:
+    ec2 = emulator.client("ec2")
+    tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]["TransitGatewayId"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    tags = [{"Key": "Name", "Value": "vpc1"}]
+    attachment = ec2.create_transit_gateway_vpc_attachment(
+        TransitGatewayId=tgw,
+        VpcId=vpc,
+        SubnetIds=[subnet],
+        TagSpecifications=[{"ResourceType": "transit-gateway-attachment", "Tags": tags}],
+    )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"]
+    [described] = ec2.describe_transit_gateway_vpc_attachments(
+        TransitGatewayAttachmentIds=[attachment]
+    )["TransitGatewayVpcAttachments"]
+    return described.get("Tags", [])
+
+
+def test_a_transit_gateway_vpc_attachment_is_tagged_at_creation(emulator, raw_moto) -> None:
+    assert _attachment_tags(emulator) == [{"Key": "Name", "Value": "vpc1"}]
+    assert _attachment_tags(raw_moto) == [], retire("ec2.transit-gateway-vpc-attachment-tags")
+
+
 def _transit_gateway_routes(emulator: Any) -> dict[str, Any]:
     ec2 = emulator.client("ec2")
     tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]["TransitGatewayId"]
@@ -986,7 +1009,7 @@ def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
 def test_transit_gateway_and_vgw_routing_converge_on_aws5(
     converge, converge_emulator, provider_line
 ) -> None:
-    """tests/modules/fidelity_ec2_routing on aws 5.100: an attachment moved from the
+    """tests/modules/fidelity_ec2_routing on aws 5.100: a tagged attachment moved from the
     transit gateway's default route table to its own, with a static route to it and a
     blackhole route there, and a VPN gateway propagating to a route table; the second
     plan is empty, and destroying the association and the propagation ends them."""

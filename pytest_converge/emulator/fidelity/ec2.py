@@ -67,6 +67,9 @@ Each behaviour follows the EC2 API reference
   ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
   attachment's association as it is now; a missing association is
   ``InvalidAssociation.NotFound``.
+- ``CreateTransitGatewayVpcAttachment``: ``TagSpecifications`` of type
+  ``transit-gateway-attachment`` tag the attachment at creation (moto: only
+  those of type ``transit-gateway-route-table``).
 - ``TransitGatewayRoute.TransitGatewayAttachments``: a static route created
   with an attachment lists it (``ResourceId``, ``ResourceType``,
   ``TransitGatewayAttachmentId``) in ``CreateTransitGatewayRoute`` and
@@ -1103,6 +1106,39 @@ def _transit_gateway_route_table_disassociation() -> None:
         TransitGatewayRouteTableBackend,
         "disassociate_transit_gateway_route_table",
         disassociate_transit_gateway_route_table,
+    )
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-vpc-attachment-tags",
+    does="CreateTransitGatewayVpcAttachment tags the attachment with its TagSpecifications "
+    "of type transit-gateway-attachment (moto: only those of type "
+    "transit-gateway-route-table)",
+    reference=_API + "API_CreateTransitGatewayVpcAttachment.html",
+    test=_TESTS + "test_a_transit_gateway_vpc_attachment_is_tagged_at_creation",
+    replaces={
+        "moto.ec2.responses.transit_gateway_attachments:"
+        "TransitGatewayAttachment.create_transit_gateway_vpc_attachment": "ae314f5380cf6455",
+    },
+)
+def _transit_gateway_vpc_attachment_tags() -> None:
+    from moto.ec2.responses.transit_gateway_attachments import TransitGatewayAttachment
+
+    before = original(TransitGatewayAttachment, "create_transit_gateway_vpc_attachment")
+
+    def create_transit_gateway_vpc_attachment(self: Any) -> Any:
+        kind = "transit-gateway-attachment"
+        tags = self._parse_tag_specification(kind).get(kind, {})
+        result = before(self)
+        attachment = result.result["TransitGatewayVpcAttachment"]
+        self.ec2_backend.create_tags([attachment.id], tags)
+        return result
+
+    patch(
+        TransitGatewayAttachment,
+        "create_transit_gateway_vpc_attachment",
+        create_transit_gateway_vpc_attachment,
     )
 
 

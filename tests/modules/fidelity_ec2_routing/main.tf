@@ -8,7 +8,9 @@
 # And two static routes in the attachment's table, one to the attachment and one
 # blackhole, as transit-gateway's tgw_routes declares them: moto 5.2 answers the
 # first without its attachment, read back as a blackhole, so it is replaced on
-# every run (ec2.transit-gateway-route-attachments).
+# every run (ec2.transit-gateway-route-attachments). The attachment is tagged at
+# creation, which moto 5.2 leaves to a second apply
+# (ec2.transit-gateway-vpc-attachment-tags).
 provider "aws" {
   region = "eu-west-1"
 }
@@ -30,6 +32,10 @@ resource "aws_ec2_transit_gateway_vpc_attachment" "this" {
   transit_gateway_id = aws_ec2_transit_gateway.this.id
   vpc_id             = aws_vpc.this.id
   subnet_ids         = [aws_subnet.this.id]
+
+  tags = {
+    Name = "fidelity"
+  }
 }
 
 resource "aws_ec2_transit_gateway_route_table" "this" {
