@@ -614,6 +614,106 @@ def test_a_default_transit_gateway_association_is_ended(emulator, raw_moto) -> N
     )
 
 
+def _attachment_tags(emulator: Any) -> list[dict[str, str]]:
+    ec2 = emulator.client("ec2")
+    tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]["TransitGatewayId"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    tags = [{"Key": "Name", "Value": "vpc1"}]
+    attachment = ec2.create_transit_gateway_vpc_attachment(
+        TransitGatewayId=tgw,
+        VpcId=vpc,
+        SubnetIds=[subnet],
+        TagSpecifications=[{"ResourceType": "transit-gateway-attachment", "Tags": tags}],
+    )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"]
+    [described] = ec2.describe_transit_gateway_vpc_attachments(
+        TransitGatewayAttachmentIds=[attachment]
+    )["TransitGatewayVpcAttachments"]
+    return described.get("Tags", [])
+
+
+def test_a_transit_gateway_vpc_attachment_is_tagged_at_creation(emulator, raw_moto) -> None:
+    assert _attachment_tags(emulator) == [{"Key": "Name", "Value": "vpc1"}]
+    assert _attachment_tags(raw_moto) == [], retire("ec2.transit-gateway-vpc-attachment-tags")
+
+
+def _transit_gateway_routes(emulator: Any) -> dict[str, Any]:
+    ec2 = emulator.client("ec2")
+    tgw = ec2.create_transit_gateway(Description="ex")["TransitGateway"]["TransitGatewayId"]
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
+    attachment = ec2.create_transit_gateway_vpc_attachment(
+        TransitGatewayId=tgw, VpcId=vpc, SubnetIds=[subnet]
+    )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"]
+    table = ec2.create_transit_gateway_route_table(TransitGatewayId=tgw)[
+        "TransitGatewayRouteTable"
+    ]["TransitGatewayRouteTableId"]
+    created = ec2.create_transit_gateway_route(
+        TransitGatewayRouteTableId=table,
+        DestinationCidrBlock="30.0.0.0/16",
+        TransitGatewayAttachmentId=attachment,
+    )["Route"]
+    ec2.create_transit_gateway_route(
+        TransitGatewayRouteTableId=table, DestinationCidrBlock="0.0.0.0/0", Blackhole=True
+    )
+
+    def found(cidr: str) -> Any:
+        # the provider's finder: static routes, by exact destination
+        [route] = ec2.search_transit_gateway_routes(
+            TransitGatewayRouteTableId=table,
+            Filters=[{"Name": "type", "Values": ["static"]},
+                     {"Name": "route-search.exact-match", "Values": [cidr]}],
+        )["Routes"]  # fmt: skip
+        return route
+
+    try:
+        ec2.create_transit_gateway_route(
+            TransitGatewayRouteTableId=table,
+            DestinationCidrBlock="40.0.0.0/16",
+            TransitGatewayAttachmentId="tgw-attach-0123456789abcdef0",
+        )
+        unknown = "created"
+    except ClientError as error:
+        unknown = error.response["Error"]["Code"]
+    return {
+        "created": created.get("TransitGatewayAttachments"),
+        "found": found("30.0.0.0/16"),
+        "blackhole": found("0.0.0.0/0"),
+        "vpc": vpc,
+        "attachment": attachment,
+        "no attachment": unknown,
+    }
+
+
+def test_a_transit_gateway_route_lists_its_attachment(emulator, raw_moto) -> None:
+    answer = _transit_gateway_routes(emulator)
+    listed = [
+        {
+            "ResourceId": answer["vpc"],
+            "ResourceType": "vpc",
+            "TransitGatewayAttachmentId": answer["attachment"],
+        }
+    ]
+    assert answer["created"] == listed
+    assert answer["found"] == {
+        "DestinationCidrBlock": "30.0.0.0/16",
+        "TransitGatewayAttachments": listed,
+        "Type": "static",
+        "State": "active",
+    }
+    assert answer["blackhole"] == {
+        "DestinationCidrBlock": "0.0.0.0/0",
+        "Type": "static",
+        "State": "blackhole",
+    }
+    assert answer["no attachment"] == "InvalidTransitGatewayAttachmentID.NotFound"
+    raw = _transit_gateway_routes(raw_moto)
+    assert (raw["found"]["TransitGatewayAttachments"], raw["no attachment"]) == (
+        [],
+        "created",
+    ), retire("ec2.transit-gateway-route-attachments")
+
+
 def _propagating(emulator: Any) -> list[Any]:
     ec2 = emulator.client("ec2")
     vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
@@ -850,6 +950,90 @@ def test_a_vpn_connection_lists_its_static_routes(emulator, raw_moto) -> None:
     )
 
 
+def _vpn_options(emulator: Any) -> dict[str, Any]:
+    ec2 = emulator.client("ec2")
+    cgw = ec2.create_customer_gateway(Type="ipsec.1", PublicIp="198.51.100.1", BgpAsn=65000)[
+        "CustomerGateway"
+    ]["CustomerGatewayId"]
+    vgw = ec2.create_vpn_gateway(Type="ipsec.1", AmazonSideAsn=64620)["VpnGateway"]
+    # tunnel 1 asks for nothing (so sends no parameter): tunnel 2's options stay its own
+    tunnel2 = {"TunnelInsideCidr": "169.254.10.0/30", "PreSharedKey": "tunnel2_key.x",
+               "IKEVersions": [{"Value": "ikev2"}], "DPDTimeoutSeconds": 45,
+               "Phase1DHGroupNumbers": [{"Value": 14}, {"Value": 15}]}  # fmt: skip
+    vpn = ec2.create_vpn_connection(
+        Type="ipsec.1",
+        CustomerGatewayId=cgw,
+        VpnGatewayId=vgw["VpnGatewayId"],
+        Options={
+            "StaticRoutesOnly": True,
+            "LocalIpv4NetworkCidr": "10.0.0.0/8",
+            "TunnelOptions": [{}, tunnel2],
+        },
+    )["VpnConnection"]["VpnConnectionId"]
+    [connection] = ec2.describe_vpn_connections(VpnConnectionIds=[vpn])["VpnConnections"]
+    options = connection.get("Options")
+    if options is None:
+        return {"options": None}
+    first, second = options["TunnelOptions"]
+    ec2.modify_vpn_tunnel_options(
+        VpnConnectionId=vpn,
+        VpnTunnelOutsideIpAddress=first["OutsideIpAddress"],
+        TunnelOptions={"PreSharedKey": "tunnel1_key.x", "StartupAction": "start"},
+    )
+    ec2.modify_vpn_connection_options(VpnConnectionId=vpn, RemoteIpv4NetworkCidr="10.1.0.0/16")
+    [modified] = ec2.describe_vpn_connections(VpnConnectionIds=[vpn])["VpnConnections"]
+    configuration = connection["CustomerGatewayConfiguration"]
+    return {
+        "options": {k: v for k, v in options.items() if k != "TunnelOptions"},
+        "first": sorted(first),
+        "second": {k: v for k, v in second.items() if k != "OutsideIpAddress"},
+        "ordered": first["OutsideIpAddress"] < second["OutsideIpAddress"],
+        "first inside": first["TunnelInsideCidr"].startswith("169.254."),
+        "telemetry": [t["OutsideIpAddress"] for t in connection["VgwTelemetry"]]
+        == [first["OutsideIpAddress"], second["OutsideIpAddress"]],
+        "configuration": [
+            f"<ip_address>{second['OutsideIpAddress']}</ip_address>" in configuration,
+            "<ip_address>169.254.10.1</ip_address>" in configuration,  # AWS's side
+            "<ip_address>169.254.10.2</ip_address>" in configuration,  # the customer's
+            "<pre_shared_key>tunnel2_key.x</pre_shared_key>" in configuration,
+            "<asn>64620</asn>" in configuration,
+        ],
+        "modified": modified["Options"]["RemoteIpv4NetworkCidr"],
+        "modified tunnel": {
+            k: modified["Options"]["TunnelOptions"][0][k] for k in ("PreSharedKey", "StartupAction")
+        },
+    }
+
+
+def test_a_vpn_connection_keeps_its_options(emulator, raw_moto) -> None:
+    assert _vpn_options(emulator) == {
+        "options": {
+            "EnableAcceleration": False,
+            "StaticRoutesOnly": True,
+            "LocalIpv4NetworkCidr": "10.0.0.0/8",
+            "RemoteIpv4NetworkCidr": "0.0.0.0/0",
+            "OutsideIpAddressType": "PublicIpv4",
+            "TunnelInsideIpVersion": "ipv4",
+        },
+        "first": ["LogOptions", "OutsideIpAddress", "PreSharedKey", "TunnelInsideCidr"],
+        "second": {
+            "LogOptions": {"CloudWatchLogOptions": {"LogEnabled": False}},
+            "TunnelInsideCidr": "169.254.10.0/30",
+            "PreSharedKey": "tunnel2_key.x",
+            "IkeVersions": [{"Value": "ikev2"}],
+            "DpdTimeoutSeconds": 45,
+            "Phase1DHGroupNumbers": [{"Value": 14}, {"Value": 15}],
+        },
+        "ordered": True,
+        "first inside": True,
+        "telemetry": True,
+        "configuration": [True, True, True, True, True],
+        "modified": "10.1.0.0/16",
+        "modified tunnel": {"PreSharedKey": "tunnel1_key.x", "StartupAction": "start"},
+    }
+    assert _vpn_options(raw_moto) == {"options": None}, retire("ec2.vpn-connection-options")
+
+
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
@@ -870,10 +1054,10 @@ def test_an_instance_converges_on_aws5(converge, provider_line) -> None:
 def test_transit_gateway_and_vgw_routing_converge_on_aws5(
     converge, converge_emulator, provider_line
 ) -> None:
-    """tests/modules/fidelity_ec2_routing on aws 5.100: an attachment moved from the
-    transit gateway's default route table to its own, and a VPN gateway propagating
-    to a route table; the second plan is empty, and destroying the association and
-    the propagation ends them."""
+    """tests/modules/fidelity_ec2_routing on aws 5.100: a tagged attachment moved from the
+    transit gateway's default route table to its own, with a static route to it and a
+    blackhole route there, and a VPN gateway propagating to a route table; the second
+    plan is empty, and destroying the association and the propagation ends them."""
     stack = converge(provider_line.pin(MODULES / "fidelity_ec2_routing"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
@@ -900,7 +1084,8 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
 def test_ec2_operations_moto_lacks_converge(converge, converge_emulator) -> None:
     """tests/modules/fidelity_ec2_operations on aws 3.39: a capacity reservation, a
     placement group with an instance in it and two static routes of a VPN connection,
-    which moto as released has no code for (the plugin left them untested), and two
+    which moto as released has no code for (the plugin left them untested), the
+    connection's static_routes_only and tunnel options, which it keeps none of, and two
     instances declaring associate_public_ip_address true and false, which on moto as
     released plan their security groups back (and the private one a replacement, the
     public one's gp3 root volume its throughput after the first apply); the second plan

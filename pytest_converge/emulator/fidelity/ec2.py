@@ -1,7 +1,7 @@
 """EC2: subnets, customer gateways, DHCP options, VPC endpoints, VPC block public access,
-instances' launch options, security groups and public addresses, spot requests, transit gateway
-associations, VGW route propagation, capacity reservations, placement groups, VPN
-connection routes.
+instances' launch options, security groups and public addresses, spot requests, transit
+gateway associations and routes, VGW route propagation, capacity reservations, placement
+groups, VPN connections' routes and options.
 
 Each behaviour follows the EC2 API reference
 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/):
@@ -71,6 +71,14 @@ Each behaviour follows the EC2 API reference
   ``disassociating``; ``DescribeTransitGatewayAttachments`` answers the
   attachment's association as it is now; a missing association is
   ``InvalidAssociation.NotFound``.
+- ``CreateTransitGatewayVpcAttachment``: ``TagSpecifications`` of type
+  ``transit-gateway-attachment`` tag the attachment at creation (moto: only
+  those of type ``transit-gateway-route-table``).
+- ``TransitGatewayRoute.TransitGatewayAttachments``: a static route created
+  with an attachment lists it (``ResourceId``, ``ResourceType``,
+  ``TransitGatewayAttachmentId``) in ``CreateTransitGatewayRoute`` and
+  ``SearchTransitGatewayRoutes`` (moto: an empty list, read as a blackhole);
+  ``InvalidTransitGatewayAttachmentID.NotFound``, ``InvalidRouteTableID.NotFound``.
 - ``EnableVgwRoutePropagation``, ``DisableVgwRoutePropagation``: a route
   table's ``PropagatingVgws``, returned by ``DescribeRouteTables``.
 - ``SecurityGroupRule.Description``: a rule that references a security group
@@ -94,6 +102,15 @@ Each behaviour follows the EC2 API reference
   ``Routes`` (``Source`` ``Static``, ``State`` ``available``, then
   ``deleted``), which also filters by ``vpn-connection-id`` and
   ``route.destination-cidr-block``; ``InvalidRoute.NotFound``.
+- ``CreateVpnConnection`` / ``VpnConnectionOptions``: the connection keeps the
+  ``Options`` it was given, AWS's documented defaults for the rest
+  (``StaticRoutesOnly`` and ``EnableAcceleration`` false, local and remote
+  network CIDRs ``0.0.0.0/0``, ``PublicIpv4``, ``ipv4``), and two tunnels, each
+  with an outside address, an inside CIDR and a pre-shared key unless given, and
+  logging off; ``DescribeVpnConnections`` answers them, ``VgwTelemetry`` per
+  tunnel and a customer gateway configuration of those tunnels (moto: no
+  ``Options``, and one fixed tunnel twice); ``ModifyVpnConnectionOptions`` and
+  ``ModifyVpnTunnelOptions`` change them.
 """
 
 from __future__ import annotations
@@ -1211,6 +1228,99 @@ def _transit_gateway_route_table_disassociation() -> None:
     )
 
 
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-vpc-attachment-tags",
+    does="CreateTransitGatewayVpcAttachment tags the attachment with its TagSpecifications "
+    "of type transit-gateway-attachment (moto: only those of type "
+    "transit-gateway-route-table)",
+    reference=_API + "API_CreateTransitGatewayVpcAttachment.html",
+    test=_TESTS + "test_a_transit_gateway_vpc_attachment_is_tagged_at_creation",
+    replaces={
+        "moto.ec2.responses.transit_gateway_attachments:"
+        "TransitGatewayAttachment.create_transit_gateway_vpc_attachment": "ae314f5380cf6455",
+    },
+)
+def _transit_gateway_vpc_attachment_tags() -> None:
+    from moto.ec2.responses.transit_gateway_attachments import TransitGatewayAttachment
+
+    before = original(TransitGatewayAttachment, "create_transit_gateway_vpc_attachment")
+
+    def create_transit_gateway_vpc_attachment(self: Any) -> Any:
+        kind = "transit-gateway-attachment"
+        tags = self._parse_tag_specification(kind).get(kind, {})
+        result = before(self)
+        attachment = result.result["TransitGatewayVpcAttachment"]
+        self.ec2_backend.create_tags([attachment.id], tags)
+        return result
+
+    patch(
+        TransitGatewayAttachment,
+        "create_transit_gateway_vpc_attachment",
+        create_transit_gateway_vpc_attachment,
+    )
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.transit-gateway-route-attachments",
+    does="a static transit gateway route created with a TransitGatewayAttachmentId lists "
+    "that attachment in TransitGatewayAttachments (ResourceId, ResourceType, "
+    "TransitGatewayAttachmentId) in CreateTransitGatewayRoute and "
+    "SearchTransitGatewayRoutes (moto: an empty list, which the provider reads as a "
+    "blackhole route with no attachment); an unknown attachment is "
+    "InvalidTransitGatewayAttachmentID.NotFound and an unknown route table "
+    "InvalidRouteTableID.NotFound (moto: the route made anyway, and a KeyError)",
+    reference=_API + "API_TransitGatewayRoute.html",
+    test=_TESTS + "test_a_transit_gateway_route_lists_its_attachment",
+    replaces={
+        "moto.ec2.models.transit_gateway_route_tables:"
+        "TransitGatewayRouteTableBackend.create_transit_gateway_route": "c10a451768630203",
+    },
+)
+def _transit_gateway_route_attachments() -> None:
+    from moto.ec2.exceptions import EC2ClientError, InvalidRouteTableIdError
+    from moto.ec2.models.transit_gateway_route_tables import TransitGatewayRouteTableBackend
+
+    before = original(TransitGatewayRouteTableBackend, "create_transit_gateway_route")
+
+    def create_transit_gateway_route(
+        self: Any,
+        transit_gateway_route_table_id: str,
+        destination_cidr_block: str,
+        transit_gateway_attachment_id: str | None = None,
+        blackhole: bool = False,
+    ) -> Any:
+        if transit_gateway_route_table_id not in self.transit_gateways_route_tables:
+            raise InvalidRouteTableIdError(transit_gateway_route_table_id)
+        if (
+            transit_gateway_attachment_id
+            and transit_gateway_attachment_id not in self.transit_gateway_attachments
+        ):
+            raise EC2ClientError(
+                "InvalidTransitGatewayAttachmentID.NotFound",
+                f"Transit Gateway Attachment {transit_gateway_attachment_id} not found",
+            )
+        route = before(
+            self,
+            transit_gateway_route_table_id,
+            destination_cidr_block,
+            transit_gateway_attachment_id,
+            blackhole,
+        )
+        # moto keeps the one attachment as a dict where the shape is a list of them
+        attachment = route.get("transitGatewayAttachments")
+        if isinstance(attachment, dict):
+            route["transitGatewayAttachments"] = [attachment]
+        return route
+
+    patch(
+        TransitGatewayRouteTableBackend,
+        "create_transit_gateway_route",
+        create_transit_gateway_route,
+    )
+
+
 class VgwRoutePropagationBackend:
     """Route propagation from virtual private gateways (an EC2Backend mixin)."""
 
@@ -1919,3 +2029,311 @@ def _vpn_connection_routes() -> None:
         return before(self, filter_name, method_name)
 
     patch(VPNConnection, "get_filter_value", get_filter_value)
+
+
+#: VpnTunnelOptionsSpecification members that TunnelOption spells otherwise.
+_TUNNEL_OPTION_NAMES = {
+    "DPDTimeoutSeconds": "DpdTimeoutSeconds",
+    "DPDTimeoutAction": "DpdTimeoutAction",
+    "IKEVersions": "IkeVersions",
+}
+#: Inside CIDRs AWS reserves (VpnTunnelOptionsSpecification.TunnelInsideCidr).
+_RESERVED_INSIDE_CIDRS = frozenset([f"169.254.{n}.0/30" for n in range(6)] + ["169.254.169.252/30"])
+_PSK_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
+
+_TUNNEL_XML = """\
+          <ipsec_tunnel>
+            <customer_gateway>
+            <tunnel_outside_address>
+              <ip_address>{cgw_outside}</ip_address>
+            </tunnel_outside_address>
+            <tunnel_inside_address>
+              <ip_address>{cgw_inside}</ip_address>
+              <network_mask>{mask}</network_mask>
+              <network_cidr>{prefix}</network_cidr>
+            </tunnel_inside_address>
+            <bgp>
+              <asn>{cgw_asn}</asn>
+              <hold_time>30</hold_time>
+            </bgp>
+            </customer_gateway>
+            <vpn_gateway>
+            <tunnel_outside_address>
+              <ip_address>{vgw_outside}</ip_address>
+            </tunnel_outside_address>
+            <tunnel_inside_address>
+              <ip_address>{vgw_inside}</ip_address>
+              <network_mask>{mask}</network_mask>
+              <network_cidr>{prefix}</network_cidr>
+            </tunnel_inside_address>
+            <bgp>
+              <asn>{vgw_asn}</asn>
+              <hold_time>30</hold_time>
+            </bgp>
+            </vpn_gateway>
+            <ike>
+            <authentication_protocol>sha1</authentication_protocol>
+            <encryption_protocol>aes-128-cbc</encryption_protocol>
+            <lifetime>28800</lifetime>
+            <perfect_forward_secrecy>group2</perfect_forward_secrecy>
+            <mode>main</mode>
+            <pre_shared_key>{pre_shared_key}</pre_shared_key>
+            </ike>
+          </ipsec_tunnel>"""
+
+
+def _tunnel_options(asked: dict[str, Any]) -> dict[str, Any]:
+    """A VpnTunnelOptionsSpecification (or its Modify twin) as TunnelOption answers it."""
+    return {_TUNNEL_OPTION_NAMES.get(key, key): value for key, value in asked.items()}
+
+
+def _inside_cidr(asked: str | None, ipv6: bool) -> str:
+    """The tunnel's inside CIDR: the one asked for (checked as AWS checks it), else a
+    free /30 of 169.254.0.0/16 (a /126 of fd00::/8 for an IPv6 tunnel)."""
+    import ipaddress
+
+    from moto.ec2.exceptions import InvalidParameterValue
+    from moto.moto_api._internal import mock_random as random
+
+    if asked is None:
+        if ipv6:
+            return str(ipaddress.IPv6Network((0xFD << 120 | random.getrandbits(118) << 2, 126)))
+        while True:
+            cidr = f"169.254.{random.randint(6, 254)}.{random.randint(0, 63) * 4}/30"
+            if cidr not in _RESERVED_INSIDE_CIDRS:
+                return cidr
+    try:
+        network = ipaddress.ip_network(asked)
+    except ValueError:
+        network = None
+    fits = (
+        network is not None
+        and network.prefixlen == (126 if ipv6 else 30)
+        and network.subnet_of(ipaddress.ip_network("fd00::/8" if ipv6 else "169.254.0.0/16"))  # type: ignore[arg-type]
+        and asked not in _RESERVED_INSIDE_CIDRS
+    )
+    if not fits:
+        raise InvalidParameterValue(f"The tunnel inside CIDR {asked} is not valid.")
+    return asked
+
+
+def _pre_shared_key() -> str:
+    """32 characters AWS allows in a pre-shared key, not starting with 0."""
+    from moto.moto_api._internal import mock_random as random
+
+    key = "".join(random.choice(_PSK_CHARACTERS) for _ in range(32))
+    return key if key[0] != "0" else "A" + key[1:]
+
+
+def _vpn_connection_options(asked: dict[str, Any], tunnels: list[dict[str, Any]]) -> Any:
+    """VpnConnectionOptions for a VpnConnectionOptionsSpecification: what it gives, AWS's
+    defaults for the rest, and two tunnels (``tunnels``: each one's specification)."""
+    from moto.ec2.utils import random_public_ip
+
+    version = asked.get("TunnelInsideIpVersion") or "ipv4"
+    ipv6 = version == "ipv6"
+    family = "Ipv6" if ipv6 else "Ipv4"
+    everywhere = "::/0" if ipv6 else "0.0.0.0/0"
+    options: dict[str, Any] = {
+        "EnableAcceleration": bool(asked.get("EnableAcceleration", False)),
+        "StaticRoutesOnly": bool(asked.get("StaticRoutesOnly", False)),
+        f"Local{family}NetworkCidr": asked.get(f"Local{family}NetworkCidr") or everywhere,
+        f"Remote{family}NetworkCidr": asked.get(f"Remote{family}NetworkCidr") or everywhere,
+        "OutsideIpAddressType": asked.get("OutsideIpAddressType") or "PublicIpv4",
+        "TunnelInsideIpVersion": version,
+    }
+    for kept in ("TransportTransitGatewayAttachmentId", "TunnelBandwidth"):
+        if asked.get(kept) is not None:
+            options[kept] = asked[kept]
+    # The provider orders the tunnels of the gateway configuration by outside address
+    # when it has nothing else to go by: tunnel 1 has the lower one, as TunnelOptions.
+    outside: set[str] = set()
+    while len(outside) < 2:
+        outside.add(random_public_ip())
+    options["TunnelOptions"] = []
+    for address, spec in zip(sorted(outside), tunnels, strict=True):
+        option = {"OutsideIpAddress": address, **_tunnel_options(spec)}
+        inside = "TunnelInsideIpv6Cidr" if ipv6 else "TunnelInsideCidr"
+        option[inside] = _inside_cidr(spec.get(inside), ipv6)
+        option.setdefault("PreSharedKey", _pre_shared_key())
+        option.setdefault("LogOptions", {"CloudWatchLogOptions": {"LogEnabled": False}})
+        options["TunnelOptions"].append(option)
+    return options
+
+
+def _asked_tunnels(response: Any) -> list[dict[str, Any]]:
+    """Each tunnel's VpnTunnelOptionsSpecification, by its number: a tunnel that asks for
+    nothing sends no parameter, and moto's parser ends the list at the first gap, so
+    tunnel 2's options would be lost (or, read by position, be tunnel 1's)."""
+    from moto.core.parse import PROTOCOL_PARSERS
+    from moto.core.utils import get_service_model
+
+    operation = get_service_model("ec2").operation_model("CreateVpnConnection")
+    tunnels: list[dict[str, Any]] = [{}, {}]
+    for number in (1, 2):
+        prefix = f"Options.TunnelOptions.{number}."
+        values = {
+            "Options.TunnelOptions.1." + key.removeprefix(prefix): given[0]
+            for key, given in response.querystring.items()
+            if key.startswith(prefix)
+        }
+        if values:
+            request = {"method": "POST", "values": values, "headers": {}, "body": b"",
+                       "url_path": "/", "url_params": {}}  # fmt: skip
+            parsed = PROTOCOL_PARSERS["ec2"](operation).parse(request)  # type: ignore[arg-type]
+            tunnels[number - 1] = dict(parsed["Options"]["TunnelOptions"][0])
+    return tunnels
+
+
+class VpnConnectionOptionsBackend:
+    """A VPN connection's options changed after creation (an EC2Backend mixin)."""
+
+    def modify_vpn_connection_options(self, connection_id: str, cidrs: dict[str, str]) -> Any:
+        [connection] = self.describe_vpn_connections(vpn_connection_ids=[connection_id])  # type: ignore[attr-defined]
+        connection.options.update({key: value for key, value in cidrs.items() if value})
+        return connection
+
+    def modify_vpn_tunnel_options(
+        self, connection_id: str, outside_address: str, asked: dict[str, Any]
+    ) -> Any:
+        from moto.ec2.exceptions import InvalidParameterValue
+
+        [connection] = self.describe_vpn_connections(vpn_connection_ids=[connection_id])  # type: ignore[attr-defined]
+        ipv6 = connection.options["TunnelInsideIpVersion"] == "ipv6"
+        for option in connection.options["TunnelOptions"]:
+            if option["OutsideIpAddress"] == outside_address:
+                changed = _tunnel_options(asked)
+                inside = "TunnelInsideIpv6Cidr" if ipv6 else "TunnelInsideCidr"
+                if inside in changed:
+                    changed[inside] = _inside_cidr(changed[inside], ipv6)
+                option.update(changed)
+                return connection
+        raise InvalidParameterValue(
+            f"The VPN tunnel outside IP address {outside_address} is not valid for {connection_id}."
+        )
+
+
+class VpnConnectionOptionsResponse:
+    """The VPN connection and tunnel option actions (an EC2Response mixin)."""
+
+    def modify_vpn_connection_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        cidrs = {
+            key: self._get_param(key)  # type: ignore[attr-defined]
+            for key in (
+                "LocalIpv4NetworkCidr",
+                "RemoteIpv4NetworkCidr",
+                "LocalIpv6NetworkCidr",
+                "RemoteIpv6NetworkCidr",
+                "TunnelBandwidth",
+            )
+        }
+        connection = self.ec2_backend.modify_vpn_connection_options(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            cidrs,
+        )
+        return ActionResult({"VpnConnection": connection})
+
+    def modify_vpn_tunnel_options(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        self.error_on_dryrun()  # type: ignore[attr-defined]
+        connection = self.ec2_backend.modify_vpn_tunnel_options(  # type: ignore[attr-defined]
+            self._get_param("VpnConnectionId"),  # type: ignore[attr-defined]
+            self._get_param("VpnTunnelOutsideIpAddress"),  # type: ignore[attr-defined]
+            self._get_param("TunnelOptions") or {},  # type: ignore[attr-defined]
+        )
+        return ActionResult({"VpnConnection": connection})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ec2.vpn-connection-options",
+    does="CreateVpnConnection keeps its Options (StaticRoutesOnly, EnableAcceleration, the "
+    "local and remote network CIDRs, OutsideIpAddressType, TunnelInsideIpVersion, and each "
+    "tunnel's TunnelOptions as given), AWS's defaults where not given (false, false, "
+    "0.0.0.0/0, PublicIpv4, ipv4, logging off), and gives each of the two tunnels an "
+    "outside address, an inside CIDR and a pre-shared key unless asked for; "
+    "DescribeVpnConnections answers them, with VgwTelemetry per tunnel and a customer "
+    "gateway configuration of those tunnels; ModifyVpnConnectionOptions and "
+    "ModifyVpnTunnelOptions change them (moto: no Options, neither operation, and one "
+    "fixed tunnel twice in the configuration)",
+    reference=_API + "API_VpnConnectionOptions.html",
+    test=_TESTS + "test_a_vpn_connection_keeps_its_options",
+    replaces={
+        "moto.ec2.responses.vpn_connections:VPNConnections.create_vpn_connection": (
+            "6d1df5af6d825871"
+        ),
+        "moto.ec2.models.vpn_connections:VPNConnection.customer_gateway_configuration": (
+            "21eca3c95888c060"
+        ),
+    },
+)
+def _vpn_connection_options_kept() -> None:
+    import ipaddress
+
+    from moto.core.utils import utcnow
+    from moto.ec2.models import EC2Backend
+    from moto.ec2.models.vpn_connections import VPNConnection
+    from moto.ec2.responses import EC2Response
+    from moto.ec2.responses.vpn_connections import VPNConnections
+
+    graft(VpnConnectionOptionsBackend, onto=EC2Backend)
+    graft(VpnConnectionOptionsResponse, onto=EC2Response)
+    before = original(VPNConnections, "create_vpn_connection")
+    configuration = original(VPNConnection, "customer_gateway_configuration")
+
+    def create_vpn_connection(self: Any) -> Any:
+        options = _vpn_connection_options(self._get_param("Options") or {}, _asked_tunnels(self))
+        result = before(self)
+        connection = result.result["VpnConnection"]
+        connection.options = options
+        connection.vgw_telemetry = [
+            {
+                "OutsideIpAddress": tunnel["OutsideIpAddress"],
+                "Status": "DOWN",
+                "StatusMessage": "",
+                "AcceptedRouteCount": 0,
+                "LastStatusChange": utcnow(),
+            }
+            for tunnel in options["TunnelOptions"]
+        ]
+        return result
+
+    def customer_gateway_configuration(self: Any) -> str:
+        if not self.options:
+            return str(configuration(self))
+        backend = self.ec2_backend
+        customer = backend.customer_gateways.get(self.customer_gateway_id)
+        gateway = backend.vpn_gateways.get(self.vpn_gateway_id or "")
+        tunnels = []
+        for tunnel in self.options["TunnelOptions"]:
+            inside = ipaddress.ip_network(
+                tunnel.get("TunnelInsideCidr") or tunnel["TunnelInsideIpv6Cidr"]
+            )
+            tunnels.append(
+                _TUNNEL_XML.format(
+                    cgw_outside=getattr(customer, "ip_address", ""),
+                    cgw_inside=inside.network_address + 2,
+                    vgw_outside=tunnel["OutsideIpAddress"],
+                    vgw_inside=inside.network_address + 1,
+                    mask=inside.netmask,
+                    prefix=inside.prefixlen,
+                    cgw_asn=getattr(customer, "bgp_asn", ""),
+                    vgw_asn=getattr(gateway, "amazon_side_asn", None) or 64512,
+                    pre_shared_key=tunnel["PreSharedKey"],
+                )
+            )
+        return (
+            f'<?xml version="1.0" encoding="UTF-8"?>\n<vpn_connection id="{self.id}">\n'
+            f"  <customer_gateway_id>{self.customer_gateway_id}</customer_gateway_id>\n"
+            f"  <vpn_gateway_id>{self.vpn_gateway_id or ''}</vpn_gateway_id>\n"
+            f"  <vpn_connection_type>{self.type}</vpn_connection_type>\n"
+            + "\n".join(tunnels)
+            + "\n</vpn_connection>\n"
+        )
+
+    patch(VPNConnections, "create_vpn_connection", create_vpn_connection)
+    patch(VPNConnection, "customer_gateway_configuration", property(customer_gateway_configuration))

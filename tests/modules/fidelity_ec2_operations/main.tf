@@ -3,7 +3,8 @@
 # declare them: a targeted capacity reservation (ec2.capacity-reservations) and
 # a cluster placement group with an instance in it (ec2.placement-groups), and
 # static routes of a VPN connection, as terraform-aws-modules/vpn-gateway's
-# complete-vpn-gateway-with-static-routes declares them (ec2.vpn-connection-routes).
+# complete-vpn-gateway-with-static-routes declares them (ec2.vpn-connection-routes),
+# on a connection declaring its options (ec2.vpn-connection-options).
 # On moto as released the plugin leaves each untested. And two instances declaring
 # associate_public_ip_address, as ec2-instance's complete example does: on moto as
 # released the public one reads back no security group (ec2.instance-security-groups)
@@ -88,12 +89,21 @@ resource "aws_customer_gateway" "this" {
   type       = "ipsec.1"
 }
 
-# Without static_routes_only: moto 5.2 keeps none of a VPN connection's options,
-# so declaring it would replace the connection on every run (a gap of its own).
+# Static routes only, with tunnel 1's inside CIDR and pre-shared key and tunnel 2's
+# IKE version and DPD timeout, as vpn-gateway's examples declare them: moto 5.2
+# keeps none of a VPN connection's options, so each plans a replacement or a
+# change on every run (ec2.vpn-connection-options).
 resource "aws_vpn_connection" "this" {
   vpn_gateway_id      = aws_vpn_gateway.this.id
   customer_gateway_id = aws_customer_gateway.this.id
   type                = "ipsec.1"
+  static_routes_only  = true
+
+  tunnel1_inside_cidr   = "169.254.33.88/30"
+  tunnel1_preshared_key = "tunnel1_key.fidelity"
+
+  tunnel2_ike_versions        = ["ikev2"]
+  tunnel2_dpd_timeout_seconds = 45
 }
 
 resource "aws_vpn_connection_route" "this" {
