@@ -29,9 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from . import hints
+from .addresses import Address
 from .classify import as_classification, classify_with
 from .defects import INFO, WARNING, Defect, DefectKind
-from .escape import escape_hatch_defects, find_triggers, provisioner_types
+from .escape import (
+    escape_hatch_defects,
+    find_triggers,
+    follows_a_replacement,
+    output_follows_a_replacement,
+    provisioner_types,
+)
 from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
 from .source import attribute_expression, find_resource
 from .writers import natural
@@ -117,9 +124,11 @@ def _output_defects(second: Plan, third: Plan | None, ctx: _Context) -> list[Def
     """One ``output-change`` per output ``second`` changes (transient when
     ``third`` no longer changes it)."""
     third_outputs = {o.name for o in third.outputs} if third is not None else None
+    replaced = _replaced(second)
     return [
         _output_defect(out, third_outputs is not None and out.name not in third_outputs, ctx)
         for out in second.outputs
+        if not output_follows_a_replacement(second.raw, out.name, out.declared, replaced)
     ]
 
 
@@ -245,6 +254,8 @@ def _resource_defects(
     rc: ResourceChange, plan: Plan, remaining: dict[str, set[str]] | None, ctx: _Context
 ) -> list[Defect]:
     gone = remaining is not None and rc.address not in remaining
+    if follows_a_replacement(plan.raw, rc, _replaced(plan)):
+        return []  # the replaced resource it refers to is the finding
     if not gone:
         provisioners = provisioner_types(plan.raw, rc)
         triggers = find_triggers(rc, bool(provisioners))
@@ -269,6 +280,16 @@ def _resource_defects(
         else:
             found.append(_group_defect(rc, group, transient, ctx))
     return [ctx.locate(d) for d in found]
+
+
+def _replaced(plan: Plan) -> set[str]:
+    """The config addresses of the resources ``plan`` replaces."""
+    found = set()
+    for change in plan.changes:
+        if change.action == "replace":
+            address = Address.parse(change.address)
+            found.add(address.config if address is not None else change.address)
+    return found
 
 
 def _causes(rc: ResourceChange) -> list[AttributeChange]:

@@ -10,11 +10,12 @@ reported once, naming the trigger attribute, instead of as a list of diffs.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .addresses import module_calls
+from .addresses import Address, module_calls, split_keyed
 from .defects import Defect
 from .hints import ESCAPE_HATCH_WHY, escape_hatch_fix, show
 from .plan import UNKNOWN, ResourceChange
@@ -75,6 +76,82 @@ def _known_cause(rc: ResourceChange) -> bool:
 
 #: Values that read as "not set" on either side (null vs "" is not a cause).
 _EMPTY: tuple[Any, ...] = (None, "", [], {}, 0, False)
+
+
+def follows_a_replacement(
+    plan_json: dict[str, Any] | None, rc: ResourceChange, replaced: Collection[str]
+) -> bool:
+    """``rc`` is replaced only because a resource it refers to is replaced in the same
+    plan (``replaced``: their config addresses): every attribute forcing it is unknown
+    and refers to one of them (a VPN connection's route when the connection is
+    replaced). The cause is that resource's finding; this one is its consequence."""
+    if rc.action != "replace" or not replaced:
+        return False
+    forcing = [a for a in rc.attributes if a.forces_replacement]
+    if not forcing or not all(a.unknown for a in forcing):
+        return False
+    expressions = (_config_resource(plan_json or {}, rc) or {}).get("expressions") or {}
+    prefix = "".join(f"module.{call}." for call in module_calls(rc.module_address))
+    for attr in forcing:
+        references = (expressions.get(_top(attr.path)) or {}).get("references") or []
+        targets = {_config_of(prefix + ref) for ref in references}
+        if not targets & set(replaced):
+            return False
+    return True
+
+
+def output_follows_a_replacement(
+    plan_json: dict[str, Any] | None, name: str, declared: Any, replaced: Collection[str]
+) -> bool:
+    """Root output ``name`` changes only because a resource it refers to is replaced in
+    the same plan: its new value is unknown (in part) and its expression refers to one
+    of ``replaced``. The replaced resource is the finding; the output follows it."""
+    if not replaced or not _has_unknown(declared):
+        return False
+    root = (plan_json or {}).get("configuration", {}).get("root_module") or {}
+    return bool(_behind(root, _output_references(root, name), "") & set(replaced))
+
+
+def _output_references(module: dict[str, Any], name: str) -> list[str]:
+    expression = ((module.get("outputs") or {}).get(name) or {}).get("expression") or {}
+    return list(expression.get("references") or [])
+
+
+def _behind(module: dict[str, Any], references: list[str], prefix: str, depth: int = 0) -> set[str]:
+    """The config addresses of the resources ``references`` (made in ``module``, at
+    ``prefix``) lead to, through module calls' outputs."""
+    found: set[str] = set()
+    for reference in references:
+        parts = split_keyed(reference)
+        if parts[0] == "module" and len(parts) >= 3 and depth < 10:
+            call = parts[1].split("[", 1)[0]
+            inner = ((module.get("module_calls") or {}).get(call) or {}).get("module") or {}
+            found |= _behind(
+                inner, _output_references(inner, parts[2]), f"{prefix}module.{call}.", depth + 1
+            )
+        else:
+            found.add(_config_of(prefix + reference))
+    return found
+
+
+def _has_unknown(value: Any) -> bool:
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, dict):
+        return any(_has_unknown(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_unknown(v) for v in value)
+    return False
+
+
+def _config_of(reference: str) -> str:
+    """``module.vpn.aws_vpn_connection.this[0].id`` -> ``module.vpn.aws_vpn_connection.this``."""
+    parts = split_keyed(reference)
+    for end in range(len(parts), 1, -1):  # the attribute after the resource, if any
+        found = Address.parse(".".join(parts[:end]))
+        if found is not None:
+            return found.config
+    return reference
 
 
 def has_provisioners(plan_json: dict[str, Any] | None, rc: ResourceChange) -> bool:

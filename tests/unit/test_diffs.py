@@ -277,6 +277,77 @@ def test_unknowns_that_follow_a_known_cause_of_replacement_are_no_escape_hatch()
     assert "subnet_id" in {d.attribute for d in defects}
 
 
+def test_what_a_replaced_parent_makes_unknown_is_no_finding_of_its_own():
+    """A VPN connection replaced every run (a known value forces it) and its static
+    route, replaced only because the connection ID it refers to is unknown: one finding,
+    the connection's; the route is not an escape hatch."""
+    parent = _update(
+        "module.vpn.aws_vpn_connection.this[0]",
+        {"id": "vpn-1", "static_routes_only": False},
+        {"static_routes_only": True},
+        after_unknown={"id": True},
+        actions=("delete", "create"),
+        replace_paths=[["static_routes_only"]],
+    )
+    child = _update(
+        "module.vpn.aws_vpn_connection_route.this[0]",
+        {"id": "r-1", "vpn_connection_id": "vpn-1", "destination_cidr_block": "10.0.0.0/16"},
+        {"destination_cidr_block": "10.0.0.0/16"},
+        after_unknown={"id": True, "vpn_connection_id": True},
+        actions=("delete", "create"),
+        replace_paths=[["vpn_connection_id"]],
+    )
+    parent["module_address"] = child["module_address"] = "module.vpn"
+    parent["name"] = child["name"] = "this"  # as terraform writes it, without the key
+    config = {
+        "root_module": {
+            "module_calls": {
+                "vpn": {
+                    "module": {
+                        "resources": [
+                            {
+                                "address": "aws_vpn_connection_route.this",
+                                "type": "aws_vpn_connection_route",
+                                "name": "this",
+                                "expressions": {
+                                    "vpn_connection_id": {
+                                        "references": [
+                                            "aws_vpn_connection.this[0].id",
+                                            "aws_vpn_connection.this[0]",
+                                            "aws_vpn_connection.this",
+                                        ]
+                                    }
+                                },
+                            }
+                        ]
+                    }
+                }
+            }
+        }
+    }
+    vpn = config["root_module"]["module_calls"]["vpn"]["module"]
+    vpn["outputs"] = {"id": {"expression": {"references": ["aws_vpn_connection.this[0].id"]}}}
+    config["root_module"]["outputs"] = {
+        "vpn_id": {"expression": {"references": ["module.vpn.id", "module.vpn"]}},
+        "region": {"expression": {"references": ["var.region"]}},
+    }
+    outputs = {
+        "vpn_id": {"actions": ["update"], "before": "vpn-1", "after": None, "after_unknown": True},
+        "region": {"actions": ["update"], "before": "a", "after": "b", "after_unknown": False},
+    }
+    plan = _plan(parent, child, configuration=config, outputs=outputs)
+    defects = plan_defects(plan, plan)
+    # The output the replacement makes unknown follows it too; one that changes is kept.
+    assert {(d.kind, d.address) for d in defects} == {
+        ("permanent-diff", "module.vpn.aws_vpn_connection.this[0]"),
+        ("output-change", "output.region"),
+    }, [d.message for d in defects]
+    # Alone (its parent not replaced), the same change is still an escape hatch.
+    alone = _plan(child, configuration=config)
+    [defect] = plan_defects(alone, alone)
+    assert defect.kind == "escape-hatch"
+
+
 def test_provisioner_resource_replaced_each_run_is_an_escape_hatch():
     change = _update(
         "aws_instance.web",
