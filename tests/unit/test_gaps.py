@@ -213,7 +213,9 @@ def test_unimplemented_operations_are_named_as_iam_writes_them():
         upstream_status=500,
     )
     [note] = unimplemented_notes([call, call], "moto")
-    assert note.startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    assert note.text.startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    # The note is a record of its call: what attributes it, without reading its text.
+    assert (note.address, note.service, note.operation) == (None, "outposts", "ListOutposts")
 
 
 def _error_page(operation: str, **parameters: str) -> SimpleNamespace:
@@ -239,7 +241,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
         },
     )
     missing = _error_page("CreateSpotDatafeedSubscription", Bucket="spot-datafeed")
-    served, lacking = unimplemented_notes([failed, missing], "moto", implements)
+    served, lacking = (n.text for n in unimplemented_notes([failed, missing], "moto", implements))
     assert served.startswith(
         "the moto emulator failed on a `ec2:DescribeSubnets` request (it serves that "
         "operation, and answered HTTP 500 with an error page to this request: "
@@ -251,7 +253,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
     assert lacking.startswith("the moto emulator does not implement `ec2:CreateSpotData")
     # Not known either way: the missing operation, as before.
     [unknown] = unimplemented_notes([failed], "moto", lambda service, operation: None)
-    assert unknown.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")
+    assert unknown.text.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")
 
 
 def test_a_long_request_is_quoted_short():
@@ -321,6 +323,7 @@ def test_an_output_built_from_a_suspected_attribute_is_suspected_too():
 
 def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
     from pytest_converge.analysis.gaps import undecodable_notes
+    from pytest_converge.errors import Diagnostic
 
     v2 = (
         "creating EC2 Subnet: operation error EC2: CreateSubnet, https response error "
@@ -328,10 +331,12 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
         'body, strconv.ParseInt: parsing "18446744073709551611": value out of range '
         "[module.vpc.aws_subnet.public[0], main.tf:3]"
     )
-    [note] = undecodable_notes([v2, v2, "error creating VPC: InvalidParameterValue"], "moto")
-    assert note.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
-    assert "emulator gap, not a module error" in note
-    assert undecodable_notes(["AccessDenied: no"], "moto") == []
+    said = [Diagnostic(v2), Diagnostic(v2), Diagnostic("error creating VPC: InvalidParameterValue")]
+    [note] = undecodable_notes(said, "moto")
+    assert note.text.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
+    assert "emulator gap, not a module error" in note.text
+    assert (note.service, note.operation) == ("ec2", "CreateSubnet")
+    assert undecodable_notes([Diagnostic("AccessDenied: no")], "moto") == []
 
 
 def _module_output_plan() -> dict:
