@@ -329,6 +329,7 @@ def recovery_failed(
         observed=text,
         objects=[],
         message=f"after {scenario} the clean re-run failed: {text}",
+        scenario_at=len("after "),
         why=why,
         fix=fix,
     )

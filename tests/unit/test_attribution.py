@@ -238,3 +238,21 @@ def test_a_create_whose_answer_names_nothing_made_what_its_request_named() -> No
     # The flow log's call names the group too, but it makes a flow log.
     assert not _could_make(dataclasses.replace(call, address="aws_flow_log.this[0]"), name, group)
     assert not _could_make(dataclasses.replace(call, requested=frozenset()), name, group)
+
+
+def test_a_finding_shared_out_to_a_point_names_that_point() -> None:
+    from pytest_converge.analysis.leftovers import unverified_defect
+    from pytest_converge.run.scenario import recovery_failed
+
+    group = "crash@{CreateVpc#1@aws_vpc.a, CreateSubnet#1@aws_subnet.b[0]}"
+    point = "crash@CreateVpc#1@aws_vpc.a"
+    failed = recovery_failed("m", group, "aws_vpc.a", [Diagnostic("after x")], None)
+    own = failed.for_scenario(point)
+    assert own.message == f"after {point} the clean re-run failed: after x"
+    assert (own.scenario, failed.scenario) == (point, group) and own.objects is not failed.objects
+    unlisted = unverified_defect(["aws_x"], scenario=group).for_scenario(point)
+    assert f"of this type after {point} were not looked for" in unlisted.message
+    # A message that does not name its scenario is the same for every point.
+    diff = Defect("drift", address="aws_vpc.a", scenario=group, message=f"{group} drifted")
+    assert diff.for_scenario(point).message == f"{group} drifted"
+    assert "scenario_at" not in failed.to_dict()
