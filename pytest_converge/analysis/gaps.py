@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -609,7 +609,8 @@ def unimplemented_notes(
     implements: Callable[[str, str], bool | None] | None = None,
 ) -> list[Diagnostic]:
     """One sentence per operation the emulator answered as not implemented, as a record
-    of that call (its service and operation).
+    of that call (its service and operation, and the resource whose apply made it when
+    the proxy located every such call on one).
 
     ``calls`` are the proxy's records (``service``, ``operation``, ``method``,
     ``path``, ``unimplemented``, ``upstream_status``, ``parameters``).
@@ -619,10 +620,12 @@ def unimplemented_notes(
     missing operation.
     """
     notes: dict[str, Diagnostic] = {}
+    by_name: dict[str, set[str | None]] = {}
     for call in calls:
         if not getattr(call, "unimplemented", False):
             continue
         name = operation_name(call.service, call.operation, call.method, call.path)
+        by_name.setdefault(name, set()).add(getattr(call, "address", None))
         if name in notes:
             continue
         operation = name.partition(":")[2]
@@ -651,7 +654,12 @@ def unimplemented_notes(
             service=call.service,
             operation=known,
         )
-    return list(notes.values())
+    return [replace(note, address=_one(by_name[name])) for name, note in notes.items()]
+
+
+def _one(addresses: set[str | None]) -> str | None:
+    """The one resource all of a note's calls or diagnostics were for, else None."""
+    return next(iter(addresses)) if len(addresses) == 1 else None
 
 
 #: How much of a request an explanation quotes: parameters, and characters of each value.
@@ -700,13 +708,15 @@ _UNDECODABLE = re.compile(
 
 def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[Diagnostic]:
     """One sentence per operation whose answer the provider could not decode, as a record
-    of that call (its service, and its operation where the SDK names it).
+    of that call (its service, its operation where the SDK names it, and the resource
+    whose diagnostics said it when they all are one's).
 
     moto answers some calls with values AWS never sends (an IPv6-only subnet's
     AvailableIpAddressCount of 2^64 - 5): the provider fails on the answer, not
     on the module.
     """
     notes: dict[str, Diagnostic] = {}
+    by_name: dict[str, set[str | None]] = {}
     for diagnostic in diagnostics:
         found = _UNDECODABLE.search(diagnostic.text)
         if found is None:
@@ -714,6 +724,7 @@ def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[
         service = _service_id(found.group(1) or found.group(3) or "")
         operation = found.group(2) or None
         name = f"{service}:{operation}" if operation else f"{service} (an answer)"
+        by_name.setdefault(name, set()).add(diagnostic.address)
         notes.setdefault(
             name,
             Diagnostic(
@@ -725,7 +736,7 @@ def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[
                 operation=operation,
             ),
         )
-    return list(notes.values())
+    return [replace(note, address=_one(by_name[name])) for name, note in notes.items()]
 
 
 def operation_name(service: str, operation: str, method: str = "", path: str = "") -> str:

@@ -248,7 +248,7 @@ def _refusal_of(defect: Defect, refusals: Sequence[Refusal]) -> Refusal | None:
 
 def refusal_notes(facts: ModelFacts | None) -> list[Diagnostic]:
     """One sentence per suspicious refusal, to put first in a failed run's error, as a
-    record of the refused call."""
+    record of the refused call (and of the resource whose apply made it, if known)."""
     if facts is None:
         return []
     return [
@@ -256,6 +256,7 @@ def refusal_notes(facts: ModelFacts | None) -> list[Diagnostic]:
             f"suspected emulator gap: {refusal_evidence(refusal, facts)}. Test the resource "
             f"on another backend (--converge-backend), or leave that setting out of the "
             f"module under test (converge.tfvars)",
+            address=refusal.address,
             service=refusal.service,
             operation=refusal.operation,
         )

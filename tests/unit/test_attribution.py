@@ -240,6 +240,27 @@ def test_a_create_whose_answer_names_nothing_made_what_its_request_named() -> No
     assert not _could_make(dataclasses.replace(call, requested=frozenset()), name, group)
 
 
+def test_a_note_of_a_located_call_goes_to_its_resource_whatever_the_sdk_said() -> None:
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
+
+    rule = "aws_security_group_rule.office"
+    note = Diagnostic("suspected emulator gap: ...", rule, "ec2", "AuthorizeSecurityGroupIngress")
+    diags = [
+        note,
+        Diagnostic("subnet: InvalidSubnet.Conflict", "aws_subnet.a"),
+        Diagnostic("Error authorizing security group rule: InvalidParameterValue", rule),  # v1
+    ]
+    error = TerraformError("terraform apply", 1, diags, "", "")
+    found = recovery_failures(
+        "m", "s", ApplyResult(False, None, 1.0), ApplyResult(False, error, 1.0)
+    )
+    assert {d.address: d.observed.startswith(note.text) for d in found} == {
+        rule: True,
+        "aws_subnet.a": False,
+    }
+
+
 def test_a_finding_shared_out_to_a_point_names_that_point() -> None:
     from pytest_converge.analysis.leftovers import unverified_defect
     from pytest_converge.run.scenario import recovery_failed

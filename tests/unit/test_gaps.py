@@ -216,6 +216,10 @@ def test_unimplemented_operations_are_named_as_iam_writes_them():
     assert note.text.startswith("the moto emulator does not implement `outposts:ListOutposts`")
     # The note is a record of its call: what attributes it, without reading its text.
     assert (note.address, note.service, note.operation) == (None, "outposts", "ListOutposts")
+    # The resource whose apply made the call, when every such call was one's.
+    mine, other = (SimpleNamespace(**vars(call), address=a) for a in ("aws_x.a", "aws_x.b"))
+    assert unimplemented_notes([mine, mine], "moto")[0].address == "aws_x.a"
+    assert unimplemented_notes([mine, other], "moto")[0].address is None
 
 
 def _error_page(operation: str, **parameters: str) -> SimpleNamespace:
@@ -336,6 +340,9 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
     assert note.text.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
     assert "emulator gap, not a module error" in note.text
     assert (note.service, note.operation) == ("ec2", "CreateSubnet")
+    subnet = "module.vpc.aws_subnet.public[0]"
+    [located] = undecodable_notes([Diagnostic(v2, subnet), Diagnostic(v2, subnet)], "moto")
+    assert located.address == subnet
     assert undecodable_notes([Diagnostic("AccessDenied: no")], "moto") == []
 
 
