@@ -1264,7 +1264,8 @@ _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_error
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
     the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`),
-    each a record of its call (service, operation) that the error's message shows.
+    each a record of its call (service, operation, the resource that made it where known)
+    that the error's message shows.
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
