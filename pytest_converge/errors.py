@@ -25,6 +25,7 @@ happens, into one of these::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,32 +64,60 @@ class UnsafeTargetError(ConvergeError):
     """A run would reach something other than the local emulator."""
 
 
+@dataclass(frozen=True)
+class Diagnostic:
+    """One of terraform's error diagnostics, or a note the plugin puts before them, as data.
+
+    ``text`` is what a failure shows (``summary: detail [address, file:line]``);
+    ``address`` the resource it is about, as terraform names it (None: it names
+    none); ``service`` and ``operation`` the API call it is about, where that is
+    known (an emulator-gap note's call; the call an SDK error names)::
+
+        Diagnostic("creating EC2 VPC: operation error EC2: CreateVpc, ... [aws_vpc.main]",
+                   address="aws_vpc.main", service="ec2", operation="CreateVpc")
+    """
+
+    text: str
+    address: str | None = None
+    service: str | None = None
+    operation: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class TerraformError(ConvergeError):
     """A terraform command failed.
 
-    ``diagnostics`` holds terraform's own error messages (summary + detail +
-    address), which is what the person fixing the module needs to see.
+    ``diagnostics`` holds terraform's own error messages as :class:`Diagnostic`
+    records (text, address, operation), which is what the person fixing the module
+    needs to see; the message is written from them when it is shown, so a note put
+    before them (an emulator gap) is in it. A plain string given is a record with
+    text only.
     """
 
     def __init__(
         self,
         command: str,
         returncode: int | None,
-        diagnostics: Sequence[str] = (),
+        diagnostics: Sequence[Diagnostic | str] = (),
         output: str = "",
         workdir: str = "",
     ) -> None:
         self.command = command
         self.returncode = returncode
-        self.diagnostics = list(diagnostics)
+        self.diagnostics = [d if isinstance(d, Diagnostic) else Diagnostic(d) for d in diagnostics]
         self.output = output
         self.workdir = workdir
-        super().__init__(self._message())
+        super().__init__(command, returncode)
+
+    def __str__(self) -> str:
+        return self._message()
 
     def _message(self) -> str:
         head = f"`{self.command}` failed (exit code {self.returncode})"
         if self.diagnostics:
-            return head + ":\n" + "\n".join(f"  {d}" for d in self.diagnostics)
+            return head + ":\n" + "\n".join(f"  {d.text}" for d in self.diagnostics)
         tail = "\n".join(self.output.strip().splitlines()[-20:])
         return head + (":\n" + tail if tail else "")
 

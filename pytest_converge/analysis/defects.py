@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, SupportsIndex, TypeVar, get_args, overload
 
 from ..errors import DefectError
@@ -121,6 +121,9 @@ class Defect:
     writers: list[str] = field(default_factory=list)
     #: An ``untested`` resource's dependents, left out with it (never reached).
     waiting: list[str] = field(default_factory=list)
+    #: Where ``message`` names ``scenario`` (the offset of its name; None: it does not),
+    #: so that the finding as another scenario's names that one (:meth:`for_scenario`).
+    scenario_at: int | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -146,7 +149,23 @@ class Defect:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (the JSON report's defect object)."""
-        return asdict(self)
+        found = asdict(self)
+        del found["scenario_at"]  # where the message names it: the message says that
+        return found
+
+    def for_scenario(self, scenario: str) -> Defect:
+        """This finding as ``scenario``'s (a copy: a finding several scenarios share is
+        each one's own), its message naming ``scenario`` where it named its own::
+
+            Defect("recovery-failed", scenario="crash@{2 points}", scenario_at=6,
+                   message="after crash@{2 points} the clean re-run failed: ...")
+            .for_scenario("crash@CreateVpc#1").message
+            # "after crash@CreateVpc#1 the clean re-run failed: ..."
+        """
+        message, at = self.message, self.scenario_at
+        if at is not None and message.startswith(self.scenario, at):  # not renamed since
+            message = message[:at] + scenario + message[at + len(self.scenario) :]
+        return replace(self, scenario=scenario, message=message, objects=list(self.objects))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Defect:

@@ -43,11 +43,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import Diagnostic
 from .defects import ERROR, INFO, Defect
 from .model_gaps import ModelFacts, mark_model_gaps, resource_type
 from .model_gaps import plain_path as _plain_path
@@ -606,8 +607,10 @@ def unimplemented_notes(
     calls: Iterable[Any],
     emulator: str,
     implements: Callable[[str, str], bool | None] | None = None,
-) -> list[str]:
-    """One sentence per operation the emulator answered as not implemented.
+) -> list[Diagnostic]:
+    """One sentence per operation the emulator answered as not implemented, as a record
+    of that call (its service and operation, and the resource whose apply made it when
+    the proxy located every such call on one).
 
     ``calls`` are the proxy's records (``service``, ``operation``, ``method``,
     ``path``, ``unimplemented``, ``upstream_status``, ``parameters``).
@@ -616,35 +619,47 @@ def unimplemented_notes(
     serves is the emulator failing on that request, said with the request, not a
     missing operation.
     """
-    notes: dict[str, str] = {}
+    notes: dict[str, Diagnostic] = {}
+    by_name: dict[str, set[str | None]] = {}
     for call in calls:
         if not getattr(call, "unimplemented", False):
             continue
         name = operation_name(call.service, call.operation, call.method, call.path)
+        by_name.setdefault(name, set()).add(getattr(call, "address", None))
         if name in notes:
             continue
         operation = name.partition(":")[2]
         served = (
             implements(call.service, operation) if implements and " " not in operation else None
         )
+        known = None if " " in operation else operation  # the HTTP form names none
         if served:
-            notes[name] = (
+            notes[name] = Diagnostic(
                 f"the {emulator} emulator failed on a `{name}` request (it serves that "
                 f"operation, and answered HTTP {call.upstream_status} with an error page to "
                 f"this request: {request_excerpt(call)}): an emulator bug on these "
                 f"parameters, not a missing operation and not a module error. Test the "
                 f"resource that sends it on another backend (--converge-backend), or leave "
-                f"that setting out of the module under test (converge.tfvars)"
+                f"that setting out of the module under test (converge.tfvars)",
+                service=call.service,
+                operation=known,
             )
             continue
-        notes[name] = (
+        notes[name] = Diagnostic(
             f"the {emulator} emulator does not implement `{name}` (it answered HTTP "
             f"{call.upstream_status} with an error page instead of an API response): this "
             f"is an emulator gap, not a module error. Test the resource that needs it on "
             f"another backend (--converge-backend), or leave it out of the module under "
-            f"test (e.g. a count/for_each switched off in converge.tfvars)"
+            f"test (e.g. a count/for_each switched off in converge.tfvars)",
+            service=call.service,
+            operation=known,
         )
-    return list(notes.values())
+    return [replace(note, address=_one(by_name[name])) for name, note in notes.items()]
+
+
+def _one(addresses: set[str | None]) -> str | None:
+    """The one resource all of a note's calls or diagnostics were for, else None."""
+    return next(iter(addresses)) if len(addresses) == 1 else None
 
 
 #: How much of a request an explanation quotes: parameters, and characters of each value.
@@ -666,6 +681,21 @@ def request_excerpt(call: Any) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+#: The call an AWS SDK (v2) error names: ``operation error EC2: CreateVpc, ...``.
+_SDK_CALL = re.compile(r"operation error ([\w .-]+?): (\w+),")
+
+
+def sdk_call(text: str) -> tuple[str, str] | None:
+    """The call an AWS SDK (v2) error in ``text`` names, ``("ec2", "CreateVpc")``; the
+    service is the SDK's id without spaces (``CloudWatch Logs``: ``cloudwatchlogs``)."""
+    found = _SDK_CALL.search(text)
+    return (_service_id(found.group(1)), found.group(2)) if found else None
+
+
+def _service_id(sdk_name: str) -> str:
+    return sdk_name.strip().lower().replace(" ", "")
+
+
 #: The provider's SDK could not decode an answer: ``operation error EC2: CreateSubnet,
 #: ... deserialization failed`` (SDK v2) or ``SerializationError`` (SDK v1).
 _UNDECODABLE = re.compile(
@@ -676,28 +706,37 @@ _UNDECODABLE = re.compile(
 )
 
 
-def undecodable_notes(diagnostics: Iterable[str], emulator: str) -> list[str]:
-    """One sentence per operation whose answer the provider could not decode.
+def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[Diagnostic]:
+    """One sentence per operation whose answer the provider could not decode, as a record
+    of that call (its service, its operation where the SDK names it, and the resource
+    whose diagnostics said it when they all are one's).
 
     moto answers some calls with values AWS never sends (an IPv6-only subnet's
     AvailableIpAddressCount of 2^64 - 5): the provider fails on the answer, not
     on the module.
     """
-    notes: dict[str, str] = {}
-    for text in diagnostics:
-        found = _UNDECODABLE.search(text)
+    notes: dict[str, Diagnostic] = {}
+    by_name: dict[str, set[str | None]] = {}
+    for diagnostic in diagnostics:
+        found = _UNDECODABLE.search(diagnostic.text)
         if found is None:
             continue
-        service = (found.group(1) or found.group(3) or "").strip().lower().replace(" ", "")
-        name = f"{service}:{found.group(2)}" if found.group(2) else f"{service} (an answer)"
+        service = _service_id(found.group(1) or found.group(3) or "")
+        operation = found.group(2) or None
+        name = f"{service}:{operation}" if operation else f"{service} (an answer)"
+        by_name.setdefault(name, set()).add(diagnostic.address)
         notes.setdefault(
             name,
-            f"the {emulator} emulator answered `{name}` with a response the provider cannot "
-            "decode: this is an emulator gap, not a module error (see the decoding error "
-            "below). Test the resource that needs it on another backend (--converge-backend), "
-            "or leave it out of the module under test",
+            Diagnostic(
+                f"the {emulator} emulator answered `{name}` with a response the provider "
+                "cannot decode: this is an emulator gap, not a module error (see the decoding "
+                "error below). Test the resource that needs it on another backend "
+                "(--converge-backend), or leave it out of the module under test",
+                service=service,
+                operation=operation,
+            ),
         )
-    return list(notes.values())
+    return [replace(note, address=_one(by_name[name])) for name, note in notes.items()]
 
 
 def operation_name(service: str, operation: str, method: str = "", path: str = "") -> str:

@@ -557,6 +557,10 @@ def unverified_types(
 def unverified_defect(types: list[str], *, module: str = "", scenario: str = "") -> Defect:
     """A warning naming the types whose leftovers this scenario could not look for."""
     listed = ", ".join(types)
+    lead = (
+        f"no inventory lister covers {listed}: duplicates and orphans of "
+        f"{'this type' if len(types) == 1 else 'these types'} after "
+    )
     return Defect(
         kind="unverified",
         severity="warning",
@@ -565,10 +569,10 @@ def unverified_defect(types: list[str], *, module: str = "", scenario: str = "")
         module=module,
         scenario=scenario,
         message=(
-            f"no inventory lister covers {listed}: duplicates and orphans of "
-            f"{'this type' if len(types) == 1 else 'these types'} after {scenario or 'the fault'} "
-            "were not looked for, so passing says nothing about them"
+            f"{lead}{scenario or 'the fault'} were not looked for, so passing says nothing "
+            "about them"
         ),
+        scenario_at=len(lead) if scenario else None,
         why=(
             "the leftover check compares the objects that exist after the scenario with state; "
             "objects of a type nobody lists are invisible to it"

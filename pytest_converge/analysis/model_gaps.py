@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import Diagnostic
 from .addresses import resource_type
 from .defects import ERROR, INFO, WARNING, Defect
 
@@ -245,20 +246,23 @@ def _refusal_of(defect: Defect, refusals: Sequence[Refusal]) -> Refusal | None:
     return None
 
 
-def refusal_notes(facts: ModelFacts | None) -> list[str]:
-    """One sentence per suspicious refusal, to put first in a failed run's error."""
+def refusal_notes(facts: ModelFacts | None) -> list[Diagnostic]:
+    """One sentence per suspicious refusal, to put first in a failed run's error, as a
+    record of the refused call (and of the resource whose apply made it, if known)."""
     if facts is None:
         return []
-    notes = []
-    for refusal in facts.refusals:
-        if refusal.cause() is None:
-            continue
-        notes.append(
+    return [
+        Diagnostic(
             f"suspected emulator gap: {refusal_evidence(refusal, facts)}. Test the resource "
             f"on another backend (--converge-backend), or leave that setting out of the "
-            f"module under test (converge.tfvars)"
+            f"module under test (converge.tfvars)",
+            address=refusal.address,
+            service=refusal.service,
+            operation=refusal.operation,
         )
-    return notes
+        for refusal in facts.refusals
+        if refusal.cause() is not None
+    ]
 
 
 def dropped_evidence(known: AttributeFacts, facts: ModelFacts) -> str:

@@ -257,6 +257,12 @@ def _fix(address: str) -> str:
     )
 
 
+def _after(fault: str, scenario: str) -> int | None:
+    """Where a message ``after {fault} ...`` names the scenario (when the fault's label
+    is the scenario's, as in a scenario's run)."""
+    return len("after ") if fault == scenario else None
+
+
 def _wrong_value(
     address: str,
     attribute: str,
@@ -276,6 +282,7 @@ def _wrong_value(
         observed=recovered,
         module=module,
         scenario=scenario,
+        scenario_at=_after(fault, scenario),
         message=(
             f"after {fault} and a clean re-run, the plan is empty but {address}.{attribute} "
             f"differs from what a clean apply makes: the emulator holds {recovered!r}, a "
@@ -292,6 +299,7 @@ def _missing(address: str, fault: str, module: str, scenario: str) -> Defect:
         address=address,
         module=module,
         scenario=scenario,
+        scenario_at=_after(fault, scenario),
         message=(
             f"after {fault} and a clean re-run, the plan is empty but the emulator holds no "
             f"object for {address}, which state records and a clean apply makes"
@@ -312,6 +320,7 @@ def _unaccounted(obj: HeldObject, fault: str, module: str, scenario: str) -> Def
         scenario=scenario,
         objects=[obj.label],
         observed=obj.label,
+        scenario_at=_after(fault, scenario),
         message=(
             f"after {fault} and a clean re-run, the emulator holds {obj.label}, which no "
             "state entry accounts for and a clean apply does not make"

@@ -285,7 +285,11 @@ class Loop:
             watch=self.stack.stall_watch(),  # stuck on one call: TerraformStalled
         )
         if done.returncode not in (0, 2):
-            return None, "; ".join(done.diagnostics()) or f"plan exit {done.returncode}", False
+            return (
+                None,
+                "; ".join(d.text for d in done.diagnostics()) or f"plan exit {done.returncode}",
+                False,
+            )
         drift_seen = any(e.get("type") == "resource_drift" for e in done.events)
         if done.returncode == 0 and not drift_seen:
             return Plan([], [], [], {"complete": True}), None, False
@@ -312,7 +316,7 @@ class Loop:
                     completed[address] = _wall_time(event.get("@timestamp")) or time.time()
         error = None
         if done.returncode != 0:
-            error = "; ".join(done.diagnostics()) or f"apply exit {done.returncode}"
+            error = "; ".join(d.text for d in done.diagnostics()) or f"apply exit {done.returncode}"
         self.stack.note_applied()
         return True, error, completed
 

@@ -29,7 +29,6 @@ its reproduce line) runs it alone, replay included.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -359,7 +358,7 @@ def _group_verdicts(run: _GroupRun, number: int) -> Iterator[Verdict]:
     together = tuple(p for p in run.fired if p not in run.shared.ambiguous)
     for point in together:
         hit = run.fired[point]
-        own = [_relabelled(d, point, run.label) for d in run.shared.by_point[point]]
+        own = [d.for_scenario(point) for d in run.shared.by_point[point]]
         yield Verdict(
             point, left_behind(own, run.found.created, hit), number, together, run.seconds, hit
         )
@@ -470,14 +469,3 @@ def _resource_of(address: str) -> str:
     """``module.a["x"].aws_subnet.b[0]`` -> ``module.a.aws_subnet.b`` (state's dependency form)."""
     found = Address.parse(address)
     return found.config if found is not None else address
-
-
-def _relabelled(defect: Defect, point: str, run: str) -> Defect:
-    """``defect`` as the finding of ``point``'s scenario (a copy: a finding shared by
-    several points is each one's own); its text names the point, not the ``run``."""
-    return dataclasses.replace(
-        defect,
-        scenario=point,
-        objects=list(defect.objects),
-        message=defect.message.replace(f"after {run} ", f"after {point} "),
-    )

@@ -20,7 +20,6 @@ a run found and leaves the wording to ``analysis/``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +31,7 @@ from ..analysis.leftovers import find_leftovers, unverified_defect, unverified_t
 from ..analysis.state import StateResource, state_resources
 from ..analysis.world_check import World
 from ..analysis.writers import fault_addresses
-from ..errors import FaultError
+from ..errors import Diagnostic, FaultError
 from ..faults import Call, Fault
 from ..inventory import CloudObject
 from ..terraform.runner import read_json
@@ -251,7 +250,7 @@ def rerun_clean(
     if not second.ok and done and not second.cut and first.stalled:
         first.stalled[0].message += (
             f". The clean re-run then failed on {failed_on}, which the cut left half made: "
-            f"{'; '.join(second.error.diagnostics) if second.error else ''}"
+            f"{'; '.join(d.text for d in second.error.diagnostics) if second.error else ''}"
         )
     return second, failed
 
@@ -273,23 +272,24 @@ def recovery_failures(
     diagnostics name (several faults of one run can break several), else one."""
     err = second.error
     diags = err.diagnostics if err is not None else []
-    by_address: dict[str, list[str]] = {}
-    unnamed: list[str] = []
+    by_address: dict[str, list[Diagnostic]] = {}
     for d in diags:
-        named = address_in([d])
-        (by_address.setdefault(named, []) if named is not None else unnamed).append(d)
+        if d.address is not None:
+            by_address.setdefault(d.address, []).append(d)
+    unnamed = [d for d in diags if d.address is None]
     if len(by_address) < 2:
         # One cause: the resource the diagnostics name, or the one the faulted run was on.
         address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
         return [recovery_failed(module, scenario, address, diags, err)]
-    # A note naming no resource ("the moto emulator does not implement `ec2:Op`") is
-    # the one resource's whose own diagnostic names that operation.
-    for note in list(unnamed):
-        ops = {op for op in re.findall(r"`[a-z0-9-]+:(\w+)`", note)}
-        owners = [a for a, shown in by_address.items() if any(op in d for op in ops for d in shown)]
+    # A record naming no resource (a note "the moto emulator does not implement
+    # `ec2:Op`") is the one resource's whose own diagnostic is about that operation.
+    given: dict[str, list[Diagnostic]] = {}
+    for d in list(unnamed):
+        owners = [a for a, shown in by_address.items() if _same_call(d, shown)]
         if len(owners) == 1:
-            by_address[owners[0]].insert(0, note)
-            unnamed.remove(note)
+            given.setdefault(owners[0], []).append(d)
+            unnamed.remove(d)
+    by_address = {a: [*given.get(a, []), *shown] for a, shown in by_address.items()}
     # A diagnostic naming no resource is the one failed resource's that none names.
     silent = [a for a in errored(second) if a not in by_address]
     if unnamed and len(silent) == 1:
@@ -303,16 +303,23 @@ def recovery_failures(
     return found
 
 
+def _same_call(note: Diagnostic, shown: Sequence[Diagnostic]) -> bool:
+    """One of ``shown`` is about the operation ``note`` is about. Operations only: the
+    SDK names a service by its id (``CloudWatch Logs``), the proxy by its signing name
+    (``logs``)."""
+    return note.operation is not None and any(d.operation == note.operation for d in shown)
+
+
 def recovery_failed(
     module: str,
     scenario: str,
     address: str | None,
-    diags: Sequence[str],
+    diags: Sequence[Diagnostic],
     err: BaseException | None,
 ) -> Defect:
     """The ``recovery-failed`` defect of a clean re-run that failed on ``address``, with
     its ``diags`` (terraform's diagnostics; ``err`` where there are none)."""
-    text = "; ".join(diags) or str(err)
+    text = "; ".join(d.text for d in diags) or str(err)
     why, fix = recovery_failed_hints(text, address)
     return Defect(
         kind="recovery-failed",
@@ -322,6 +329,7 @@ def recovery_failed(
         observed=text,
         objects=[],
         message=f"after {scenario} the clean re-run failed: {text}",
+        scenario_at=len("after "),
         why=why,
         fix=fix,
     )
@@ -341,14 +349,10 @@ def points(calls: Sequence[Call]) -> list[str]:
     return [c.point for c in calls if c.mutating and c.status < 400]
 
 
-def address_in(diags: Sequence[str]) -> str | None:
-    """The resource address a diagnostic names: its trailing ``[address, file:line]``
-    (see :func:`~..terraform.runner.format_diagnostic`); instance keys (``[0]``) included."""
-    for d in diags:
-        match = re.search(r" \[(.+?)(?:, [^,\]]+:[\d?]+)?\]$", d.strip())
-        if match and ":" not in match.group(1) and "." in match.group(1):
-            return match.group(1)
-    return None
+def address_in(diags: Sequence[Diagnostic]) -> str | None:
+    """The resource address the first diagnostic naming one names (instance keys, ``[0]``,
+    included), else None."""
+    return next((d.address for d in diags if d.address is not None), None)
 
 
 def is_flaky(found: Observed, again: Observed | None) -> bool:

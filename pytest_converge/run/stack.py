@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -82,7 +83,7 @@ from .loop import Loop
 from .protocol import Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
-from .scenario import Scenario, address_in, points, report_fields
+from .scenario import Scenario, points, report_fields
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -624,9 +625,8 @@ class Stack:
     def _untested_error(self, error: BaseException) -> bool:
         """``error`` names only resources this backend cannot serve (a data source read at
         plan time, say): the untested part failed, nothing of the module did."""
-        diagnostics = getattr(error, "diagnostics", None) or []
-        named = [address_in([d]) for d in diagnostics]
-        named = [a for a in named if a is not None]
+        diagnostics = error.diagnostics if isinstance(error, TerraformError) else []
+        named = [d.address for d in diagnostics if d.address is not None]
         return bool(named) and all(a in self.untested for a in named)
 
     def _default_targets(self) -> list[str]:
@@ -1263,7 +1263,9 @@ _PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_error
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
-    the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`).
+    the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`),
+    each a record of its call (service, operation, the resource that made it where known)
+    that the error's message shows.
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
@@ -1274,9 +1276,9 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
     notes += refusal_notes(refusal_facts(emulator, calls))
     if notes:
         error.diagnostics[:] = notes + [
-            _HEX_DUMP.sub(" (an HTML page)", d) for d in error.diagnostics
+            dataclasses.replace(d, text=_HEX_DUMP.sub(" (an HTML page)", d.text))
+            for d in error.diagnostics
         ]
-        error.args = (error._message(),)
 
 
 #: The provider's hex dump of a response body it could not parse.

@@ -194,7 +194,7 @@ class _Upgrade:
     def _failed(self, first: ApplyResult) -> Defect:
         err = first.error
         diags = err.diagnostics if err is not None else []
-        text = "; ".join(diags) or str(err)
+        text = "; ".join(d.text for d in diags) or str(err)
         named = re.search(r"changes to ((?:module\.[\w-]+\.)*[a-z0-9_]+\.[\w-]+)", text)
         return Defect(
             kind="upgrade-failed",

@@ -14,6 +14,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import selectors
 import signal
 import struct
@@ -28,7 +29,8 @@ from typing import Any
 
 import python_terraform
 
-from ..errors import TerraformError, TerraformStalled, TerraformTimeout
+from ..analysis.gaps import sdk_call
+from ..errors import Diagnostic, TerraformError, TerraformStalled, TerraformTimeout
 from ..isolation import cancel
 from .provider import ProviderStartError, ReattachedProvider
 
@@ -69,15 +71,14 @@ class Completed:
     def command(self) -> str:
         return " ".join(self.argv)
 
-    def diagnostics(self) -> list[str]:
-        """Terraform's error diagnostics, one line each (``-json`` or plain text)."""
-        found = []
-        for event in self.events:
-            if event.get("type") == "diagnostic" and event.get("@level") == "error":
-                found.append(format_diagnostic(event.get("diagnostic", {})))
-        if not found:
-            found = plain_text_errors(self.stderr or self.stdout)
-        return found
+    def diagnostics(self) -> list[Diagnostic]:
+        """Terraform's error diagnostics, one record each (``-json`` or plain text)."""
+        found = [
+            diagnostic_of(event.get("diagnostic", {}))
+            for event in self.events
+            if event.get("type") == "diagnostic" and event.get("@level") == "error"
+        ]
+        return found or plain_text_errors(self.stderr or self.stdout)
 
     def pending(self) -> list[str]:
         """Addresses whose apply started and never finished (in event order), each with
@@ -103,6 +104,14 @@ class Completed:
         return started
 
 
+def diagnostic_of(diag: dict[str, Any]) -> Diagnostic:
+    """The record of one ``-json`` ``diagnostic`` event's body: its line
+    (:func:`format_diagnostic`), the address terraform gives, the call its text names."""
+    text = format_diagnostic(diag)
+    service, operation = sdk_call(text) or (None, None)
+    return Diagnostic(text, diag.get("address") or None, service, operation)
+
+
 def format_diagnostic(diag: dict[str, Any]) -> str:
     text = diag.get("summary", "").strip()
     detail = " ".join(diag.get("detail", "").split())
@@ -118,24 +127,33 @@ def format_diagnostic(diag: dict[str, Any]) -> str:
     return text + (f" [{', '.join(where)}]" if where else "")
 
 
-def plain_text_errors(text: str) -> list[str]:
-    """Pull ``Error: ...`` blocks out of terraform's human output."""
+def plain_text_errors(text: str) -> list[Diagnostic]:
+    """Pull ``Error: ...`` blocks out of terraform's human output, one record each (its
+    address from the block's ``with ADDRESS,`` line)."""
     lines = [line.strip(" │╷╵") for line in text.splitlines()]
-    found, current = [], None
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
     for line in lines:
         if line.startswith("Error: "):
-            if current:
-                found.append(" ".join(current))
             current = [line[len("Error: ") :].strip()]
+            blocks.append(current)
         elif current is not None:
-            if line.startswith(("Warning: ", "Error: ")):
-                found.append(" ".join(current))
+            if line.startswith("Warning: "):
                 current = None
             elif line:
                 current.append(line)
-    if current:
-        found.append(" ".join(current))
-    return [" ".join(f.split()) for f in found]
+    return [_plain_diagnostic(block) for block in blocks if block]
+
+
+def _plain_diagnostic(block: list[str]) -> Diagnostic:
+    text = " ".join(" ".join(block).split())
+    named = next((m.group(1) for m in map(_WITH_ADDRESS.fullmatch, block) if m), None)
+    service, operation = sdk_call(text) or (None, None)
+    return Diagnostic(text, named, service, operation)
+
+
+#: The line of a human-output error block that names its resource: ``with aws_vpc.main,``.
+_WITH_ADDRESS = re.compile(r"with (\S.*),")
 
 
 class OpenApplies:

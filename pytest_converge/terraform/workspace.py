@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
-from ..errors import ModuleError, TerraformError, ToolchainError
+from ..errors import Diagnostic, ModuleError, TerraformError, ToolchainError
 from ..isolation.safety import ensure_loopback, terraform_env
 from ..storage import locked
 from .cliconfig import install_failure, provider_address
@@ -388,13 +388,14 @@ class Templates:
                 if retry.returncode == 0:
                     return
                 diags = retry.diagnostics() or diags
-            address = _missing_provider(" ".join(diags)) or AWS_ADDRESS
+            said = [d.text for d in diags]
+            address = _missing_provider(" ".join(said)) or AWS_ADDRESS
             raise ToolchainError(
                 install_failure(
                     address, provider_constraints(module, address), tc.sources, tc.user_config
                 )
                 + "\n  terraform said:\n  "
-                + "\n  ".join(diags)
+                + "\n  ".join(said)
             )
         raise TerraformError(
             done.command, done.returncode, diags, done.stdout + done.stderr, str(runner.working_dir)
@@ -589,8 +590,8 @@ def _prune(cache: Path) -> None:
                 lock.unlink()
 
 
-def _provider_missing(diags: list[str], stderr: str) -> bool:
-    text = " ".join(diags) + stderr
+def _provider_missing(diags: list[Diagnostic], stderr: str) -> bool:
+    text = " ".join(d.text for d in diags) + stderr
     return "provider" in text and (
         "no available releases" in text
         or "Failed to query" in text

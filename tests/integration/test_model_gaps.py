@@ -98,7 +98,7 @@ def test_a_value_moto_refuses_and_the_api_lists_is_named_in_the_error(converge):
     stack = converge(MODULES / "change_calendar")
     with pytest.raises(TerraformError) as raised:
         stack.apply().raise_for_error()
-    first = raised.value.diagnostics[0]
+    first = raised.value.diagnostics[0].text
     assert first.startswith(
         "suspected emulator gap: moto 5.2.5 answered ValidationException to "
         "ssm:CreateDocument with DocumentFormat=TEXT: botocore's ssm model lists 'TEXT' "

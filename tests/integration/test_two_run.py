@@ -128,7 +128,7 @@ def test_apply_error_carries_the_provider_diagnostic(converge, tmp_path):
     stack = converge(tmp_path)
     result = stack.apply()
     assert not result.ok
-    assert any("aws_dynamodb_table.t" in d for d in result.error.diagnostics)
+    assert any(d.address == "aws_dynamodb_table.t" for d in result.error.diagnostics)
     assert "minimum field size of 3" in str(result.error)
 
 

@@ -7,6 +7,7 @@ import dataclasses
 from pytest_converge.analysis.attribution import attribute, origin_of
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.state import StateResource
+from pytest_converge.errors import Diagnostic, TerraformError
 from pytest_converge.faults import parse_fault
 from pytest_converge.faults.proxy import Call, answer_tokens, request_tokens
 from pytest_converge.inventory import CloudObject
@@ -121,48 +122,80 @@ def test_a_finding_a_run_without_faults_has_is_every_points() -> None:
 
 
 def test_a_failed_rerun_is_a_recovery_failed_per_resource_it_failed_on() -> None:
-    from pytest_converge.errors import TerraformError
     from pytest_converge.run.results import ApplyResult
     from pytest_converge.run.scenario import recovery_failures
 
     def errored(address: str) -> dict:
         return {"type": "apply_errored", "hook": {"resource": {"addr": address}}}
 
+    secret, subnet = "aws_secretsmanager_secret.k", "aws_subnet.a"
     diags = [
-        "creating secret: ResourceExistsException [aws_secretsmanager_secret.k, main.tf:3]",
-        "subnet: InvalidSubnet.Conflict [aws_subnet.a, main.tf:9]",
-        "Error creating IAM Role w: EntityAlreadyExists",  # names no resource
+        Diagnostic(f"creating secret: ResourceExistsException [{secret}, main.tf:3]", secret),
+        Diagnostic(f"subnet: InvalidSubnet.Conflict [{subnet}, main.tf:9]", subnet),
+        Diagnostic("Error creating IAM Role w: EntityAlreadyExists"),  # names no resource
     ]
     error = TerraformError("terraform apply", 1, diags, "", "")
-    second = ApplyResult(False, error, 1.0, events=[errored("aws_secretsmanager_secret.k"),
-                         errored("aws_subnet.a"), errored("aws_iam_role.w")])  # fmt: skip
+    second = ApplyResult(False, error, 1.0, events=[errored(secret), errored(subnet),
+                         errored("aws_iam_role.w")])  # fmt: skip
     first = ApplyResult(False, None, 1.0)
     found = {d.address: d.observed for d in recovery_failures("m", "s", first, second)}
-    assert set(found) == {"aws_secretsmanager_secret.k", "aws_subnet.a", "aws_iam_role.w"}
+    assert set(found) == {secret, subnet, "aws_iam_role.w"}
     # Each holds its own diagnostics only; the unnamed one is the role's (the one left).
     assert "EntityAlreadyExists" in found["aws_iam_role.w"]
-    assert "Conflict" not in found["aws_secretsmanager_secret.k"]
+    assert "Conflict" not in found[secret]
+
+
+def _gap_note(operation: str) -> Diagnostic:
+    said = f"the moto emulator does not implement `ec2:{operation}` (it answered 500)"
+    return Diagnostic(said, service="ec2", operation=operation)
 
 
 def test_an_emulator_gap_note_goes_to_the_resource_whose_diagnostic_names_its_operation() -> None:
-    from pytest_converge.errors import TerraformError
     from pytest_converge.run.results import ApplyResult
     from pytest_converge.run.scenario import recovery_failures
 
-    note = "the moto emulator does not implement `ec2:CreateVpcEndpoint` (it answered 500)"
+    note = _gap_note("CreateVpcEndpoint")
+    endpoint = 'module.e.aws_vpc_endpoint.this["ecs"]'
     diags = [
         note,
-        "creating EC2 VPC Endpoint: operation error EC2: CreateVpcEndpoint, 500 "
-        '[module.e.aws_vpc_endpoint.this["ecs"], main.tf:24]',
-        "subnet: InvalidSubnet.Conflict [aws_subnet.a, main.tf:9]",
+        Diagnostic(
+            f"creating EC2 VPC Endpoint: operation error EC2: CreateVpcEndpoint, 500 "
+            f"[{endpoint}, main.tf:24]",
+            endpoint,
+            "ec2",
+            "CreateVpcEndpoint",
+        ),
+        Diagnostic("subnet: InvalidSubnet.Conflict [aws_subnet.a, main.tf:9]", "aws_subnet.a"),
     ]
     error = TerraformError("terraform apply", 1, diags, "", "")
     found = recovery_failures(
         "m", "s", ApplyResult(False, None, 1.0), ApplyResult(False, error, 1.0)
     )
-    assert {d.address for d in found} == {'module.e.aws_vpc_endpoint.this["ecs"]', "aws_subnet.a"}
-    [endpoint] = [d for d in found if d.address and "endpoint" in d.address]
-    assert endpoint.observed.startswith(note)
+    assert {d.address for d in found} == {endpoint, "aws_subnet.a"}
+    [owner] = [d for d in found if d.address == endpoint]
+    assert owner.observed.startswith(note.text)
+
+
+def test_a_note_goes_by_the_operation_its_record_holds_not_by_its_words() -> None:
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
+
+    vpc, endpoint = "aws_vpc.main", "aws_vpc_endpoint.s3"
+    diags = [
+        _gap_note("CreateVpc"),  # not the endpoint's, whose operation's name contains it
+        Diagnostic("unknown service, reworded [aws_vpc.main]", vpc, "ec2", "CreateVpc"),
+        Diagnostic("operation error EC2: CreateVpcEndpoint", endpoint, "ec2", "CreateVpcEndpoint"),
+        Diagnostic("a note of no call"),
+    ]
+    error = TerraformError("terraform apply", 1, diags, "", "")
+    found = recovery_failures(
+        "m", "s", ApplyResult(False, None, 1.0), ApplyResult(False, error, 1.0)
+    )
+    by_address = {d.address: d.observed for d in found}
+    assert set(by_address) == {vpc, endpoint, None}
+    assert by_address[vpc].startswith("the moto emulator does not implement `ec2:CreateVpc`")
+    assert "does not implement" not in by_address[endpoint]
+    assert by_address[None] == "a note of no call"
 
 
 def test_a_warning_on_a_resource_two_points_are_on_is_each_ones() -> None:
@@ -205,3 +238,42 @@ def test_a_create_whose_answer_names_nothing_made_what_its_request_named() -> No
     # The flow log's call names the group too, but it makes a flow log.
     assert not _could_make(dataclasses.replace(call, address="aws_flow_log.this[0]"), name, group)
     assert not _could_make(dataclasses.replace(call, requested=frozenset()), name, group)
+
+
+def test_a_note_of_a_located_call_goes_to_its_resource_whatever_the_sdk_said() -> None:
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
+
+    rule = "aws_security_group_rule.office"
+    note = Diagnostic("suspected emulator gap: ...", rule, "ec2", "AuthorizeSecurityGroupIngress")
+    diags = [
+        note,
+        Diagnostic("subnet: InvalidSubnet.Conflict", "aws_subnet.a"),
+        Diagnostic("Error authorizing security group rule: InvalidParameterValue", rule),  # v1
+    ]
+    error = TerraformError("terraform apply", 1, diags, "", "")
+    found = recovery_failures(
+        "m", "s", ApplyResult(False, None, 1.0), ApplyResult(False, error, 1.0)
+    )
+    assert {d.address: d.observed.startswith(note.text) for d in found} == {
+        rule: True,
+        "aws_subnet.a": False,
+    }
+
+
+def test_a_finding_shared_out_to_a_point_names_that_point() -> None:
+    from pytest_converge.analysis.leftovers import unverified_defect
+    from pytest_converge.run.scenario import recovery_failed
+
+    group = "crash@{CreateVpc#1@aws_vpc.a, CreateSubnet#1@aws_subnet.b[0]}"
+    point = "crash@CreateVpc#1@aws_vpc.a"
+    failed = recovery_failed("m", group, "aws_vpc.a", [Diagnostic("after x")], None)
+    own = failed.for_scenario(point)
+    assert own.message == f"after {point} the clean re-run failed: after x"
+    assert (own.scenario, failed.scenario) == (point, group) and own.objects is not failed.objects
+    unlisted = unverified_defect(["aws_x"], scenario=group).for_scenario(point)
+    assert f"of this type after {point} were not looked for" in unlisted.message
+    # A message that does not name its scenario is the same for every point.
+    diff = Defect("drift", address="aws_vpc.a", scenario=group, message=f"{group} drifted")
+    assert diff.for_scenario(point).message == f"{group} drifted"
+    assert "scenario_at" not in failed.to_dict()

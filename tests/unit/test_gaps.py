@@ -213,7 +213,13 @@ def test_unimplemented_operations_are_named_as_iam_writes_them():
         upstream_status=500,
     )
     [note] = unimplemented_notes([call, call], "moto")
-    assert note.startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    assert note.text.startswith("the moto emulator does not implement `outposts:ListOutposts`")
+    # The note is a record of its call: what attributes it, without reading its text.
+    assert (note.address, note.service, note.operation) == (None, "outposts", "ListOutposts")
+    # The resource whose apply made the call, when every such call was one's.
+    mine, other = (SimpleNamespace(**vars(call), address=a) for a in ("aws_x.a", "aws_x.b"))
+    assert unimplemented_notes([mine, mine], "moto")[0].address == "aws_x.a"
+    assert unimplemented_notes([mine, other], "moto")[0].address is None
 
 
 def _error_page(operation: str, **parameters: str) -> SimpleNamespace:
@@ -239,7 +245,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
         },
     )
     missing = _error_page("CreateSpotDatafeedSubscription", Bucket="spot-datafeed")
-    served, lacking = unimplemented_notes([failed, missing], "moto", implements)
+    served, lacking = (n.text for n in unimplemented_notes([failed, missing], "moto", implements))
     assert served.startswith(
         "the moto emulator failed on a `ec2:DescribeSubnets` request (it serves that "
         "operation, and answered HTTP 500 with an error page to this request: "
@@ -251,7 +257,7 @@ def test_an_error_page_to_an_operation_the_emulator_serves_is_a_failed_request()
     assert lacking.startswith("the moto emulator does not implement `ec2:CreateSpotData")
     # Not known either way: the missing operation, as before.
     [unknown] = unimplemented_notes([failed], "moto", lambda service, operation: None)
-    assert unknown.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")
+    assert unknown.text.startswith("the moto emulator does not implement `ec2:DescribeSubnets`")
 
 
 def test_a_long_request_is_quoted_short():
@@ -321,6 +327,7 @@ def test_an_output_built_from_a_suspected_attribute_is_suspected_too():
 
 def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
     from pytest_converge.analysis.gaps import undecodable_notes
+    from pytest_converge.errors import Diagnostic
 
     v2 = (
         "creating EC2 Subnet: operation error EC2: CreateSubnet, https response error "
@@ -328,10 +335,15 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
         'body, strconv.ParseInt: parsing "18446744073709551611": value out of range '
         "[module.vpc.aws_subnet.public[0], main.tf:3]"
     )
-    [note] = undecodable_notes([v2, v2, "error creating VPC: InvalidParameterValue"], "moto")
-    assert note.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
-    assert "emulator gap, not a module error" in note
-    assert undecodable_notes(["AccessDenied: no"], "moto") == []
+    said = [Diagnostic(v2), Diagnostic(v2), Diagnostic("error creating VPC: InvalidParameterValue")]
+    [note] = undecodable_notes(said, "moto")
+    assert note.text.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
+    assert "emulator gap, not a module error" in note.text
+    assert (note.service, note.operation) == ("ec2", "CreateSubnet")
+    subnet = "module.vpc.aws_subnet.public[0]"
+    [located] = undecodable_notes([Diagnostic(v2, subnet), Diagnostic(v2, subnet)], "moto")
+    assert located.address == subnet
+    assert undecodable_notes([Diagnostic("AccessDenied: no")], "moto") == []
 
 
 def _module_output_plan() -> dict:

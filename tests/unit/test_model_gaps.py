@@ -167,12 +167,13 @@ def _refusal(*parameters: RefusedParameter, address: str | None = "aws_ssm_docum
 def test_a_refused_value_the_api_lists_is_named_first_in_the_error():
     facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(NAME, TEXT),))
     [note] = refusal_notes(facts)
-    assert note.startswith(
+    assert (note.service, note.operation) == ("ssm", "CreateDocument")
+    assert note.text.startswith(
         "suspected emulator gap: moto 5.2.5 answered ValidationException to "
         "ssm:CreateDocument with DocumentFormat=TEXT: botocore's ssm model lists 'TEXT' "
         "for CreateDocument.DocumentFormat and moto 5.2.5's ssm backend never mentions "
         "that value (it said: Invalid document format TEXT)"
-    ), note
+    ), note.text
 
 
 @pytest.mark.parametrize(
@@ -196,7 +197,7 @@ def test_a_member_the_emulator_never_reads_named_in_the_refusal_is_suspicious():
     unread = RefusedParameter("Mode", "FAST", True, False, value_known=False, member_known=False)
     facts = ModelFacts("moto", "5.2.5", refusals=(_refusal(unread),))
     [note] = refusal_notes(facts)
-    assert "with Mode=FAST: moto 5.2.5's ssm backend never reads Mode" in note
+    assert "with Mode=FAST: moto 5.2.5's ssm backend never reads Mode" in note.text
 
 
 def test_a_recovery_that_failed_on_a_suspicious_refusal_is_suspected():
@@ -358,7 +359,7 @@ def test_facts_of_a_refused_call_name_the_value_moto_does_not_know(moto_only):
     [refusal] = facts.refusals
     cause = refusal.cause()
     assert cause is not None and (cause.name, cause.value) == ("DocumentFormat", "TEXT")
-    assert refusal_notes(facts)[0].startswith("suspected emulator gap: moto 5.2.5 answered")
+    assert refusal_notes(facts)[0].text.startswith("suspected emulator gap: moto 5.2.5 answered")
 
 
 def test_no_facts_for_other_emulators_or_answers(moto_only):
