@@ -36,7 +36,6 @@ from .escape import (
     escape_hatch_defects,
     find_triggers,
     follows_a_replacement,
-    output_follows_a_replacement,
     provisioner_types,
 )
 from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
@@ -124,11 +123,9 @@ def _output_defects(second: Plan, third: Plan | None, ctx: _Context) -> list[Def
     """One ``output-change`` per output ``second`` changes (transient when
     ``third`` no longer changes it)."""
     third_outputs = {o.name for o in third.outputs} if third is not None else None
-    replaced = _replaced(second)
     return [
         _output_defect(out, third_outputs is not None and out.name not in third_outputs, ctx)
         for out in second.outputs
-        if not output_follows_a_replacement(second.raw, out.name, out.declared, replaced)
     ]
 
 

@@ -100,50 +100,6 @@ def follows_a_replacement(
     return True
 
 
-def output_follows_a_replacement(
-    plan_json: dict[str, Any] | None, name: str, declared: Any, replaced: Collection[str]
-) -> bool:
-    """Root output ``name`` changes only because a resource it refers to is replaced in
-    the same plan: its new value is unknown (in part) and its expression refers to one
-    of ``replaced``. The replaced resource is the finding; the output follows it."""
-    if not replaced or not _has_unknown(declared):
-        return False
-    root = (plan_json or {}).get("configuration", {}).get("root_module") or {}
-    return bool(_behind(root, _output_references(root, name), "") & set(replaced))
-
-
-def _output_references(module: dict[str, Any], name: str) -> list[str]:
-    expression = ((module.get("outputs") or {}).get(name) or {}).get("expression") or {}
-    return list(expression.get("references") or [])
-
-
-def _behind(module: dict[str, Any], references: list[str], prefix: str, depth: int = 0) -> set[str]:
-    """The config addresses of the resources ``references`` (made in ``module``, at
-    ``prefix``) lead to, through module calls' outputs."""
-    found: set[str] = set()
-    for reference in references:
-        parts = split_keyed(reference)
-        if parts[0] == "module" and len(parts) >= 3 and depth < 10:
-            call = parts[1].split("[", 1)[0]
-            inner = ((module.get("module_calls") or {}).get(call) or {}).get("module") or {}
-            found |= _behind(
-                inner, _output_references(inner, parts[2]), f"{prefix}module.{call}.", depth + 1
-            )
-        else:
-            found.add(_config_of(prefix + reference))
-    return found
-
-
-def _has_unknown(value: Any) -> bool:
-    if value is UNKNOWN:
-        return True
-    if isinstance(value, dict):
-        return any(_has_unknown(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_unknown(v) for v in value)
-    return False
-
-
 def _config_of(reference: str) -> str:
     """``module.vpn.aws_vpn_connection.this[0].id`` -> ``module.vpn.aws_vpn_connection.this``."""
     parts = split_keyed(reference)
