@@ -107,3 +107,29 @@ def moto_as_released(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv(OFF_VARIABLE, "all")
     pytester.makeconftest(_AS_RELEASED_CONFTEST)
     return pytester
+
+
+def _started_ministack(**settings: Any) -> Iterator[Any]:
+    from pytest_converge.emulator.ministack import MiniStackEmulator, find_ministack
+
+    command, tried = find_ministack()
+    if command is None:
+        pytest.skip(f"needs MiniStack: {'; '.join(tried)}")
+    emulator = MiniStackEmulator(command=command, **settings)
+    emulator.start()
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
+
+
+@pytest.fixture(scope="module")
+def ministack() -> Iterator[Any]:
+    """A MiniStack with its fidelity layer, for a test module."""
+    yield from _started_ministack()
+
+
+@pytest.fixture(scope="module")
+def raw_ministack() -> Iterator[Any]:
+    """MiniStack as released (its fidelity layer off), for a test module."""
+    yield from _started_ministack(fidelity_off="all")

@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +37,6 @@ COMMAND, _ = find_ministack()
 pytestmark = pytest.mark.skipif(
     COMMAND is None, reason=f"needs MiniStack: {ministack_missing() or ''}"
 )
-
-
-@pytest.fixture(scope="module")
-def ministack() -> Iterator[MiniStackEmulator]:
-    emulator = MiniStackEmulator(command=COMMAND)
-    emulator.start()
-    try:
-        yield emulator
-    finally:
-        emulator.stop()
 
 
 def processes_in_group(pgid: int) -> list[int]:

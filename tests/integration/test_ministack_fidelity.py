@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,26 +35,6 @@ pytestmark = pytest.mark.skipif(
 
 def retire(name: str) -> str:
     return f"MiniStack {PINNED_VERSION} answers so itself: retire the fidelity behaviour {name}"
-
-
-@pytest.fixture(scope="module")
-def ministack() -> Iterator[MiniStackEmulator]:
-    emulator = MiniStackEmulator(command=COMMAND)
-    emulator.start()
-    try:
-        yield emulator
-    finally:
-        emulator.stop()
-
-
-@pytest.fixture(scope="module")
-def raw_ministack() -> Iterator[MiniStackEmulator]:
-    emulator = MiniStackEmulator(command=COMMAND, fidelity_off="all")
-    emulator.start()
-    try:
-        yield emulator
-    finally:
-        emulator.stop()
 
 
 def test_the_pinned_release_is_the_one_provisioned() -> None:
