@@ -152,6 +152,15 @@ def _blind_aws(scratch: str | Path) -> dict[str, str]:
     }
 
 
+def sdk_endpoint(endpoint: str) -> dict[str, str]:
+    """What points the AWS SDKs and CLI a provisioner runs (``aws s3 sync`` in a
+    ``local-exec``) at the emulator, as the provider override points the provider:
+    every current SDK reads ``AWS_ENDPOINT_URL``. Without it they reach AWS itself
+    (the egress guard refuses them: an ``egress`` finding)."""
+    ensure_loopback(endpoint, "emulator endpoint")
+    return {"AWS_ENDPOINT_URL": endpoint}
+
+
 def terraform_env(
     cli_config: Path, scratch: Path, base: dict[str, str] | None = None
 ) -> dict[str, str]:

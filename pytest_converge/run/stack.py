@@ -72,7 +72,7 @@ from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
 from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
-from ..isolation.safety import ensure_loopback
+from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
@@ -235,6 +235,7 @@ class Stack:
             #: The Stack's own directory (its workspace is ``workdir`` inside it).
             self.root = base
             env = {**self.templates.env(base), **self.egress_guard.proxy_env()}
+            env.update(sdk_endpoint(self.proxy.endpoint))
             provider = _reattached_provider(self.template, self.workdir, env, reattach)
             self.runner = Runner(
                 self.templates.toolchain.command,
@@ -967,7 +968,7 @@ class Stack:
         """A terraform runner for another workspace of this Stack (an old revision's, a
         console change's scratch copy): the same engine, CLI config and timeouts; its
         other hosts refused by this Stack's egress guard unless ``guarded`` is False."""
-        env = {**self.templates.env(root)}
+        env = {**self.templates.env(root), **sdk_endpoint(self.proxy.endpoint)}
         if guarded:
             env.update(self.egress_guard.proxy_env())
         return Runner(self.templates.toolchain.command, workdir, env, self.timeouts)

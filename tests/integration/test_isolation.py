@@ -71,8 +71,10 @@ def test_network_converges(converge):
     # What terraform is started with: none of the shell's AWS settings or proxies.
     env = stack.runner.env
     assert env["AWS_ACCESS_KEY_ID"] == FAKE_ACCESS_KEY
-    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "ALL_PROXY"):
+    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "ALL_PROXY"):
         assert name not in env, name
+    # The shell's endpoint is replaced by the emulator's (for SDKs a provisioner runs).
+    assert env["AWS_ENDPOINT_URL"].startswith("http://127.0.0.1:"), env["AWS_ENDPOINT_URL"]
     assert env["AWS_REGION"] == "us-east-1"
     assert env["HTTPS_PROXY"].startswith("http://127.0.0.1:")  # the egress guard, not the shell's
     stack.assert_converged()
@@ -175,3 +177,27 @@ def test_no_connection_leaves_loopback_and_egress_is_a_finding(
     assert "connect(" in text and "127.0.0.1" in text  # the trace saw the emulator traffic
     assert outside_connections(text) == []
     assert not marker.exists()
+
+
+#: A provisioner running the AWS SDK, as `aws s3 sync` in a local-exec does.
+PROVISIONER = """
+resource "terraform_data" "seed" {{
+  provisioner "local-exec" {{
+    interpreter = [{python}, "-c"]
+    command     = "import boto3; boto3.client('sqs').create_queue(QueueName='seeded')"
+  }}
+}}
+"""
+
+
+def test_an_sdk_a_provisioner_runs_reaches_the_emulator(converge, tmp_path: Path) -> None:
+    """The SDK in a ``local-exec`` is pointed at the emulator (``AWS_ENDPOINT_URL``), as
+    the provider is: its queue is made there, and nothing reaches AWS."""
+    module = tmp_path / "seeding"
+    module.mkdir()
+    (module / "main.tf").write_text(PROVISIONER.format(python=json.dumps(sys.executable)))
+    stack = converge(module)
+    stack.apply().raise_for_error()
+    queues = stack.emulator.client("sqs").list_queues().get("QueueUrls", [])
+    assert [q.rsplit("/", 1)[1] for q in queues] == ["seeded"]
+    stack.assert_converged()
