@@ -562,9 +562,12 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
     """Split ``plan`` (made after a cut apply) into :class:`AfterCut`'s three parts.
 
     ``in_flight`` are the addresses whose apply was open at the cut, ``in_state`` the
-    managed addresses the state holds now. An output whose value is not known yet
-    (or one of its elements') waits on a resource the cut left unmade, so it is not
-    checked either; nor is one the plan creates: terraform writes an output when its
+    managed addresses the state holds now. A data source read deferred to apply
+    (its arguments wait on a value not known yet) was not reached either: what it
+    waits on is what the cut left unmade, and ``-target`` of it would apply that again.
+    An output whose value is not known yet (or one of its elements') waits on a
+    resource the cut left unmade, so it is not checked either; nor is one the plan
+    creates: terraform writes an output when its
     walk evaluates it, and the cut stopped the walk first (one that falls back on
     another resource, ``try(a.x, b.x)``, is known now and was never written).
     """
@@ -573,7 +576,12 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
     unreached = [
         rc.address
         for rc in plan.changes
-        if rc.address not in flying and rc.action == "create" and rc.address not in stated
+        if rc.address not in flying
+        and (
+            (rc.action == "create" and rc.address not in stated)
+            # a read deferred to apply: its arguments wait on something not made yet
+            or (rc.mode == "data" and rc.action_reason in _DEFERRED_READS)
+        )
     ]
     skipped = {rc.address for rc in cut} | set(unreached)
     known = [o for o in plan.outputs if not _unknown(o.declared)]
@@ -584,6 +592,11 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
         outputs=[o for o in known if o.name not in unwritten],
     )
     return AfterCut(checked, cut, unreached, unwritten)
+
+
+#: Why terraform reads a data source during apply: its configuration holds a value
+#: known only after apply, or it depends on a resource with changes pending.
+_DEFERRED_READS = frozenset({"read_because_config_unknown", "read_because_dependency_pending"})
 
 
 def _unknown(value: Any) -> bool:

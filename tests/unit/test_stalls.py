@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -299,6 +299,14 @@ def test_a_plan_after_a_cut_keeps_only_what_the_apply_finished() -> None:
             change("aws_sqs_queue.q", "create"),  # never reached
             change("aws_security_group.s", "update"),  # finished: checked
             change("aws_s3_bucket.b", "create"),  # never reached either
+            # a read deferred to apply: it waits on the table the cut left unmade
+            replace(
+                change("data.aws_iam_policy_document.p", "read"),
+                type="aws_iam_policy_document",
+                name="p",
+                mode="data",
+                action_reason="read_because_config_unknown",
+            ),
         ],
         [
             OutputChange("queue", ("create",), None, UNKNOWN),
@@ -313,12 +321,17 @@ def test_a_plan_after_a_cut_keeps_only_what_the_apply_finished() -> None:
     assert [o.name for o in after.checked.outputs] == ["n"]  # an unknown value waits on the cut
     assert after.unwritten == ["arn"]
     assert [rc.address for rc in after.cut] == ["aws_dynamodb_table.t"]
-    assert after.unreached == ["aws_sqs_queue.q", "aws_s3_bucket.b"]
+    assert after.unreached == [
+        "aws_sqs_queue.q",
+        "aws_s3_bucket.b",
+        "data.aws_iam_policy_document.p",
+    ]
     assert after.note() == (
         "After the cut, the second plan creates aws_dynamodb_table.t (cut mid-apply: part of "
-        "this finding); 2 resource(s) the apply never reached were not checked: "
-        "aws_sqs_queue.q, aws_s3_bucket.b; 1 output(s) the cut apply never wrote were not "
-        "checked: arn; the second plan and the inventory checked everything else."
+        "this finding); 3 resource(s) the apply never reached were not checked: "
+        "aws_sqs_queue.q, aws_s3_bucket.b, data.aws_iam_policy_document.p; 1 output(s) the "
+        "cut apply never wrote were not checked: arn; the second plan and the inventory "
+        "checked everything else."
     )
 
 
