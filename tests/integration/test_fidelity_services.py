@@ -436,6 +436,77 @@ def test_route53_a_zone_created_with_a_vpc_is_private(emulator, raw_moto) -> Non
     )
 
 
+def _viewer_certificate(moto: Any) -> dict[str, Any]:
+    cloudfront = moto.client("cloudfront")
+    origin = {
+        "Id": "o",
+        "DomainName": "example.s3.amazonaws.com",
+        "S3OriginConfig": {"OriginAccessIdentity": ""},
+    }
+    created = cloudfront.create_distribution(
+        DistributionConfig={
+            "CallerReference": "ref",
+            "Comment": "",
+            "Enabled": True,
+            "Origins": {"Quantity": 1, "Items": [origin]},
+            "DefaultCacheBehavior": {
+                "TargetOriginId": "o",
+                "ViewerProtocolPolicy": "allow-all",
+                "MinTTL": 0,
+                "ForwardedValues": {"QueryString": False, "Cookies": {"Forward": "none"}},
+                "TrustedSigners": {"Enabled": False, "Quantity": 0},
+            },
+            "ViewerCertificate": {"CloudFrontDefaultCertificate": True},
+        }
+    )["Distribution"]
+    config = cloudfront.get_distribution_config(Id=created["Id"])["DistributionConfig"]
+    return dict(config["ViewerCertificate"])
+
+
+def test_cloudfront_a_default_certificate_names_no_certificate(emulator, raw_moto) -> None:
+    found = _viewer_certificate(emulator)
+    assert found["CloudFrontDefaultCertificate"] is True
+    assert "IAMCertificateId" not in found and "ACMCertificateArn" not in found
+    raw = _viewer_certificate(raw_moto)
+    assert raw.get("IAMCertificateId") == "", retire("cloudfront.default-certificate")
+
+
+def _resolver_endpoint(moto: Any) -> list[Any]:
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.0.{n}.0/24")["Subnet"]["SubnetId"]
+        for n in (1, 2)
+    ]
+    group = ec2.create_security_group(GroupName="dns", Description="dns", VpcId=vpc)["GroupId"]
+    resolver = moto.client("route53resolver")
+    plain = resolver.create_resolver_endpoint(
+        CreatorRequestId="plain",
+        SecurityGroupIds=[group],
+        Direction="INBOUND",
+        IpAddresses=[{"SubnetId": s} for s in subnets],
+    )["ResolverEndpoint"]
+    doh = resolver.create_resolver_endpoint(
+        CreatorRequestId="doh",
+        SecurityGroupIds=[group],
+        Direction="INBOUND",
+        IpAddresses=[{"SubnetId": s} for s in subnets],
+        Protocols=["Do53", "DoH"],
+    )["ResolverEndpoint"]
+    read = resolver.get_resolver_endpoint(ResolverEndpointId=doh["Id"])["ResolverEndpoint"]
+    return [
+        plain.get("Protocols"),
+        plain.get("ResolverEndpointType"),
+        read.get("Protocols"),
+        read.get("ResolverEndpointType"),
+    ]
+
+
+def test_a_resolver_endpoint_keeps_its_protocols(emulator, raw_moto) -> None:
+    assert _resolver_endpoint(emulator) == [["Do53"], "IPV4", ["Do53", "DoH"], "IPV4"]
+    assert _resolver_endpoint(raw_moto) == [None] * 4, retire("route53resolver.endpoint-protocols")
+
+
 def _email_certificate(moto: Any) -> dict[str, Any]:
     acm = moto.client("acm")
     arn = acm.request_certificate(

@@ -71,6 +71,8 @@ SERVICES = (
     "fsx",
     "networkfirewall",
     "autoscaling",
+    "cloudfront",
+    "route53resolver",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
