@@ -1031,3 +1031,58 @@ def test_ecs_keeps_a_services_settings(emulator, raw_moto) -> None:
     # The layer off: moto 5.2 keeps none of them at creation.
     raw = _ecs_services(raw_moto)["set"]
     assert "enableExecuteCommand" not in raw, retire("ecs.service-settings")
+
+
+def _rds_clusters(moto: Any) -> dict[str, Any]:
+    rds = moto.client("rds")
+    given = {"Engine": "aurora-postgresql", "MasterUsername": "u", "MasterUserPassword": "secret12"}
+    rds.create_db_cluster(
+        DBClusterIdentifier="insights", EnablePerformanceInsights=True,
+        PerformanceInsightsRetentionPeriod=31, MonitoringInterval=30,
+        MonitoringRoleArn="arn:aws:iam::123456789012:role/monitoring",
+        EngineLifecycleSupport="open-source-rds-extended-support-disabled", **given,
+    )  # fmt: skip
+    rds.create_db_cluster(DBClusterIdentifier="default-retention", **given)
+    rds.modify_db_cluster(
+        DBClusterIdentifier="default-retention", EnablePerformanceInsights=True,
+        ApplyImmediately=True,
+    )  # fmt: skip
+    rds.create_db_cluster(
+        DBClusterIdentifier="v1", EngineMode="serverless", Engine="aurora-mysql",
+        MasterUsername="u", MasterUserPassword="secret123",
+    )  # fmt: skip
+    clusters = rds.describe_db_clusters()["DBClusters"]
+    return {c["DBClusterIdentifier"]: c for c in clusters}
+
+
+def test_rds_a_cluster_keeps_its_settings(emulator, raw_moto) -> None:
+    seen = _rds_clusters(emulator)
+    on = seen["insights"]
+    assert on["PerformanceInsightsEnabled"] is True
+    assert on["PerformanceInsightsRetentionPeriod"] == 31
+    assert on["MonitoringInterval"] == 30
+    assert on["MonitoringRoleArn"] == "arn:aws:iam::123456789012:role/monitoring"
+    assert on["EngineLifecycleSupport"] == "open-source-rds-extended-support-disabled"
+    modified = seen["default-retention"]
+    assert modified["PerformanceInsightsEnabled"] is True
+    assert modified["PerformanceInsightsRetentionPeriod"] == 7
+    # AWS's defaults for a cluster created without them.
+    unset = seen["v1"]
+    assert unset["PerformanceInsightsEnabled"] is False
+    assert unset["MonitoringInterval"] == 0
+    assert unset["EngineLifecycleSupport"] == "open-source-rds-extended-support"
+    # The layer off: moto 5.2 keeps none of it at creation.
+    raw = _rds_clusters(raw_moto)["insights"]
+    kept = {"PerformanceInsightsEnabled", "MonitoringInterval", "EngineLifecycleSupport"} & set(raw)
+    assert kept == set(), retire("rds.cluster-settings")
+
+
+def test_rds_only_a_serverless_v1_cluster_has_a_scaling_configuration(emulator, raw_moto) -> None:
+    seen = _rds_clusters(emulator)
+    assert "ScalingConfigurationInfo" not in seen["insights"]
+    assert seen["v1"]["ScalingConfigurationInfo"]["MaxCapacity"] == 16
+    # The layer off: moto 5.2 answers an empty one for a provisioned cluster.
+    raw = _rds_clusters(raw_moto)["insights"]
+    assert raw.get("ScalingConfigurationInfo") == {}, retire(
+        "rds.serverless-v1-scaling-configuration"
+    )

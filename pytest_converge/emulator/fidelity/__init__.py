@@ -71,6 +71,7 @@ SERVICES = (
     "fsx",
     "networkfirewall",
     "autoscaling",
+    "rds",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
