@@ -1,4 +1,5 @@
-"""RDS: a cluster's settings and scaling configuration.
+"""RDS: a cluster's settings, scaling configuration and storage type,
+activity streams, the source of a DB parameter.
 
 Following the Amazon RDS API reference
 (https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/):
@@ -18,13 +19,32 @@ Following the Amazon RDS API reference
   serverless v1 cluster (``EngineMode`` ``serverless``) only; moto 5.2 answers
   an empty one for every cluster, read as a scaling configuration of nothing
   that the next apply removes.
+- ``CreateDBCluster``: an Aurora cluster takes the Aurora storage types
+  ``aurora`` and ``aurora-iopt1`` (I/O-Optimized), a Multi-AZ DB cluster
+  ``io1``, ``io2`` and ``gp3``; moto 5.2 fails with a server error on any type
+  but ``gp2``, ``io1`` and ``standard``.
+- ``DescribeDBParameters``: a parameter a ``ModifyDBParameterGroup`` set has
+  ``Source`` ``user``, and ``Source`` selects the parameters answered; moto 5.2
+  answers no ``Source`` and ignores the filter, so a provider keeping only the
+  user's parameters read none back.
+- ``StartActivityStream``, ``StopActivityStream``: a cluster's database
+  activity stream, ``DescribeDBClusters`` answering its
+  ``ActivityStreamStatus`` (``stopped`` until started), ``ActivityStreamMode``,
+  ``ActivityStreamKmsKeyId`` and ``ActivityStreamKinesisStreamName``
+  (``aws-rds-das-<DbClusterResourceId>``); starting a started stream or
+  stopping a stopped one is ``InvalidDBClusterStateFault``, a missing cluster
+  ``DBClusterNotFoundFault``. moto 5.2 has neither operation.
+
+Not modelled: a family's ``engine-default`` and ``system`` parameters (none
+is answered), the Kinesis data stream AWS makes for an activity stream, and
+an activity stream of a DB instance (RDS for Oracle and SQL Server).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, original, patch
+from . import Behaviour, behaviour, graft, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/"
@@ -122,3 +142,145 @@ def _serverless_v1_scaling_configuration() -> None:
         return before(self) if self.engine_mode == "serverless" else None
 
     patch(DBCluster, "scaling_configuration_info", property(scaling_configuration_info))
+
+
+def _state_fault(message: str) -> Exception:
+    from moto.rds.exceptions import RDSClientError
+
+    return RDSClientError("InvalidDBClusterStateFault", message)
+
+
+class ActivityStreamBackend:
+    """StartActivityStream and StopActivityStream of a cluster (an RDSBackend mixin)."""
+
+    def start_activity_stream(self, arn: str, mode: str, kms_key_id: str) -> dict[str, Any]:
+        [cluster] = self.describe_db_clusters(arn)  # type: ignore[attr-defined]
+        if cluster.activity_stream_status != "stopped":
+            raise _state_fault(f"The activity stream of DB cluster {arn} is already started.")
+        cluster.activity_stream_mode = mode
+        cluster.activity_stream_kms_key_id = kms_key_id
+        cluster.activity_stream_kinesis_stream_name = (
+            f"aws-rds-das-{cluster.db_cluster_resource_id}"
+        )
+        cluster.activity_stream_status = "started"
+        return {
+            "KmsKeyId": kms_key_id,
+            "KinesisStreamName": cluster.activity_stream_kinesis_stream_name,
+            "Status": "starting",
+            "Mode": mode,
+        }
+
+    def stop_activity_stream(self, arn: str) -> dict[str, Any]:
+        [cluster] = self.describe_db_clusters(arn)  # type: ignore[attr-defined]
+        if cluster.activity_stream_status != "started":
+            raise _state_fault(f"The activity stream of DB cluster {arn} is not started.")
+        answer = {
+            "KmsKeyId": cluster.activity_stream_kms_key_id,
+            "KinesisStreamName": cluster.activity_stream_kinesis_stream_name,
+            "Status": "stopping",
+        }
+        cluster.activity_stream_status = "stopped"
+        for attribute in ("mode", "kms_key_id", "kinesis_stream_name"):
+            setattr(cluster, f"activity_stream_{attribute}", None)
+        return answer
+
+
+class ActivityStreamResponse:
+    """The activity stream actions (an RDSResponse mixin)."""
+
+    def start_activity_stream(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        answer = self.backend.start_activity_stream(  # type: ignore[attr-defined]
+            get("ResourceArn"), get("Mode"), get("KmsKeyId")
+        )
+        answer["ApplyImmediately"] = bool(get("ApplyImmediately"))
+        answer["EngineNativeAuditFieldsIncluded"] = bool(get("EngineNativeAuditFieldsIncluded"))
+        return ActionResult(answer)
+
+    def stop_activity_stream(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        arn = self._get_param("ResourceArn")  # type: ignore[attr-defined]
+        return ActionResult(self.backend.stop_activity_stream(arn))  # type: ignore[attr-defined]
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.activity-streams",
+    does="StartActivityStream and StopActivityStream of a cluster, DescribeDBClusters "
+    "answering its ActivityStreamStatus (stopped until started), ActivityStreamMode, "
+    "ActivityStreamKmsKeyId and ActivityStreamKinesisStreamName; InvalidDBClusterStateFault "
+    "for a stream already started or stopped (moto: neither operation)",
+    reference=_API + "API_StartActivityStream.html",
+    test=_TESTS + "test_rds_a_clusters_activity_stream_starts_and_stops",
+)
+def _activity_streams() -> None:
+    from moto.rds.models import DBCluster, RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(ActivityStreamBackend, onto=RDSBackend)
+    graft(ActivityStreamResponse, onto=RDSResponse)
+    if hasattr(DBCluster, "activity_stream_status"):
+        raise RuntimeError("moto's DBCluster already has activity_stream_status: re-check")
+    # A cluster's stream is stopped until started (the model's new default).
+    patch(DBCluster, "activity_stream_status", "stopped")
+
+
+#: The storage types of a cluster, by engine (Aurora's, else a Multi-AZ DB cluster's)
+#: -> the AllocatedStorage it answers when created without one.
+_AURORA_STORAGE = {"aurora": 1, "aurora-iopt1": 1, "gp2": 1, "io1": 1, "standard": 1}
+_MULTI_AZ_STORAGE = {"gp2": 20, "gp3": 20, "io1": 100, "io2": 100, "standard": 5}
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.cluster-storage-types",
+    does="CreateDBCluster takes the storage types aurora and aurora-iopt1 for an Aurora "
+    "cluster, io1, io2 and gp3 for a Multi-AZ DB cluster (moto: a server error for any "
+    "but gp2, io1 and standard)",
+    reference=_API + "API_CreateDBCluster.html",
+    test=_TESTS + "test_rds_a_cluster_takes_the_aurora_storage_types",
+    replaces={"moto.rds.models:DBCluster.default_allocated_storage": "0bbca6d016e52350"},
+)
+def _cluster_storage_types() -> None:
+    from moto.rds.models import DBCluster
+
+    before = original(DBCluster, "default_allocated_storage")
+
+    def default_allocated_storage(engine: str, storage_type: str) -> int:
+        if engine.startswith("aurora") and storage_type in _AURORA_STORAGE:
+            return _AURORA_STORAGE[storage_type]
+        if engine in ("mysql", "postgres") and storage_type in _MULTI_AZ_STORAGE:
+            return _MULTI_AZ_STORAGE[storage_type]
+        return int(before(engine, storage_type))
+
+    patch(DBCluster, "default_allocated_storage", staticmethod(default_allocated_storage))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.parameters-by-source",
+    does="DescribeDBParameters answers a parameter a ModifyDBParameterGroup set with Source "
+    "user and honours the Source filter (moto: no Source, the filter ignored)",
+    reference=_API + "API_DescribeDBParameters.html",
+    test=_TESTS + "test_rds_a_parameter_the_user_set_has_source_user",
+    replaces={"moto.rds.responses:RDSResponse.describe_db_parameters": "996200ae6f674b7a"},
+)
+def _parameters_by_source() -> None:
+    from moto.core.responses import ActionResult
+    from moto.rds.responses import RDSResponse
+
+    before = original(RDSResponse, "describe_db_parameters")
+
+    def describe_db_parameters(self: Any) -> Any:
+        answered = before(self)
+        source = self.params.get("Source")
+        # Every parameter moto keeps is one a modification set: the user's.
+        parameters = [{"Source": "user", **p} for p in answered.result["Parameters"]]
+        if source:
+            parameters = [p for p in parameters if p["Source"] == source]
+        return ActionResult({"Parameters": parameters})
+
+    patch(RDSResponse, "describe_db_parameters", describe_db_parameters)
