@@ -1161,3 +1161,22 @@ def test_rds_a_parameter_the_user_set_has_source_user(emulator, raw_moto) -> Non
     # The layer off: moto 5.2 answers no Source.
     [raw] = _parameters(raw_moto, "user")
     assert "Source" not in raw, retire("rds.parameters-by-source")
+
+
+def _rotation_rules(moto: Any) -> dict[str, Any]:
+    secrets = moto.client("secretsmanager")
+    arn = secrets.create_secret(Name="rotated", SecretString="s")["ARN"]
+    rules = {"ScheduleExpression": "rate(15 days)", "Duration": "2h"}
+    secrets.rotate_secret(SecretId=arn, RotateImmediately=False, RotationRules=rules)
+    return secrets.describe_secret(SecretId=arn)
+
+
+def test_secretsmanager_a_secret_keeps_its_rotation_rules(emulator, raw_moto) -> None:
+    seen = _rotation_rules(emulator)
+    assert seen["RotationEnabled"] is True
+    assert seen["RotationRules"] == {"ScheduleExpression": "rate(15 days)", "Duration": "2h"}
+    # The layer off: moto 5.2 keeps AutomaticallyAfterDays only.
+    raw = _rotation_rules(raw_moto)
+    assert raw["RotationRules"] == {"AutomaticallyAfterDays": 0}, retire(
+        "secretsmanager.rotation-rules"
+    )

@@ -72,6 +72,7 @@ SERVICES = (
     "networkfirewall",
     "autoscaling",
     "rds",
+    "secretsmanager",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
