@@ -39,6 +39,7 @@ MISSING = [
     ("autoscaling", "AttachTrafficSources"),
     ("rds", "StartActivityStream"),
     ("rds", "StopActivityStream"),
+    ("rds", "CreateDBClusterEndpoint"),
     # Routed to a method that only raises NotImplementedError:
     ("ecr", "GetDownloadUrlForLayer"),
     ("ec2", "DescribeVolumeAttribute"),

@@ -1,5 +1,5 @@
 """RDS: a cluster's settings, scaling configuration and storage type,
-activity streams, the source of a DB parameter.
+activity streams, custom endpoints, the source of a DB parameter.
 
 Following the Amazon RDS API reference
 (https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/):
@@ -35,16 +35,26 @@ Following the Amazon RDS API reference
   stopping a stopped one is ``InvalidDBClusterStateFault``, a missing cluster
   ``DBClusterNotFoundFault``. moto 5.2 has neither operation.
 
-Not modelled: a family's ``engine-default`` and ``system`` parameters (none
-is answered), the Kinesis data stream AWS makes for an activity stream, and
-an activity stream of a DB instance (RDS for Oracle and SQL Server).
+- ``CreateDBClusterEndpoint``, ``DescribeDBClusterEndpoints``,
+  ``ModifyDBClusterEndpoint``, ``DeleteDBClusterEndpoint``: a cluster's custom
+  endpoints (``EndpointType`` ``CUSTOM``, a ``CustomEndpointType`` of
+  ``READER``, ``WRITER`` or ``ANY``, static or excluded members), each at
+  ``<id>.cluster-custom-<the cluster's>`` and tagged by its ARN; asked by
+  cluster, the cluster's own ``WRITER`` and ``READER`` endpoints too. A taken
+  identifier is ``DBClusterEndpointAlreadyExistsFault``, a missing one
+  ``DBClusterEndpointNotFoundFault``. moto 5.2 has none of these operations.
+
+Not modelled: the ``Filters`` of DescribeDBClusterEndpoints, a family's
+``engine-default`` and ``system`` parameters (none is answered), the Kinesis
+data stream AWS makes for an activity stream, and an activity stream of a DB
+instance (RDS for Oracle and SQL Server).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Behaviour, behaviour, graft, original, patch
+from . import Behaviour, Kept, behaviour, graft, one_page, original, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/"
@@ -284,3 +294,212 @@ def _parameters_by_source() -> None:
         return ActionResult({"Parameters": parameters})
 
     patch(RDSResponse, "describe_db_parameters", describe_db_parameters)
+
+
+def _error(code: str, message: str) -> Exception:
+    from moto.rds.exceptions import RDSClientError
+
+    return RDSClientError(code, message)
+
+
+class DBClusterEndpoint:
+    """A custom endpoint of a cluster, as DescribeDBClusterEndpoints answers it."""
+
+    def __init__(self, cluster: Any, identifier: str, kind: str, tags: list[Any]) -> None:
+        self.db_cluster_endpoint_identifier = identifier.lower()
+        self.db_cluster_identifier = cluster.db_cluster_identifier
+        self.db_cluster_endpoint_resource_identifier = (
+            "cluster-endpoint-"
+            + (cluster.db_cluster_resource_id.removeprefix("cluster-").lower()[:26])
+        )
+        self.endpoint = (
+            f"{self.db_cluster_endpoint_identifier}.cluster-custom-{cluster.url_identifier}."
+            f"{cluster.region}.rds.amazonaws.com"
+        )
+        self.db_cluster_endpoint_arn = (
+            f"arn:{cluster.partition}:rds:{cluster.region}:{cluster.account_id}:"
+            f"cluster-endpoint:{self.db_cluster_endpoint_identifier}"
+        )
+        self.status = "available"
+        self.endpoint_type = "CUSTOM"
+        self.custom_endpoint_type = kind
+        self.static_members: list[str] = []
+        self.excluded_members: list[str] = []
+        self.tags = list(tags)
+
+    def get_tags(self) -> list[dict[str, str]]:
+        return self.tags
+
+    def add_tags(self, tags: list[dict[str, str]]) -> list[dict[str, str]]:
+        keys = {t["Key"] for t in tags}
+        self.tags = [t for t in self.tags if t["Key"] not in keys] + list(tags)
+        return self.tags
+
+    def remove_tags(self, tag_keys: list[str]) -> None:
+        self.tags = [t for t in self.tags if t["Key"] not in tag_keys]
+
+    def answer(self, status: str) -> dict[str, Any]:
+        """The endpoint as an action on it answers, in ``status``."""
+        return {
+            "DBClusterEndpointIdentifier": self.db_cluster_endpoint_identifier,
+            "DBClusterIdentifier": self.db_cluster_identifier,
+            "DBClusterEndpointResourceIdentifier": self.db_cluster_endpoint_resource_identifier,
+            "Endpoint": self.endpoint,
+            "Status": status,
+            "EndpointType": self.endpoint_type,
+            "CustomEndpointType": self.custom_endpoint_type,
+            "StaticMembers": self.static_members,
+            "ExcludedMembers": self.excluded_members,
+            "DBClusterEndpointArn": self.db_cluster_endpoint_arn,
+        }
+
+
+#: The types a custom endpoint may have.
+CUSTOM_ENDPOINT_TYPES = ("READER", "WRITER", "ANY")
+
+
+def _endpoint_type(kind: str | None) -> str:
+    if (kind or "").upper() not in CUSTOM_ENDPOINT_TYPES:
+        raise _error(
+            "InvalidParameterValue",
+            f"Invalid endpoint type {kind}: valid values are {', '.join(CUSTOM_ENDPOINT_TYPES)}",
+        )
+    return str(kind).upper()
+
+
+class ClusterEndpointBackend:
+    """A Region's custom cluster endpoints (an RDSBackend mixin)."""
+
+    cluster_endpoints: Kept[DBClusterEndpoint] = Kept()
+
+    def create_db_cluster_endpoint(
+        self, cluster_id: str, identifier: str, kind: str, static: Any, excluded: Any, tags: Any
+    ) -> DBClusterEndpoint:
+        [cluster] = self.describe_db_clusters(cluster_id)  # type: ignore[attr-defined]
+        if identifier.lower() in self.cluster_endpoints:
+            raise _error(
+                "DBClusterEndpointAlreadyExistsFault",
+                f"DB cluster endpoint {identifier} already exists.",
+            )
+        endpoint = DBClusterEndpoint(cluster, identifier, _endpoint_type(kind), tags or [])
+        endpoint.static_members = list(static or [])
+        endpoint.excluded_members = list(excluded or [])
+        self.cluster_endpoints[endpoint.db_cluster_endpoint_identifier] = endpoint
+        return endpoint
+
+    def get_db_cluster_endpoint(self, identifier: str) -> DBClusterEndpoint:
+        found = self.cluster_endpoints.get((identifier or "").lower())
+        if found is None:
+            raise _error(
+                "DBClusterEndpointNotFoundFault", f"DB cluster endpoint {identifier} not found."
+            )
+        return found
+
+    def describe_db_cluster_endpoints(
+        self, cluster_id: str | None, identifier: str | None
+    ) -> list[dict[str, Any]]:
+        answered: list[dict[str, Any]] = []
+        if cluster_id and not identifier:
+            [cluster] = self.describe_db_clusters(cluster_id)  # type: ignore[attr-defined]
+            for kind, endpoint in (
+                ("WRITER", cluster.endpoint),
+                ("READER", cluster.reader_endpoint),
+            ):
+                answered.append({
+                    "DBClusterIdentifier": cluster.db_cluster_identifier, "Endpoint": endpoint,
+                    "Status": "available", "EndpointType": kind,
+                })  # fmt: skip
+        for endpoint in self.cluster_endpoints.values():
+            if cluster_id and endpoint.db_cluster_identifier != cluster_id.lower():
+                continue
+            if identifier and endpoint.db_cluster_endpoint_identifier != identifier.lower():
+                continue
+            answered.append(endpoint.answer("available"))
+        return answered
+
+    def modify_db_cluster_endpoint(
+        self, identifier: str, kind: str | None, static: Any, excluded: Any
+    ) -> DBClusterEndpoint:
+        endpoint = self.get_db_cluster_endpoint(identifier)
+        if kind:
+            endpoint.custom_endpoint_type = _endpoint_type(kind)
+        if static is not None:
+            endpoint.static_members = list(static)
+        if excluded is not None:
+            endpoint.excluded_members = list(excluded)
+        return endpoint
+
+    def delete_db_cluster_endpoint(self, identifier: str) -> DBClusterEndpoint:
+        endpoint = self.get_db_cluster_endpoint(identifier)
+        del self.cluster_endpoints[endpoint.db_cluster_endpoint_identifier]
+        return endpoint
+
+
+class ClusterEndpointResponse:
+    """The cluster endpoint actions (an RDSResponse mixin)."""
+
+    def create_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.create_db_cluster_endpoint(  # type: ignore[attr-defined]
+            get("DBClusterIdentifier"), get("DBClusterEndpointIdentifier"), get("EndpointType"),
+            get("StaticMembers"), get("ExcludedMembers"), get("Tags"),
+        )  # fmt: skip
+        return ActionResult(endpoint.answer("creating"))
+
+    def describe_db_cluster_endpoints(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        found = self.backend.describe_db_cluster_endpoints(  # type: ignore[attr-defined]
+            get("DBClusterIdentifier"), get("DBClusterEndpointIdentifier")
+        )
+        page, marker = one_page(found, get("Marker"), get("MaxRecords"))
+        return ActionResult({"DBClusterEndpoints": page, "Marker": marker})
+
+    def modify_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.modify_db_cluster_endpoint(  # type: ignore[attr-defined]
+            get("DBClusterEndpointIdentifier"), get("EndpointType"), get("StaticMembers"),
+            get("ExcludedMembers"),
+        )  # fmt: skip
+        return ActionResult(endpoint.answer("modifying"))
+
+    def delete_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        identifier = self._get_param("DBClusterEndpointIdentifier")  # type: ignore[attr-defined]
+        endpoint = self.backend.delete_db_cluster_endpoint(identifier)  # type: ignore[attr-defined]
+        return ActionResult(endpoint.answer("deleting"))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.cluster-endpoints",
+    does="Create/Describe/Modify/DeleteDBClusterEndpoint(s): a cluster's custom endpoints "
+    "(READER, WRITER or ANY, static or excluded members) tagged by their ARN, the cluster's "
+    "own WRITER and READER endpoints when asked by cluster; "
+    "DBClusterEndpointAlreadyExistsFault, DBClusterEndpointNotFoundFault (moto: none of "
+    "these operations)",
+    reference=_API + "API_CreateDBClusterEndpoint.html",
+    test=_TESTS + "test_rds_a_clusters_custom_endpoints_are_kept",
+    replaces={"moto.rds.models:RDSBackend._get_resource_for_tagging": "7ba7c2b7d1288d2a"},
+)
+def _cluster_endpoints() -> None:
+    from moto.rds.models import RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(ClusterEndpointBackend, onto=RDSBackend)
+    graft(ClusterEndpointResponse, onto=RDSResponse)
+    before = original(RDSBackend, "_get_resource_for_tagging")
+
+    def _get_resource_for_tagging(self: Any, arn: str) -> Any:
+        head, _, identifier = arn.rpartition(":")
+        if head.endswith(":cluster-endpoint"):
+            return self.get_db_cluster_endpoint(identifier)
+        return before(self, arn)
+
+    patch(RDSBackend, "_get_resource_for_tagging", _get_resource_for_tagging)
