@@ -98,7 +98,10 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     service's rebalancing, managed tags, execute command and deployment configuration
     (on moto as released each needed a second apply). The group's tagged
     launch template, its warm-up, maintenance policy and capacity type and its scaling
-    policy read back as declared (on moto as released each was a permanent diff). The
+    policy read back as declared (on moto as released each was a permanent diff). An
+    Aurora cluster with I/O-Optimized storage and Performance Insights, its custom
+    endpoint and a DB parameter group setting a parameter read back as declared (on moto
+    as released the cluster's create failed and the parameter read back as none). The
     second plan is empty, and ``terraform destroy`` detaches and deletes every one."""
     stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
     _converges_with_no_finding(stack)
@@ -113,3 +116,7 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     assert cluster["status"] == "INACTIVE"  # as AWS answers a deleted cluster for a while
     asg = converge_emulator.client("autoscaling", region="eu-west-1")
     assert asg.describe_auto_scaling_groups()["AutoScalingGroups"] == []
+    rds = converge_emulator.client("rds", region="eu-west-1")
+    assert rds.describe_db_clusters()["DBClusters"] == []
+    endpoints = rds.describe_db_cluster_endpoints(DBClusterEndpointIdentifier="ex-any")
+    assert endpoints["DBClusterEndpoints"] == []

@@ -1102,3 +1102,203 @@ def test_ecs_keeps_a_services_settings(emulator, raw_moto) -> None:
     # The layer off: moto 5.2 keeps none of them at creation.
     raw = _ecs_services(raw_moto)["set"]
     assert "enableExecuteCommand" not in raw, retire("ecs.service-settings")
+
+
+def _rds_clusters(moto: Any) -> dict[str, Any]:
+    rds = moto.client("rds")
+    given = {"Engine": "aurora-postgresql", "MasterUsername": "u", "MasterUserPassword": "secret12"}
+    rds.create_db_cluster(
+        DBClusterIdentifier="insights", EnablePerformanceInsights=True,
+        PerformanceInsightsRetentionPeriod=31, MonitoringInterval=30,
+        MonitoringRoleArn="arn:aws:iam::123456789012:role/monitoring",
+        EngineLifecycleSupport="open-source-rds-extended-support-disabled", **given,
+    )  # fmt: skip
+    rds.create_db_cluster(DBClusterIdentifier="default-retention", **given)
+    rds.modify_db_cluster(
+        DBClusterIdentifier="default-retention", EnablePerformanceInsights=True,
+        ApplyImmediately=True,
+    )  # fmt: skip
+    rds.create_db_cluster(
+        DBClusterIdentifier="v1", EngineMode="serverless", Engine="aurora-mysql",
+        MasterUsername="u", MasterUserPassword="secret123",
+    )  # fmt: skip
+    clusters = rds.describe_db_clusters()["DBClusters"]
+    return {c["DBClusterIdentifier"]: c for c in clusters}
+
+
+def test_rds_a_cluster_keeps_its_settings(emulator, raw_moto) -> None:
+    seen = _rds_clusters(emulator)
+    on = seen["insights"]
+    assert on["PerformanceInsightsEnabled"] is True
+    assert on["PerformanceInsightsRetentionPeriod"] == 31
+    assert on["MonitoringInterval"] == 30
+    assert on["MonitoringRoleArn"] == "arn:aws:iam::123456789012:role/monitoring"
+    assert on["EngineLifecycleSupport"] == "open-source-rds-extended-support-disabled"
+    modified = seen["default-retention"]
+    assert modified["PerformanceInsightsEnabled"] is True
+    assert modified["PerformanceInsightsRetentionPeriod"] == 7
+    # AWS's defaults for a cluster created without them.
+    unset = seen["v1"]
+    assert unset["PerformanceInsightsEnabled"] is False
+    assert unset["MonitoringInterval"] == 0
+    assert unset["EngineLifecycleSupport"] == "open-source-rds-extended-support"
+    # The layer off: moto 5.2 keeps none of it at creation.
+    raw = _rds_clusters(raw_moto)["insights"]
+    kept = {"PerformanceInsightsEnabled", "MonitoringInterval", "EngineLifecycleSupport"} & set(raw)
+    assert kept == set(), retire("rds.cluster-settings")
+
+
+def test_rds_only_a_serverless_v1_cluster_has_a_scaling_configuration(emulator, raw_moto) -> None:
+    seen = _rds_clusters(emulator)
+    assert "ScalingConfigurationInfo" not in seen["insights"]
+    assert seen["v1"]["ScalingConfigurationInfo"]["MaxCapacity"] == 16
+    # The layer off: moto 5.2 answers an empty one for a provisioned cluster.
+    raw = _rds_clusters(raw_moto)["insights"]
+    assert raw.get("ScalingConfigurationInfo") == {}, retire(
+        "rds.serverless-v1-scaling-configuration"
+    )
+
+
+def test_rds_a_clusters_activity_stream_starts_and_stops(emulator, raw_moto) -> None:
+    rds = emulator.client("rds")
+    arn = rds.create_db_cluster(
+        DBClusterIdentifier="audited", Engine="aurora-mysql", MasterUsername="u",
+        MasterUserPassword="secret123",
+    )["DBCluster"]["DBClusterArn"]  # fmt: skip
+    [before] = rds.describe_db_clusters(DBClusterIdentifier=arn)["DBClusters"]
+    assert before["ActivityStreamStatus"] == "stopped"
+    started = rds.start_activity_stream(
+        ResourceArn=arn, Mode="async", KmsKeyId="key-1", ApplyImmediately=True
+    )
+    stream = f"aws-rds-das-{before['DbClusterResourceId']}"
+    assert (started["Status"], started["KinesisStreamName"]) == ("starting", stream)
+    [cluster] = rds.describe_db_clusters(DBClusterIdentifier=arn)["DBClusters"]
+    assert {k: cluster[k] for k in cluster if k.startswith("ActivityStream")} == {
+        "ActivityStreamStatus": "started", "ActivityStreamMode": "async",
+        "ActivityStreamKmsKeyId": "key-1", "ActivityStreamKinesisStreamName": stream,
+    }  # fmt: skip
+    start = rds.start_activity_stream
+    assert _error(start, ResourceArn=arn, Mode="async", KmsKeyId="k") == (
+        "InvalidDBClusterStateFault"
+    )
+    assert rds.stop_activity_stream(ResourceArn=arn, ApplyImmediately=True)["Status"] == "stopping"
+    [stopped] = rds.describe_db_clusters(DBClusterIdentifier=arn)["DBClusters"]
+    assert stopped["ActivityStreamStatus"] == "stopped"
+    assert "ActivityStreamMode" not in stopped
+    missing = arn.replace("audited", "missing")
+    assert _error(start, ResourceArn=missing, Mode="async", KmsKeyId="k") == (
+        "DBClusterNotFoundFault"
+    )
+    # The layer off: moto 5.2 has no StartActivityStream (an error page, not XML).
+    raw = raw_moto.client("rds")
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        raw.start_activity_stream(ResourceArn=arn, Mode="async", KmsKeyId="k")
+
+
+def _storage(moto: Any) -> Any:
+    rds = moto.client("rds")
+    return rds.create_db_cluster(
+        DBClusterIdentifier="optimized", Engine="aurora-postgresql", StorageType="aurora-iopt1",
+        MasterUsername="u", MasterUserPassword="secret123",
+    )["DBCluster"]  # fmt: skip
+
+
+def test_rds_a_cluster_takes_the_aurora_storage_types(emulator, raw_moto) -> None:
+    cluster = _storage(emulator)
+    assert (cluster["StorageType"], cluster["AllocatedStorage"]) == ("aurora-iopt1", 1)
+    # The layer off: moto 5.2 fails on the storage type (an error page, not XML).
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        _storage(raw_moto)
+
+
+def _parameters(moto: Any, source: str | None) -> list[dict[str, Any]]:
+    rds = moto.client("rds")
+    rds.create_db_parameter_group(
+        DBParameterGroupName="tuned", DBParameterGroupFamily="aurora-mysql8.0", Description="d"
+    )
+    set_ = {"ParameterName": "connect_timeout", "ParameterValue": "60", "ApplyMethod": "immediate"}
+    rds.modify_db_parameter_group(DBParameterGroupName="tuned", Parameters=[set_])
+    asked = {"Source": source} if source else {}
+    return list(rds.describe_db_parameters(DBParameterGroupName="tuned", **asked)["Parameters"])
+
+
+def test_rds_a_parameter_the_user_set_has_source_user(emulator, raw_moto) -> None:
+    [user] = _parameters(emulator, "user")
+    assert (user["ParameterName"], user["ParameterValue"], user["Source"]) == (
+        "connect_timeout", "60", "user",
+    )  # fmt: skip
+    emulator.client("rds").delete_db_parameter_group(DBParameterGroupName="tuned")
+    assert _parameters(emulator, "engine-default") == []
+    # The layer off: moto 5.2 answers no Source.
+    [raw] = _parameters(raw_moto, "user")
+    assert "Source" not in raw, retire("rds.parameters-by-source")
+
+
+def _rotation_rules(moto: Any) -> dict[str, Any]:
+    secrets = moto.client("secretsmanager")
+    arn = secrets.create_secret(Name="rotated", SecretString="s")["ARN"]
+    rules = {"ScheduleExpression": "rate(15 days)", "Duration": "2h"}
+    secrets.rotate_secret(SecretId=arn, RotateImmediately=False, RotationRules=rules)
+    return secrets.describe_secret(SecretId=arn)
+
+
+def test_secretsmanager_a_secret_keeps_its_rotation_rules(emulator, raw_moto) -> None:
+    seen = _rotation_rules(emulator)
+    assert seen["RotationEnabled"] is True
+    assert seen["RotationRules"] == {"ScheduleExpression": "rate(15 days)", "Duration": "2h"}
+    # The layer off: moto 5.2 keeps AutomaticallyAfterDays only.
+    raw = _rotation_rules(raw_moto)
+    assert raw["RotationRules"] == {"AutomaticallyAfterDays": 0}, retire(
+        "secretsmanager.rotation-rules"
+    )
+
+
+def test_rds_a_clusters_custom_endpoints_are_kept(emulator, raw_moto) -> None:
+    rds = emulator.client("rds")
+    rds.create_db_cluster(
+        DBClusterIdentifier="served", Engine="aurora-postgresql", MasterUsername="u",
+        MasterUserPassword="secret12",
+    )  # fmt: skip
+    made = rds.create_db_cluster_endpoint(
+        DBClusterIdentifier="served", DBClusterEndpointIdentifier="Static", EndpointType="ANY",
+        StaticMembers=["one"], Tags=[{"Key": "Endpoint", "Value": "static"}],
+    )  # fmt: skip
+    assert (made["DBClusterEndpointIdentifier"], made["Status"]) == ("static", "creating")
+    assert made["Endpoint"].startswith("static.cluster-custom-")
+    [endpoint] = rds.describe_db_cluster_endpoints(DBClusterEndpointIdentifier="static")[
+        "DBClusterEndpoints"
+    ]
+    assert (endpoint["EndpointType"], endpoint["CustomEndpointType"]) == ("CUSTOM", "ANY")
+    assert (endpoint["StaticMembers"], endpoint["Status"]) == (["one"], "available")
+    arn = endpoint["DBClusterEndpointArn"]
+    assert rds.list_tags_for_resource(ResourceName=arn)["TagList"] == [
+        {"Key": "Endpoint", "Value": "static"}
+    ]
+    by_cluster = rds.describe_db_cluster_endpoints(DBClusterIdentifier="served")
+    kinds = [e["EndpointType"] for e in by_cluster["DBClusterEndpoints"]]
+    assert kinds == ["WRITER", "READER", "CUSTOM"]
+    rds.modify_db_cluster_endpoint(
+        DBClusterEndpointIdentifier="static", EndpointType="READER", ExcludedMembers=["two"]
+    )
+    [modified] = rds.describe_db_cluster_endpoints(DBClusterEndpointIdentifier="static")[
+        "DBClusterEndpoints"
+    ]
+    assert (modified["CustomEndpointType"], modified["ExcludedMembers"]) == ("READER", ["two"])
+    create = rds.create_db_cluster_endpoint
+    taken = _error(
+        create, DBClusterIdentifier="served", DBClusterEndpointIdentifier="static",
+        EndpointType="ANY",
+    )  # fmt: skip
+    assert taken == "DBClusterEndpointAlreadyExistsFault"
+    assert rds.delete_db_cluster_endpoint(DBClusterEndpointIdentifier="static")["Status"] == (
+        "deleting"
+    )
+    gone = rds.describe_db_cluster_endpoints(DBClusterEndpointIdentifier="static")
+    assert gone["DBClusterEndpoints"] == []
+    delete = rds.delete_db_cluster_endpoint
+    assert _error(delete, DBClusterEndpointIdentifier="static") == (
+        "DBClusterEndpointNotFoundFault"
+    )
+    # The layer off: moto 5.2 has no CreateDBClusterEndpoint (an error page, not XML).
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        raw_moto.client("rds").describe_db_cluster_endpoints(DBClusterIdentifier="served")

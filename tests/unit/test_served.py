@@ -37,6 +37,9 @@ MISSING = [
     ("network-firewall", "PutResourcePolicy"),
     ("network-firewall", "DeleteFirewall"),
     ("autoscaling", "AttachTrafficSources"),
+    ("rds", "StartActivityStream"),
+    ("rds", "StopActivityStream"),
+    ("rds", "CreateDBClusterEndpoint"),
     # Routed to a method that only raises NotImplementedError:
     ("ecr", "GetDownloadUrlForLayer"),
     ("ec2", "DescribeVolumeAttribute"),

@@ -73,6 +73,8 @@ SERVICES = (
     "autoscaling",
     "cloudfront",
     "route53resolver",
+    "rds",
+    "secretsmanager",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

@@ -271,3 +271,41 @@ resource "aws_ecs_service" "this" {
   # Do not wait on tasks moto never runs.
   wait_for_steady_state = false
 }
+
+# An Aurora cluster as terraform-aws-modules/rds-aurora's postgresql and multi-az
+# examples declare it: I/O-Optimized storage, Performance Insights, a custom endpoint,
+# and a DB parameter group setting a parameter. On moto 5.2 the cluster's create failed
+# (rds.cluster-storage-types), Performance Insights read back disabled
+# (rds.cluster-settings), the endpoint was untested (rds.cluster-endpoints) and the
+# parameter read back as none (rds.parameters-by-source).
+resource "aws_db_parameter_group" "this" {
+  name   = "ex-aurora"
+  family = "aurora-postgresql14"
+
+  parameter {
+    name         = "log_min_duration_statement"
+    value        = "4000"
+    apply_method = "immediate"
+  }
+}
+
+resource "aws_rds_cluster" "this" {
+  cluster_identifier = "ex-aurora"
+  engine             = "aurora-postgresql"
+  engine_version     = "14.13"
+  storage_type       = "aurora-iopt1"
+  master_username    = "root"
+  master_password    = "example-password"
+
+  performance_insights_enabled          = true
+  performance_insights_retention_period = 31
+
+  apply_immediately   = true
+  skip_final_snapshot = true
+}
+
+resource "aws_rds_cluster_endpoint" "this" {
+  cluster_identifier          = aws_rds_cluster.this.id
+  cluster_endpoint_identifier = "ex-any"
+  custom_endpoint_type        = "ANY"
+}

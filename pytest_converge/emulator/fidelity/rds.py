@@ -1,0 +1,505 @@
+"""RDS: a cluster's settings, scaling configuration and storage type,
+activity streams, custom endpoints, the source of a DB parameter.
+
+Following the Amazon RDS API reference
+(https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/):
+
+- ``CreateDBCluster`` / ``ModifyDBCluster``: a cluster keeps
+  ``EnablePerformanceInsights`` and ``DescribeDBClusters`` answers it as
+  ``PerformanceInsightsEnabled``, with the ``PerformanceInsightsRetentionPeriod``
+  (7 days when enabled without one) and ``PerformanceInsightsKMSKeyId`` given;
+  it keeps the ``MonitoringInterval`` (0 unless given), ``MonitoringRoleArn``,
+  ``DatabaseInsightsMode`` and ``EngineLifecycleSupport``
+  (``open-source-rds-extended-support`` unless given) it is created with.
+  moto 5.2 keeps none of them at creation (a modification keeps all but
+  ``EnablePerformanceInsights``, which it keeps under a name it never
+  answers), so a cluster declaring them was modified on every apply or on the
+  second.
+- ``DescribeDBClusters``: ``ScalingConfigurationInfo`` is answered for a
+  serverless v1 cluster (``EngineMode`` ``serverless``) only; moto 5.2 answers
+  an empty one for every cluster, read as a scaling configuration of nothing
+  that the next apply removes.
+- ``CreateDBCluster``: an Aurora cluster takes the Aurora storage types
+  ``aurora`` and ``aurora-iopt1`` (I/O-Optimized), a Multi-AZ DB cluster
+  ``io1``, ``io2`` and ``gp3``; moto 5.2 fails with a server error on any type
+  but ``gp2``, ``io1`` and ``standard``.
+- ``DescribeDBParameters``: a parameter a ``ModifyDBParameterGroup`` set has
+  ``Source`` ``user``, and ``Source`` selects the parameters answered; moto 5.2
+  answers no ``Source`` and ignores the filter, so a provider keeping only the
+  user's parameters read none back.
+- ``StartActivityStream``, ``StopActivityStream``: a cluster's database
+  activity stream, ``DescribeDBClusters`` answering its
+  ``ActivityStreamStatus`` (``stopped`` until started), ``ActivityStreamMode``,
+  ``ActivityStreamKmsKeyId`` and ``ActivityStreamKinesisStreamName``
+  (``aws-rds-das-<DbClusterResourceId>``); starting a started stream or
+  stopping a stopped one is ``InvalidDBClusterStateFault``, a missing cluster
+  ``DBClusterNotFoundFault``. moto 5.2 has neither operation.
+
+- ``CreateDBClusterEndpoint``, ``DescribeDBClusterEndpoints``,
+  ``ModifyDBClusterEndpoint``, ``DeleteDBClusterEndpoint``: a cluster's custom
+  endpoints (``EndpointType`` ``CUSTOM``, a ``CustomEndpointType`` of
+  ``READER``, ``WRITER`` or ``ANY``, static or excluded members), each at
+  ``<id>.cluster-custom-<the cluster's>`` and tagged by its ARN; asked by
+  cluster, the cluster's own ``WRITER`` and ``READER`` endpoints too. A taken
+  identifier is ``DBClusterEndpointAlreadyExistsFault``, a missing one
+  ``DBClusterEndpointNotFoundFault``. moto 5.2 has none of these operations.
+
+Not modelled: the ``Filters`` of DescribeDBClusterEndpoints, a family's
+``engine-default`` and ``system`` parameters (none is answered), the Kinesis
+data stream AWS makes for an activity stream, and an activity stream of a DB
+instance (RDS for Oracle and SQL Server).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Behaviour, Kept, behaviour, graft, one_page, original, patch
+
+BEHAVIOURS: list[Behaviour] = []
+_API = "https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/"
+_TESTS = "tests/integration/test_fidelity_services.py::"
+
+#: The retention period, in days, of Performance Insights enabled without one.
+DEFAULT_RETENTION = 7
+#: CreateDBCluster's parameters moto drops that a DBCluster answers (the attribute its
+#: serializer reads, as its ModifyDBCluster sets them) -> the value when not given.
+CREATE_SETTINGS: dict[str, Any] = {
+    "monitoring_interval": 0,
+    "monitoring_role_arn": None,
+    "database_insights_mode": None,
+    "engine_lifecycle_support": "open-source-rds-extended-support",
+}
+
+
+def _keep_performance_insights(cluster: Any, kwargs: dict[str, Any], *, created: bool) -> None:
+    """Set ``cluster``'s Performance Insights from a Create/ModifyDBCluster's parameters."""
+    enabled = kwargs.get("enable_performance_insights")
+    if enabled is None and not created:
+        return
+    cluster.performance_insights_enabled = bool(enabled)
+    if not enabled:
+        cluster.performance_insights_retention_period = None
+        return
+    retention = kwargs.get("performance_insights_retention_period")
+    cluster.performance_insights_retention_period = (
+        retention or getattr(cluster, "performance_insights_retention_period", None)
+        or DEFAULT_RETENTION
+    )  # fmt: skip
+    key = kwargs.get("performance_insights_kms_key_id")
+    if key:
+        cluster.performance_insights_kms_key_id = key
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.cluster-settings",
+    does="CreateDBCluster and ModifyDBCluster keep EnablePerformanceInsights and "
+    "DescribeDBClusters answers PerformanceInsightsEnabled, with the "
+    "PerformanceInsightsRetentionPeriod (7 unless given) and PerformanceInsightsKMSKeyId; "
+    "CreateDBCluster keeps MonitoringInterval (0 unless given), MonitoringRoleArn, "
+    "DatabaseInsightsMode and EngineLifecycleSupport (open-source-rds-extended-support "
+    "unless given) (moto: none kept at creation; a modification's "
+    "EnablePerformanceInsights never answered)",
+    reference=_API + "API_CreateDBCluster.html",
+    test=_TESTS + "test_rds_a_cluster_keeps_its_settings",
+    replaces={
+        "moto.rds.models:RDSBackend.create_db_cluster": "c3efc0ee16fc5a5b",
+        "moto.rds.models:RDSBackend.modify_db_cluster": "43fce48378b9e689",
+    },
+)
+def _cluster_settings() -> None:
+    from moto.rds.models import RDSBackend
+
+    create_before = original(RDSBackend, "create_db_cluster")
+    modify_before = original(RDSBackend, "modify_db_cluster")
+
+    def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        cluster = create_before(self, kwargs)
+        _keep_performance_insights(cluster, kwargs, created=True)
+        for attribute, default in CREATE_SETTINGS.items():
+            value = kwargs.get(attribute)
+            setattr(cluster, attribute, default if value is None else value)
+        return cluster
+
+    def modify_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        answered = modify_before(self, kwargs)
+        # moto answers a copy of the cluster it keeps: both get the change.
+        kept = self.clusters[answered.db_cluster_identifier]
+        for cluster in {id(answered): answered, id(kept): kept}.values():
+            _keep_performance_insights(cluster, kwargs, created=False)
+        return answered
+
+    patch(RDSBackend, "create_db_cluster", create_db_cluster)
+    patch(RDSBackend, "modify_db_cluster", modify_db_cluster)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.serverless-v1-scaling-configuration",
+    does="DescribeDBClusters answers ScalingConfigurationInfo for a serverless v1 cluster "
+    "(EngineMode serverless) only (moto: an empty one for every cluster)",
+    reference=_API + "API_DBCluster.html",
+    test=_TESTS + "test_rds_only_a_serverless_v1_cluster_has_a_scaling_configuration",
+    replaces={"moto.rds.models:DBCluster.scaling_configuration_info": "6cf0cd25b11123c5"},
+)
+def _serverless_v1_scaling_configuration() -> None:
+    from moto.rds.models import DBCluster
+
+    before = original(DBCluster, "scaling_configuration_info")
+
+    def scaling_configuration_info(self: Any) -> dict[str, Any] | None:
+        return before(self) if self.engine_mode == "serverless" else None
+
+    patch(DBCluster, "scaling_configuration_info", property(scaling_configuration_info))
+
+
+def _state_fault(message: str) -> Exception:
+    from moto.rds.exceptions import RDSClientError
+
+    return RDSClientError("InvalidDBClusterStateFault", message)
+
+
+class ActivityStreamBackend:
+    """StartActivityStream and StopActivityStream of a cluster (an RDSBackend mixin)."""
+
+    def start_activity_stream(self, arn: str, mode: str, kms_key_id: str) -> dict[str, Any]:
+        [cluster] = self.describe_db_clusters(arn)  # type: ignore[attr-defined]
+        if cluster.activity_stream_status != "stopped":
+            raise _state_fault(f"The activity stream of DB cluster {arn} is already started.")
+        cluster.activity_stream_mode = mode
+        cluster.activity_stream_kms_key_id = kms_key_id
+        cluster.activity_stream_kinesis_stream_name = (
+            f"aws-rds-das-{cluster.db_cluster_resource_id}"
+        )
+        cluster.activity_stream_status = "started"
+        return {
+            "KmsKeyId": kms_key_id,
+            "KinesisStreamName": cluster.activity_stream_kinesis_stream_name,
+            "Status": "starting",
+            "Mode": mode,
+        }
+
+    def stop_activity_stream(self, arn: str) -> dict[str, Any]:
+        [cluster] = self.describe_db_clusters(arn)  # type: ignore[attr-defined]
+        if cluster.activity_stream_status != "started":
+            raise _state_fault(f"The activity stream of DB cluster {arn} is not started.")
+        answer = {
+            "KmsKeyId": cluster.activity_stream_kms_key_id,
+            "KinesisStreamName": cluster.activity_stream_kinesis_stream_name,
+            "Status": "stopping",
+        }
+        cluster.activity_stream_status = "stopped"
+        for attribute in ("mode", "kms_key_id", "kinesis_stream_name"):
+            setattr(cluster, f"activity_stream_{attribute}", None)
+        return answer
+
+
+class ActivityStreamResponse:
+    """The activity stream actions (an RDSResponse mixin)."""
+
+    def start_activity_stream(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        answer = self.backend.start_activity_stream(  # type: ignore[attr-defined]
+            get("ResourceArn"), get("Mode"), get("KmsKeyId")
+        )
+        answer["ApplyImmediately"] = bool(get("ApplyImmediately"))
+        answer["EngineNativeAuditFieldsIncluded"] = bool(get("EngineNativeAuditFieldsIncluded"))
+        return ActionResult(answer)
+
+    def stop_activity_stream(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        arn = self._get_param("ResourceArn")  # type: ignore[attr-defined]
+        return ActionResult(self.backend.stop_activity_stream(arn))  # type: ignore[attr-defined]
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.activity-streams",
+    does="StartActivityStream and StopActivityStream of a cluster, DescribeDBClusters "
+    "answering its ActivityStreamStatus (stopped until started), ActivityStreamMode, "
+    "ActivityStreamKmsKeyId and ActivityStreamKinesisStreamName; InvalidDBClusterStateFault "
+    "for a stream already started or stopped (moto: neither operation)",
+    reference=_API + "API_StartActivityStream.html",
+    test=_TESTS + "test_rds_a_clusters_activity_stream_starts_and_stops",
+)
+def _activity_streams() -> None:
+    from moto.rds.models import DBCluster, RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(ActivityStreamBackend, onto=RDSBackend)
+    graft(ActivityStreamResponse, onto=RDSResponse)
+    if hasattr(DBCluster, "activity_stream_status"):
+        raise RuntimeError("moto's DBCluster already has activity_stream_status: re-check")
+    # A cluster's stream is stopped until started (the model's new default).
+    patch(DBCluster, "activity_stream_status", "stopped")
+
+
+#: The storage types of a cluster, by engine (Aurora's, else a Multi-AZ DB cluster's)
+#: -> the AllocatedStorage it answers when created without one.
+_AURORA_STORAGE = {"aurora": 1, "aurora-iopt1": 1, "gp2": 1, "io1": 1, "standard": 1}
+_MULTI_AZ_STORAGE = {"gp2": 20, "gp3": 20, "io1": 100, "io2": 100, "standard": 5}
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.cluster-storage-types",
+    does="CreateDBCluster takes the storage types aurora and aurora-iopt1 for an Aurora "
+    "cluster, io1, io2 and gp3 for a Multi-AZ DB cluster (moto: a server error for any "
+    "but gp2, io1 and standard)",
+    reference=_API + "API_CreateDBCluster.html",
+    test=_TESTS + "test_rds_a_cluster_takes_the_aurora_storage_types",
+    replaces={"moto.rds.models:DBCluster.default_allocated_storage": "0bbca6d016e52350"},
+)
+def _cluster_storage_types() -> None:
+    from moto.rds.models import DBCluster
+
+    before = original(DBCluster, "default_allocated_storage")
+
+    def default_allocated_storage(engine: str, storage_type: str) -> int:
+        if engine.startswith("aurora") and storage_type in _AURORA_STORAGE:
+            return _AURORA_STORAGE[storage_type]
+        if engine in ("mysql", "postgres") and storage_type in _MULTI_AZ_STORAGE:
+            return _MULTI_AZ_STORAGE[storage_type]
+        return int(before(engine, storage_type))
+
+    patch(DBCluster, "default_allocated_storage", staticmethod(default_allocated_storage))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.parameters-by-source",
+    does="DescribeDBParameters answers a parameter a ModifyDBParameterGroup set with Source "
+    "user and honours the Source filter (moto: no Source, the filter ignored)",
+    reference=_API + "API_DescribeDBParameters.html",
+    test=_TESTS + "test_rds_a_parameter_the_user_set_has_source_user",
+    replaces={"moto.rds.responses:RDSResponse.describe_db_parameters": "996200ae6f674b7a"},
+)
+def _parameters_by_source() -> None:
+    from moto.core.responses import ActionResult
+    from moto.rds.responses import RDSResponse
+
+    before = original(RDSResponse, "describe_db_parameters")
+
+    def describe_db_parameters(self: Any) -> Any:
+        answered = before(self)
+        source = self.params.get("Source")
+        # Every parameter moto keeps is one a modification set: the user's.
+        parameters = [{"Source": "user", **p} for p in answered.result["Parameters"]]
+        if source:
+            parameters = [p for p in parameters if p["Source"] == source]
+        return ActionResult({"Parameters": parameters})
+
+    patch(RDSResponse, "describe_db_parameters", describe_db_parameters)
+
+
+def _error(code: str, message: str) -> Exception:
+    from moto.rds.exceptions import RDSClientError
+
+    return RDSClientError(code, message)
+
+
+class DBClusterEndpoint:
+    """A custom endpoint of a cluster, as DescribeDBClusterEndpoints answers it."""
+
+    def __init__(self, cluster: Any, identifier: str, kind: str, tags: list[Any]) -> None:
+        self.db_cluster_endpoint_identifier = identifier.lower()
+        self.db_cluster_identifier = cluster.db_cluster_identifier
+        self.db_cluster_endpoint_resource_identifier = (
+            "cluster-endpoint-"
+            + (cluster.db_cluster_resource_id.removeprefix("cluster-").lower()[:26])
+        )
+        self.endpoint = (
+            f"{self.db_cluster_endpoint_identifier}.cluster-custom-{cluster.url_identifier}."
+            f"{cluster.region}.rds.amazonaws.com"
+        )
+        self.db_cluster_endpoint_arn = (
+            f"arn:{cluster.partition}:rds:{cluster.region}:{cluster.account_id}:"
+            f"cluster-endpoint:{self.db_cluster_endpoint_identifier}"
+        )
+        self.status = "available"
+        self.endpoint_type = "CUSTOM"
+        self.custom_endpoint_type = kind
+        self.static_members: list[str] = []
+        self.excluded_members: list[str] = []
+        self.tags = list(tags)
+
+    def get_tags(self) -> list[dict[str, str]]:
+        return self.tags
+
+    def add_tags(self, tags: list[dict[str, str]]) -> list[dict[str, str]]:
+        keys = {t["Key"] for t in tags}
+        self.tags = [t for t in self.tags if t["Key"] not in keys] + list(tags)
+        return self.tags
+
+    def remove_tags(self, tag_keys: list[str]) -> None:
+        self.tags = [t for t in self.tags if t["Key"] not in tag_keys]
+
+    def answer(self, status: str) -> dict[str, Any]:
+        """The endpoint as an action on it answers, in ``status``."""
+        return {
+            "DBClusterEndpointIdentifier": self.db_cluster_endpoint_identifier,
+            "DBClusterIdentifier": self.db_cluster_identifier,
+            "DBClusterEndpointResourceIdentifier": self.db_cluster_endpoint_resource_identifier,
+            "Endpoint": self.endpoint,
+            "Status": status,
+            "EndpointType": self.endpoint_type,
+            "CustomEndpointType": self.custom_endpoint_type,
+            "StaticMembers": self.static_members,
+            "ExcludedMembers": self.excluded_members,
+            "DBClusterEndpointArn": self.db_cluster_endpoint_arn,
+        }
+
+
+#: The types a custom endpoint may have.
+CUSTOM_ENDPOINT_TYPES = ("READER", "WRITER", "ANY")
+
+
+def _endpoint_type(kind: str | None) -> str:
+    if (kind or "").upper() not in CUSTOM_ENDPOINT_TYPES:
+        raise _error(
+            "InvalidParameterValue",
+            f"Invalid endpoint type {kind}: valid values are {', '.join(CUSTOM_ENDPOINT_TYPES)}",
+        )
+    return str(kind).upper()
+
+
+class ClusterEndpointBackend:
+    """A Region's custom cluster endpoints (an RDSBackend mixin)."""
+
+    cluster_endpoints: Kept[DBClusterEndpoint] = Kept()
+
+    def create_db_cluster_endpoint(
+        self, cluster_id: str, identifier: str, kind: str, static: Any, excluded: Any, tags: Any
+    ) -> DBClusterEndpoint:
+        [cluster] = self.describe_db_clusters(cluster_id)  # type: ignore[attr-defined]
+        if identifier.lower() in self.cluster_endpoints:
+            raise _error(
+                "DBClusterEndpointAlreadyExistsFault",
+                f"DB cluster endpoint {identifier} already exists.",
+            )
+        endpoint = DBClusterEndpoint(cluster, identifier, _endpoint_type(kind), tags or [])
+        endpoint.static_members = list(static or [])
+        endpoint.excluded_members = list(excluded or [])
+        self.cluster_endpoints[endpoint.db_cluster_endpoint_identifier] = endpoint
+        return endpoint
+
+    def get_db_cluster_endpoint(self, identifier: str) -> DBClusterEndpoint:
+        found = self.cluster_endpoints.get((identifier or "").lower())
+        if found is None:
+            raise _error(
+                "DBClusterEndpointNotFoundFault", f"DB cluster endpoint {identifier} not found."
+            )
+        return found
+
+    def describe_db_cluster_endpoints(
+        self, cluster_id: str | None, identifier: str | None
+    ) -> list[dict[str, Any]]:
+        answered: list[dict[str, Any]] = []
+        if cluster_id and not identifier:
+            [cluster] = self.describe_db_clusters(cluster_id)  # type: ignore[attr-defined]
+            for kind, endpoint in (
+                ("WRITER", cluster.endpoint),
+                ("READER", cluster.reader_endpoint),
+            ):
+                answered.append({
+                    "DBClusterIdentifier": cluster.db_cluster_identifier, "Endpoint": endpoint,
+                    "Status": "available", "EndpointType": kind,
+                })  # fmt: skip
+        for endpoint in self.cluster_endpoints.values():
+            if cluster_id and endpoint.db_cluster_identifier != cluster_id.lower():
+                continue
+            if identifier and endpoint.db_cluster_endpoint_identifier != identifier.lower():
+                continue
+            answered.append(endpoint.answer("available"))
+        return answered
+
+    def modify_db_cluster_endpoint(
+        self, identifier: str, kind: str | None, static: Any, excluded: Any
+    ) -> DBClusterEndpoint:
+        endpoint = self.get_db_cluster_endpoint(identifier)
+        if kind:
+            endpoint.custom_endpoint_type = _endpoint_type(kind)
+        if static is not None:
+            endpoint.static_members = list(static)
+        if excluded is not None:
+            endpoint.excluded_members = list(excluded)
+        return endpoint
+
+    def delete_db_cluster_endpoint(self, identifier: str) -> DBClusterEndpoint:
+        endpoint = self.get_db_cluster_endpoint(identifier)
+        del self.cluster_endpoints[endpoint.db_cluster_endpoint_identifier]
+        return endpoint
+
+
+class ClusterEndpointResponse:
+    """The cluster endpoint actions (an RDSResponse mixin)."""
+
+    def create_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.create_db_cluster_endpoint(  # type: ignore[attr-defined]
+            get("DBClusterIdentifier"), get("DBClusterEndpointIdentifier"), get("EndpointType"),
+            get("StaticMembers"), get("ExcludedMembers"), get("Tags"),
+        )  # fmt: skip
+        return ActionResult(endpoint.answer("creating"))
+
+    def describe_db_cluster_endpoints(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        found = self.backend.describe_db_cluster_endpoints(  # type: ignore[attr-defined]
+            get("DBClusterIdentifier"), get("DBClusterEndpointIdentifier")
+        )
+        page, marker = one_page(found, get("Marker"), get("MaxRecords"))
+        return ActionResult({"DBClusterEndpoints": page, "Marker": marker})
+
+    def modify_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.modify_db_cluster_endpoint(  # type: ignore[attr-defined]
+            get("DBClusterEndpointIdentifier"), get("EndpointType"), get("StaticMembers"),
+            get("ExcludedMembers"),
+        )  # fmt: skip
+        return ActionResult(endpoint.answer("modifying"))
+
+    def delete_db_cluster_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        identifier = self._get_param("DBClusterEndpointIdentifier")  # type: ignore[attr-defined]
+        endpoint = self.backend.delete_db_cluster_endpoint(identifier)  # type: ignore[attr-defined]
+        return ActionResult(endpoint.answer("deleting"))
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.cluster-endpoints",
+    does="Create/Describe/Modify/DeleteDBClusterEndpoint(s): a cluster's custom endpoints "
+    "(READER, WRITER or ANY, static or excluded members) tagged by their ARN, the cluster's "
+    "own WRITER and READER endpoints when asked by cluster; "
+    "DBClusterEndpointAlreadyExistsFault, DBClusterEndpointNotFoundFault (moto: none of "
+    "these operations)",
+    reference=_API + "API_CreateDBClusterEndpoint.html",
+    test=_TESTS + "test_rds_a_clusters_custom_endpoints_are_kept",
+    replaces={"moto.rds.models:RDSBackend._get_resource_for_tagging": "7ba7c2b7d1288d2a"},
+)
+def _cluster_endpoints() -> None:
+    from moto.rds.models import RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(ClusterEndpointBackend, onto=RDSBackend)
+    graft(ClusterEndpointResponse, onto=RDSResponse)
+    before = original(RDSBackend, "_get_resource_for_tagging")
+
+    def _get_resource_for_tagging(self: Any, arn: str) -> Any:
+        head, _, identifier = arn.rpartition(":")
+        if head.endswith(":cluster-endpoint"):
+            return self.get_db_cluster_endpoint(identifier)
+        return before(self, arn)
+
+    patch(RDSBackend, "_get_resource_for_tagging", _get_resource_for_tagging)
