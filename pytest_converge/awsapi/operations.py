@@ -46,6 +46,7 @@ __all__ = [
     "service_model",
     "service_of",
     "signing_name",
+    "signing_names",
 ]
 
 #: Where :func:`operations_of` reads from.
@@ -217,6 +218,14 @@ def service_model(service: str) -> dict[str, Any] | None:
         return None
     model: dict[str, Any] = _loader().load_service_model(service, "service-2")
     return model
+
+
+@cache
+def signing_names() -> dict[str, str]:
+    """Every botocore service's SigV4 signing name (``stepfunctions`` -> ``states``), as
+    the data file keeps them (else as botocore's models say, reading every model)."""
+    kept = _data().get("signing_names")
+    return dict(kept) if kept else {s: signing_name(s) for s in sorted(botocore_services())}
 
 
 # -- the service rule ------------------------------------------------------------
