@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import parse_qsl
 
-from .operations import service_model, signing_names
+from .operations import service_model, signing_as
 
 __all__ = ["RestApi", "Route", "rest_api"]
 
@@ -125,13 +125,9 @@ class RestApi:
 @cache
 def rest_api(signing_name: str) -> RestApi:
     """The REST routes of every botocore service that signs as ``signing_name``."""
-    services = sorted(
-        (s for s, name in signing_names().items() if name == signing_name),
-        key=lambda s: s != signing_name,  # the namesake, then by name (stable)
-    )
     routes: list[Route] = []
     protocol = ""
-    for service in services:
+    for service in signing_as(signing_name):
         model = service_model(service) or {}
         if model.get("metadata", {}).get("protocol") not in REST_PROTOCOLS:
             continue
