@@ -740,50 +740,11 @@ def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[
 
 
 def operation_name(service: str, operation: str, method: str = "", path: str = "") -> str:
-    """``service:Operation`` as IAM writes it, e.g. ``outposts:ListOutposts``.
+    """``service:Operation`` as IAM writes it, e.g. ``elasticfilesystem:CreateMountTarget``.
 
-    The proxy names a REST call it has no route for ``GET outposts /outposts``;
-    botocore's service model, when it has the service, gives the API's name.
+    The proxy names a REST call from botocore's model (``faults/operations.py``); one
+    no template of it fits keeps its HTTP form, ``service:GET /path``.
     """
     if " " not in operation:
         return f"{service}:{operation}"
-    found = _rest_operation(service, method, path)
-    return f"{service}:{found}" if found else f"{service}:{method} {path}"
-
-
-@lru_cache(maxsize=64)
-def _rest_operation(service: str, method: str, path: str) -> str | None:
-    try:
-        import botocore.session
-
-        model = botocore.session.get_session().get_service_model(service)
-    except Exception:  # unknown service or no botocore data: keep the HTTP form
-        return None
-    best: tuple[int, str] | None = None
-    for name in model.operation_names:
-        http = model.operation_model(name).http
-        if http.get("method", "").upper() != method.upper():
-            continue
-        template = str(http.get("requestUri", "")).split("?", 1)[0]
-        literal = _uri_match(template, path)
-        if literal is not None and (best is None or literal > best[0]):
-            best = (literal, name)
-    return best[1] if best else None
-
-
-def _uri_match(template: str, path: str) -> int | None:
-    """How many literal segments of ``template`` match ``path`` (None: no match)."""
-    want = [p for p in template.strip("/").split("/") if p]
-    have = [p for p in path.split("?", 1)[0].strip("/").split("/") if p]
-    literal = 0
-    for i, part in enumerate(want):
-        if part.startswith("{") and part.endswith("+}"):
-            return literal if len(have) > i else None
-        if i >= len(have):
-            return None
-        if part.startswith("{"):
-            continue
-        if part != have[i]:
-            return None
-        literal += 1
-    return literal if len(have) == len(want) else None
+    return f"{service}:{method} {path}"

@@ -45,7 +45,9 @@ __all__ = [
     "operations_of",
     "service_model",
     "service_of",
+    "signing_as",
     "signing_name",
+    "signing_names",
 ]
 
 #: Where :func:`operations_of` reads from.
@@ -217,6 +219,22 @@ def service_model(service: str) -> dict[str, Any] | None:
         return None
     model: dict[str, Any] = _loader().load_service_model(service, "service-2")
     return model
+
+
+@cache
+def signing_names() -> dict[str, str]:
+    """Every botocore service's SigV4 signing name (``stepfunctions`` -> ``states``), as
+    the data file keeps them (else as botocore's models say, reading every model)."""
+    kept = _data().get("signing_names")
+    return dict(kept) if kept else {s: signing_name(s) for s in sorted(botocore_services())}
+
+
+def signing_as(signing_name: str) -> tuple[str, ...]:
+    """The botocore services that sign as ``signing_name``: its namesake first, then by
+    name (``apigateway`` -> ``apigateway``, ``apigatewayv2``; ``elasticfilesystem`` ->
+    ``efs``)."""
+    found = sorted(s for s, name in signing_names().items() if name == signing_name)
+    return tuple(sorted(found, key=lambda s: s != signing_name))
 
 
 # -- the service rule ------------------------------------------------------------

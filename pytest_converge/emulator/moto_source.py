@@ -41,6 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..awsapi.model import endpoint_prefix, known_service, operation_http, protocol
+from ..awsapi.operations import signing_as
 from ..storage import cache_dir
 from .served import served
 
@@ -490,9 +491,21 @@ def implements(service: str, operation: str) -> bool | None:
     method (a handler of its own, as S3's, cannot be told: None). The one place the
     question is answered: the served-operations data (``data/served/moto.json``, from
     moto's dispatch tables and the fidelity layer) first, this index where the data
-    knows nothing of the service."""
+    knows nothing of the service. ``service`` may be the signing name a call carries
+    (``elasticfilesystem`` is botocore's ``efs``)."""
+    service = _botocore_service(service, operation)
     answer = served("moto").serves(service, operation)
     return answer if answer is not None else _implements(service, operation)
+
+
+def _botocore_service(service: str, operation: str) -> str:
+    """The botocore service of ``service``'s ``operation``: its namesake, else the one
+    signing as it that has the operation (``elasticfilesystem``, ``CreateMountTarget``
+    -> ``efs``; ``apigateway``, ``CreateApi`` -> ``apigatewayv2``)."""
+    for candidate in (service, *signing_as(service)):
+        if known_service(candidate) and operation_http(candidate, operation) is not None:
+            return candidate
+    return service
 
 
 @lru_cache(maxsize=256)

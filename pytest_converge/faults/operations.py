@@ -22,11 +22,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from ..awsapi.routes import rest_api
+
 #: The wire protocols of AWS APIs; each has its own error format (see ``wire.py``).
 PROTOCOLS = ("ec2", "query", "json", "rest-xml", "rest-json")
-
-# Services whose REST APIs speak XML; every other REST service speaks JSON.
-_REST_XML_SERVICES = frozenset({"s3", "route53", "cloudfront", "s3control"})
 
 # X-Amz-Target prefixes -> SigV4 service names, for requests that carry no
 # Authorization header (the scope is the authority whenever it is present).
@@ -81,8 +80,9 @@ class Operation:
     """One identified API call.
 
     ``service`` is the SigV4 signing name ("ec2", "s3", "monitoring", ...),
-    ``name`` the API operation ("CreateVpc") or, for REST calls not in our
-    tables, ``"<METHOD> <service> <path template>"`` (ids replaced by ``{}``).
+    ``name`` the API operation ("CreateVpc"; a REST call's from botocore's model
+    of its signing name, ``awsapi/routes.py``) or, for a REST call no template of
+    that model fits, ``"<METHOD> <service> <path template>"`` (ids replaced by ``{}``).
     """
 
     service: str
@@ -130,9 +130,9 @@ def identify(
         protocol = "ec2" if service == "ec2" else "query"
         return Operation(service, action, protocol, access_key, region)
 
-    protocol = "rest-xml" if service in _REST_XML_SERVICES else "rest-json"
-    name = _route(service, method, path) or f"{method} {service} {path_template(path)}"
-    return Operation(service, name, protocol, access_key, region)
+    api = rest_api(service)
+    name = api.operation(method, path, query) or f"{method} {service} {path_template(path)}"
+    return Operation(service, name, api.protocol or "rest-json", access_key, region)
 
 
 def credential_scope(
@@ -388,133 +388,6 @@ def s3_operation(
     if method == "GET":
         return "ListObjectsV2" if params.get("list-type") == "2" else "ListObjects"
     return {"PUT": "CreateBucket", "DELETE": "DeleteBucket"}.get(method, f"{method} s3 /{{}}")
-
-
-# --- REST-JSON / REST-XML route tables ----------------------------------------------------
-
-# (service, method, path template) -> operation. Templates use {} for ids and are
-# compared after path_template(), so they must be written the way it renders them.
-_ROUTES: dict[tuple[str, str, str], str] = {}
-
-
-def _add_routes(service: str, table: str) -> None:
-    for line in table.strip().splitlines():
-        method, template, name = line.split()
-        _ROUTES[(service, method, template)] = name
-
-
-_add_routes(
-    "lambda",
-    """
-    POST   /2015-03-31/functions                            CreateFunction
-    GET    /2015-03-31/functions                            ListFunctions
-    GET    /2015-03-31/functions/{}                         GetFunction
-    DELETE /2015-03-31/functions/{}                         DeleteFunction
-    GET    /2015-03-31/functions/{}/configuration           GetFunctionConfiguration
-    PUT    /2015-03-31/functions/{}/configuration           UpdateFunctionConfiguration
-    PUT    /2015-03-31/functions/{}/code                    UpdateFunctionCode
-    POST   /2015-03-31/functions/{}/invocations             Invoke
-    POST   /2014-11-13/functions/{}/invoke-async            InvokeAsync
-    POST   /2015-03-31/functions/{}/policy                  AddPermission
-    GET    /2015-03-31/functions/{}/policy                  GetPolicy
-    DELETE /2015-03-31/functions/{}/policy/{}               RemovePermission
-    POST   /2015-03-31/functions/{}/versions                PublishVersion
-    GET    /2015-03-31/functions/{}/versions                ListVersionsByFunction
-    POST   /2015-03-31/functions/{}/aliases                 CreateAlias
-    GET    /2015-03-31/functions/{}/aliases                 ListAliases
-    GET    /2015-03-31/functions/{}/aliases/{}              GetAlias
-    PUT    /2015-03-31/functions/{}/aliases/{}              UpdateAlias
-    DELETE /2015-03-31/functions/{}/aliases/{}              DeleteAlias
-    POST   /2015-03-31/event-source-mappings                CreateEventSourceMapping
-    GET    /2015-03-31/event-source-mappings                ListEventSourceMappings
-    GET    /2015-03-31/event-source-mappings/{}             GetEventSourceMapping
-    PUT    /2015-03-31/event-source-mappings/{}             UpdateEventSourceMapping
-    DELETE /2015-03-31/event-source-mappings/{}             DeleteEventSourceMapping
-    GET    /2016-08-19/account-settings                     GetAccountSettings
-    PUT    /2017-10-31/functions/{}/concurrency             PutFunctionConcurrency
-    DELETE /2017-10-31/functions/{}/concurrency             DeleteFunctionConcurrency
-    GET    /2019-09-30/functions/{}/concurrency             GetFunctionConcurrency
-    GET    /2017-03-31/tags/{}                              ListTags
-    POST   /2017-03-31/tags/{}                              TagResource
-    DELETE /2017-03-31/tags/{}                              UntagResource
-    GET    /2018-10-31/layers                               ListLayers
-    POST   /2018-10-31/layers/{}/versions                   PublishLayerVersion
-    GET    /2018-10-31/layers/{}/versions                   ListLayerVersions
-    GET    /2018-10-31/layers/{}/versions/{}                GetLayerVersion
-    DELETE /2018-10-31/layers/{}/versions/{}                DeleteLayerVersion
-    GET    /2018-10-31/layers/{}/versions/{}/policy         GetLayerVersionPolicy
-    POST   /2018-10-31/layers/{}/versions/{}/policy         AddLayerVersionPermission
-    DELETE /2018-10-31/layers/{}/versions/{}/policy/{}      RemoveLayerVersionPermission
-    PUT    /2019-09-25/functions/{}/event-invoke-config     PutFunctionEventInvokeConfig
-    POST   /2019-09-25/functions/{}/event-invoke-config     UpdateFunctionEventInvokeConfig
-    GET    /2019-09-25/functions/{}/event-invoke-config     GetFunctionEventInvokeConfig
-    DELETE /2019-09-25/functions/{}/event-invoke-config     DeleteFunctionEventInvokeConfig
-    PUT    /2019-09-30/functions/{}/provisioned-concurrency PutProvisionedConcurrencyConfig
-    GET    /2019-09-30/functions/{}/provisioned-concurrency GetProvisionedConcurrencyConfig
-    DELETE /2019-09-30/functions/{}/provisioned-concurrency DeleteProvisionedConcurrencyConfig
-    PUT    /2020-06-30/functions/{}/code-signing-config     PutFunctionCodeSigningConfig
-    GET    /2020-06-30/functions/{}/code-signing-config     GetFunctionCodeSigningConfig
-    DELETE /2020-06-30/functions/{}/code-signing-config     DeleteFunctionCodeSigningConfig
-    POST   /2021-10-31/functions/{}/url                     CreateFunctionUrlConfig
-    GET    /2021-10-31/functions/{}/url                     GetFunctionUrlConfig
-    PUT    /2021-10-31/functions/{}/url                     UpdateFunctionUrlConfig
-    DELETE /2021-10-31/functions/{}/url                     DeleteFunctionUrlConfig
-    """,
-)
-_add_routes(
-    "apigateway",
-    """
-    POST   /restapis                                        CreateRestApi
-    GET    /restapis                                        GetRestApis
-    GET    /restapis/{}                                     GetRestApi
-    PATCH  /restapis/{}                                     UpdateRestApi
-    PUT    /restapis/{}                                     PutRestApi
-    DELETE /restapis/{}                                     DeleteRestApi
-    GET    /restapis/{}/resources                           GetResources
-    POST   /restapis/{}/resources/{}                        CreateResource
-    GET    /restapis/{}/resources/{}                        GetResource
-    PATCH  /restapis/{}/resources/{}                        UpdateResource
-    DELETE /restapis/{}/resources/{}                        DeleteResource
-    PUT    /restapis/{}/resources/{}/methods/{}             PutMethod
-    GET    /restapis/{}/resources/{}/methods/{}             GetMethod
-    PATCH  /restapis/{}/resources/{}/methods/{}             UpdateMethod
-    DELETE /restapis/{}/resources/{}/methods/{}             DeleteMethod
-    PUT    /restapis/{}/resources/{}/methods/{}/integration PutIntegration
-    GET    /restapis/{}/resources/{}/methods/{}/integration GetIntegration
-    DELETE /restapis/{}/resources/{}/methods/{}/integration DeleteIntegration
-    POST   /restapis/{}/deployments                         CreateDeployment
-    GET    /restapis/{}/deployments                         GetDeployments
-    GET    /restapis/{}/deployments/{}                      GetDeployment
-    DELETE /restapis/{}/deployments/{}                      DeleteDeployment
-    POST   /restapis/{}/stages                              CreateStage
-    GET    /restapis/{}/stages                              GetStages
-    GET    /restapis/{}/stages/{}                           GetStage
-    PATCH  /restapis/{}/stages/{}                           UpdateStage
-    DELETE /restapis/{}/stages/{}                           DeleteStage
-    PUT    /tags/{}                                         TagResource
-    DELETE /tags/{}                                         UntagResource
-    GET    /tags/{}                                         GetTags
-    """,
-)
-_add_routes(
-    "route53",
-    """
-    POST   /2013-04-01/hostedzone                           CreateHostedZone
-    GET    /2013-04-01/hostedzone                           ListHostedZones
-    GET    /2013-04-01/hostedzone/{}                        GetHostedZone
-    DELETE /2013-04-01/hostedzone/{}                        DeleteHostedZone
-    POST   /2013-04-01/hostedzone/{}                        UpdateHostedZoneComment
-    POST   /2013-04-01/hostedzone/{}/rrset                  ChangeResourceRecordSets
-    GET    /2013-04-01/hostedzone/{}/rrset                  ListResourceRecordSets
-    GET    /2013-04-01/change/{}                            GetChange
-    GET    /2013-04-01/tags/{}/{}                           ListTagsForResource
-    POST   /2013-04-01/tags/{}/{}                           ChangeTagsForResource
-    """,
-)
-
-
-def _route(service: str, method: str, path: str) -> str | None:
-    return _ROUTES.get((service, method, path_template(path)))
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pytest_converge.analysis.gaps import (
     unimplemented_notes,
     unimplemented_operation,
 )
+from pytest_converge.faults.operations import identify
 
 #: The shipped catalogue and the entries the fidelity layer retired: what moto as released
 #: meets (tests/data/moto_as_released_gaps.json). The plans below were recorded on it.
@@ -198,15 +199,20 @@ def test_unimplemented_answers(status, body, expected):
     assert unimplemented_operation(status, [], body) is expected
 
 
+_SIGNED_OUTPOSTS = "AWS4-HMAC-SHA256 Credential=AK/20240101/us-east-1/outposts/aws4_request"
+
+
 def test_unimplemented_operations_are_named_as_iam_writes_them():
-    assert operation_name("outposts", "GET outposts /outposts", "GET", "/outposts") == (
-        "outposts:ListOutposts"
+    # The proxy names a REST call from botocore's model; one no template fits keeps
+    # its HTTP form.
+    assert identify("GET", "/outposts", {"Authorization": _SIGNED_OUTPOSTS}, b"").name == (
+        "ListOutposts"
     )
     assert operation_name("ec2", "CreateCapacityReservation") == "ec2:CreateCapacityReservation"
     assert operation_name("nosuchservice", "GET x /y", "GET", "/y") == "nosuchservice:GET /y"
     call = SimpleNamespace(
         service="outposts",
-        operation="GET outposts /outposts",
+        operation="ListOutposts",
         method="GET",
         path="/outposts",
         unimplemented=True,

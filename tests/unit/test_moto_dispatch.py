@@ -27,6 +27,22 @@ def test_moto_serves_what_its_dispatch_reaches(service, operation, served):
 
 
 @pytest.mark.parametrize(
+    ("signing_name", "operation", "service"),
+    [
+        ("elasticfilesystem", "CreateMountTarget", "efs"),
+        ("elasticfilesystem", "PutBackupPolicy", "efs"),
+        ("apigateway", "CreateApi", "apigatewayv2"),  # v1 is the namesake, v2 has it
+        ("apigateway", "CreateRestApi", "apigateway"),
+    ],
+)
+def test_a_calls_signing_name_is_read_as_the_botocore_service_with_the_operation(
+    signing_name, operation, service
+):
+    # The proxy records a call under its signing name ("elasticfilesystem:CreateMountTarget").
+    assert implements(signing_name, operation) is implements(service, operation) is True
+
+
+@pytest.mark.parametrize(
     ("service", "operation"),
     [
         ("ec2", "DescribeVpcBlockPublicAccessOptions"),  # grafted onto EC2Response

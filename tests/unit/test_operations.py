@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from pytest_converge.awsapi.routes import RestApi, Route, rest_api
 from pytest_converge.errors import FaultError
 from pytest_converge.faults import (
     FAULT_KINDS,
@@ -27,6 +28,7 @@ from pytest_converge.faults.operations import credential_scope, path_template
 from pytest_converge.faults.wire import Response, error_response, throttle_response
 
 KEY = "AKIACONVERGETEST0000"
+EFS = "elasticfilesystem"  # EFS's signing name
 FORM = "application/x-www-form-urlencoded; charset=utf-8"
 
 
@@ -254,6 +256,83 @@ def test_apigateway_table_and_route53_is_rest_xml() -> None:
     assert op.name == "PutMethod" and op.protocol == "rest-json"
     op = identify("POST", "/2013-04-01/hostedzone/Z0123456789/rrset/", headers("route53"), b"")
     assert op == Operation("route53", "ChangeResourceRecordSets", "rest-xml", KEY)
+
+
+@pytest.mark.parametrize(
+    ("signing_name", "method", "target", "expected"),
+    [
+        # EFS signs as elasticfilesystem; each name is the model's, no table of ours.
+        (EFS, "POST", "/2015-02-01/mount-targets", "CreateMountTarget"),
+        (EFS, "GET", "/2015-02-01/mount-targets?FileSystemId=fs-1", "DescribeMountTargets"),
+        (EFS, "DELETE", "/2015-02-01/mount-targets/fsmt-0a1b2c", "DeleteMountTarget"),
+        (EFS, "PUT", "/2015-02-01/file-systems/fs-0a1b2c/policy", "PutFileSystemPolicy"),
+        (
+            EFS, "POST",
+            "/2015-02-01/file-systems/fs-0a1b2c/replication-configuration",
+            "CreateReplicationConfiguration",
+        ),
+        (
+            EFS, "GET", "/2015-02-01/file-systems/replication-configurations",
+            "DescribeReplicationConfigurations",
+        ),
+        # A literal segment beats a placeholder (GetAutomationRuleV2 is /automationrulesv2/{Id}).
+        ("securityhub", "GET", "/automationrulesv2/list", "ListAutomationRulesV2"),
+        ("securityhub", "GET", "/automationrulesv2/arn-1", "GetAutomationRuleV2"),
+        ("eks", "POST", "/clusters", "CreateCluster"),
+        ("eks", "GET", "/clusters/my-cluster/node-groups/default", "DescribeNodegroup"),
+        ("appsync", "POST", "/v1/apis/abc123/types/Query/resolvers", "CreateResolver"),
+        # Glacier's tags differ by a fixed query value.
+        ("glacier", "POST", "/-/vaults/my-vault/tags?operation=add", "AddTagsToVault"),
+        ("glacier", "POST", "/-/vaults/my-vault/tags?operation=remove", "RemoveTagsFromVault"),
+        # API Gateway v1 and v2 share the signing name: v2's templates start /v2/.
+        ("apigateway", "POST", "/v2/apis", "CreateApi"),
+        ("apigateway", "POST", "/v2/apis/a1b2c3/routes", "CreateRoute"),
+        ("apigateway", "POST", "/restapis", "CreateRestApi"),
+        ("apigateway", "PUT", "/tags/arn%3Aaws%3Aapigateway%3A%3A%2Frestapis%2Fa1", "TagResource"),
+        ("apigateway", "POST", "/v2/tags/arn%3Aaws%3Aapigateway", "TagResource"),
+        ("route53", "GET", "/2013-04-01/hostedzone/Z0123456789", "GetHostedZone"),
+        ("route53", "POST", "/2013-04-01/tags/hostedzone/Z0123456789", "ChangeTagsForResource"),
+    ],
+)  # fmt: skip
+def test_rest_operations_are_named_from_botocores_model(
+    signing_name: str, method: str, target: str, expected: str
+) -> None:
+    op = identify(method, target, headers(signing_name), b"{}")
+    assert (op.service, op.name) == (signing_name, expected)
+    assert op.protocol == ("rest-xml" if signing_name == "route53" else "rest-json")
+
+
+def test_a_fixed_query_key_tells_two_operations_of_one_path_apart() -> None:
+    plain = identify("POST", "/2020-05-31/distribution", headers("cloudfront"), b"")
+    tagged = identify("POST", "/2020-05-31/distribution?WithTags", headers("cloudfront"), b"")
+    assert (plain.name, tagged.name) == ("CreateDistribution", "CreateDistributionWithTags")
+    assert plain.protocol == "rest-xml"
+
+
+def test_routes_rank_literal_over_placeholder_over_greedy() -> None:
+    routes = [
+        Route.of("svc", name, {"method": "GET", "requestUri": uri})
+        for name, uri in [
+            ("GetAnything", "/things/{Path+}"),
+            ("GetThing", "/things/{Id}"),
+            ("ListOwnThings", "/things/own"),
+            ("GetThingPart", "/things/{Id}/{Part}"),
+            ("GetThingTags", "/things/{Id}?tags"),
+        ]
+    ]
+    api = RestApi("svc", "rest-json", tuple(sorted(routes, key=Route.rank, reverse=True)))
+    assert api.operation("GET", "/things/own") == "ListOwnThings"
+    assert api.operation("GET", "/things/t-1") == "GetThing"
+    assert api.operation("GET", "/things/t-1", [("tags", "")]) == "GetThingTags"
+    assert api.operation("GET", "/things/t-1/p") == "GetThingPart"
+    assert api.operation("GET", "/things/t-1/p/q") == "GetAnything"
+    assert api.operation("GET", "/things") is None
+    assert api.operation("PUT", "/things/t-1") is None
+
+
+def test_rest_models_are_read_once_per_signing_name() -> None:
+    assert rest_api("elasticfilesystem") is rest_api("elasticfilesystem")
+    assert rest_api("newsvc").routes == () and rest_api("newsvc").protocol == ""
 
 
 def test_unknown_rest_call_falls_back_to_a_stable_template() -> None:
