@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
     from .results import ApplyResult, Observations
+    from .worlds import CleanWorlds
 
 
 class Step(str, enum.Enum):
@@ -147,8 +148,10 @@ class ScenarioStack(Protocol):
     def warm_inventory(self) -> None: ...
     def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]: ...
     def take_run_findings(self, scenario: str) -> list[Defect]: ...
-    def clean_world(self) -> World | None: ...
-    def recorded_world(self) -> World | None: ...
+    @property
+    def worlds(self) -> CleanWorlds:
+        """The clean worlds a recovery is checked against (:mod:`.worlds`)."""
+
     def world_defects(
         self,
         clean: World | None,

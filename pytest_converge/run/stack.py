@@ -70,7 +70,6 @@ from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
 from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
-from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback
 from ..report import convergence_error, ran_with
@@ -84,6 +83,7 @@ from .protocol import Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
+from .worlds import CleanWorlds
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -182,11 +182,6 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The last command was stopped because the emulator under it died (see _stall_watch).
         self._emulator_lost = False
-        #: The world a clean apply made, by variable values (see clean_world), and
-        #: the types the emulator's world() covers (None: not asked yet).
-        self._clean_worlds: dict[str, World | None] = {}
-        self._clean_states: dict[str, dict[str, Any]] = {}
-        self._world_covered: frozenset[str] | None = None
         #: egress and stalled defects of the runs since the scenario started
         #: (see take_run_findings).
         self._egress: list[Defect] = []
@@ -202,6 +197,8 @@ class Stack:
         self.regions: set[str] = {emulator.region} | declared_regions(self.module)
         #: The AWS resources and data sources the module and its modules declare.
         self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The clean worlds (and state files) a recovery is checked against.
+        self.worlds = CleanWorlds(self, self._addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
@@ -760,10 +757,7 @@ class Stack:
         self.fresh_start()
         result = self.apply_for_points()
         if result.servable_ok:
-            # Which resource a grouped run's leftover stands for, and what depends on what.
-            self._clean_states[self._world_key()] = read_json(self.workdir / "terraform.tfstate")
-        if result.servable_ok and self._world_types():  # the world to check recoveries against
-            self._clean_worlds[self._world_key()] = self._world_now()
+            self.worlds.record()
         self.fresh_start()
         if not result.servable_ok:
             result.raise_for_error()
@@ -809,65 +803,6 @@ class Stack:
             self._on_seen(self, defects)
 
     # -- the recovered world -------------------------------------------
-    def clean_world(self) -> World | None:
-        """The world a clean apply of this configuration makes, to check a recovery against.
-
-        None when there is nothing to compare: the emulator cannot tell what it
-        holds (no ``world()``), or the module declares no type it covers. Recorded
-        once per Stack and variable values, with a clean apply (``-parallelism=1``,
-        as fault scenarios run) that leaves the emulator to be emptied by the caller;
-        :meth:`fault_points` records it with its own clean apply.
-        """
-        key = self._world_key()
-        if key not in self._clean_worlds:
-            world = None
-            if self._world_types():
-                self.step(Step.CLEAN_APPLY, "to compare recovered worlds with")
-                self.fresh_start()
-                if self.apply_for_points().servable_ok:
-                    world = self._world_now()
-            self._clean_worlds[key] = world
-        return self._clean_worlds[key]
-
-    def _world_key(self) -> str:
-        return json.dumps(self.variables, sort_keys=True, default=str)
-
-    def recorded_world(self) -> World | None:
-        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any
-        (part of the runner's interface)."""
-        return self._clean_worlds.get(self._world_key())
-
-    def recorded_state(self) -> dict[str, Any] | None:
-        """The state file :meth:`fault_points`' clean apply left, if it recorded one."""
-        return self._clean_states.get(self._world_key())
-
-    def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
-        """Keep clean worlds in ``worlds``, shared with the other Stacks of this module
-        content and emulator (the session's): one clean apply per module, not per test."""
-        self._clean_worlds = worlds
-
-    def remember_world(self, world: World) -> None:
-        """Take ``world`` as the clean world of this configuration (recorded elsewhere:
-        zero-code mode records it once per module with the fault points)."""
-        self._clean_worlds[self._world_key()] = world
-
-    def _world_types(self) -> set[str]:
-        """The types of this module whose objects the emulator's ``world()`` reads."""
-        read = getattr(self.emulator, "world", None)
-        if read is None:
-            return set()
-        if self._world_covered is None:
-            self.check_emulator()  # a dead emulator is named as such, before any call
-            self._world_covered = frozenset(read().get("covered") or ())
-        declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
-        return declared & self._world_covered
-
-    def _world_now(self) -> World | None:
-        """What the emulator holds now, matched to the state file."""
-
-        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        return take_world(self.emulator, state)
-
     def world_defects(
         self,
         clean: World | None,
@@ -885,7 +820,7 @@ class Stack:
         if self.last_apply is not second or plan is None or not plan.is_empty:
             return []  # the second plan changed something: its own defects say what
 
-        recovered = self._world_now()
+        recovered = self.worlds.now()
         if recovered is None:
             return []
         return world_defects(
