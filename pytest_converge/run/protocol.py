@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
     from .results import ApplyResult, Observations
+    from .watch import StallWatch
     from .worlds import CleanWorlds
 
 
@@ -133,7 +134,10 @@ class ScenarioStack(Protocol):
     def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner: ...
     def fresh_start(self) -> None: ...
     def check_emulator(self) -> None: ...
-    def stall_watch(self) -> Callable[[], str | None]: ...
+    @property
+    def watch(self) -> StallWatch:
+        """The stall watch of its commands (:mod:`.watch`)."""
+
     def note_calls(self, calls: Sequence[Call]) -> None: ...
     def cut_since_start(self) -> list[str]: ...
     @property
