@@ -7,7 +7,7 @@ times on one Stack, timing the two parts of the check inside each scenario:
 - the per-scenario part: reading what moto holds (``GET /converge-api/world``),
   matching it to state and comparing (``Stack._world_defects``);
 - the once-per-Stack part: the clean apply whose world the scenarios are
-  compared with (``Stack._clean_world``; zero-code mode gets it for free from
+  compared with (``CleanWorlds.clean``; zero-code mode gets it for free from
   the apply that records the fault points, so only the first part counts there).
 
     python bench/world_overhead.py              # 5 scenarios
@@ -52,7 +52,7 @@ def test_world_overhead(converge):
         return run
 
     stack._world_defects = timed("check", stack._world_defects)
-    stack._clean_world = timed("clean", stack._clean_world)
+    stack.worlds.clean = timed("clean", stack.worlds.clean)
     rows = []
     for i in range({scenarios}):
         spent["check"] = spent["clean"] = 0.0

@@ -89,7 +89,7 @@ class ConvergeSession:
         self._stateful: frozenset[str] | None = None
         self._localstack_missing: str | None = None
         #: Clean worlds by module content and emulator, shared by every Stack of the run
-        #: (see Stack.share_clean_worlds): one clean apply per module, not per test.
+        #: (see CleanWorlds.share): one clean apply per module, not per test.
         self._clean_worlds: dict[tuple[str, str], dict[str, Any]] = {}
         #: The emulator was just started and nothing has run against it yet.
         self._pristine = False
@@ -404,7 +404,7 @@ class ConvergeSession:
         stack.loop_alert = self.settings.loop_alert
         stack.stateful_types = self.stateful_types()
         where = str(stack.template.root / stack.template.subdir)
-        stack.share_clean_worlds(self._clean_worlds.setdefault((where, emulator.name), {}))
+        stack.worlds.share(self._clean_worlds.setdefault((where, emulator.name), {}))
         if live is not None:  # its steps and applying resources on the status line
             live.follow(stack)
         return stack

@@ -282,7 +282,7 @@ class Loop:
             out=PLAN_FILE,
             parallelism=self.stack.parallelism,
             ok_codes=(0, 1, 2),
-            watch=self.stack.stall_watch(),  # stuck on one call: TerraformStalled
+            watch=self.stack.watch.for_command(),  # stuck on one call: TerraformStalled
         )
         if done.returncode not in (0, 2):
             return (
@@ -306,7 +306,7 @@ class Loop:
             no_color=IsFlagged,
             json=IsFlagged,
             parallelism=self.stack.parallelism,
-            watch=self.stack.stall_watch(),
+            watch=self.stack.watch.for_command(),
         )
         completed: dict[str, float] = {}
         for event in done.events:

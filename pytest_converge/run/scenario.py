@@ -119,7 +119,7 @@ class Scenario:
         # The world a clean apply makes, to compare the recovered one with (made
         # first: its clean apply empties the emulator after itself). A later stage
         # keeps the emulator's content: there is no clean world to compare with.
-        clean = stack.clean_world() if self.fresh and self.faulted else None
+        clean = stack.worlds.clean() if self.fresh and self.faulted else None
         if self.fresh:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had

@@ -28,12 +28,10 @@ from typing import Any, Protocol
 
 from ..analysis.defects import Defect, WatchedList
 from ..analysis.diffs import plan_defects
-from ..analysis.egress_check import egress_defects, in_flight
+from ..analysis.egress_check import in_flight
 from ..analysis.emulators import Outcome, emulator_differences
 from ..analysis.gaps import (
-    Gap,
     emulator_version,
-    load_catalogue,
     mark_disagreements,
     mark_emulator_gaps,
     undecodable_notes,
@@ -42,19 +40,9 @@ from ..analysis.gaps import (
 from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
 from ..analysis.stalls import (
-    KNOWN_WAIT_LIMITS,
-    REFUSED_EGRESS,
-    SILENT_WAIT,
     STALL_LIMITS,
-    Stall,
     StallLimits,
-    catalogued_wait,
-    find_silence,
-    find_stall,
-    provisioning,
-    retried_egress,
     split_after_cut,
-    stall_defect,
 )
 from ..analysis.state import state_resources
 from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
@@ -65,12 +53,11 @@ from ..emulator.base import Emulator
 from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
 from ..emulator.served import preflight_of
-from ..errors import ConvergenceError, EmulatorError, TerraformError, TerraformStalled
+from ..errors import ConvergenceError, EmulatorError, TerraformError
 from ..faults import Call, Crash, Fault, Proxy, parse_fault
 from ..faults.cut import Gather
 from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
-from ..inventory.world import take_world
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
@@ -84,6 +71,8 @@ from .protocol import Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
+from .watch import StallWatch
+from .worlds import CleanWorlds
 
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
@@ -180,17 +169,8 @@ class Stack:
         #: Nothing has used the emulator since it started or was emptied (the
         #: session knows): the first scenario skips its reset; any apply ends it.
         self._emulator_empty = emulator_empty
-        #: The last command was stopped because the emulator under it died (see _stall_watch).
-        self._emulator_lost = False
-        #: The world a clean apply made, by variable values (see clean_world), and
-        #: the types the emulator's world() covers (None: not asked yet).
-        self._clean_worlds: dict[str, World | None] = {}
-        self._clean_states: dict[str, dict[str, Any]] = {}
-        self._world_covered: frozenset[str] | None = None
-        #: egress and stalled defects of the runs since the scenario started
-        #: (see take_run_findings).
-        self._egress: list[Defect] = []
-        self._stalled: list[Defect] = []
+        #: The stall watch of the runs, and the egress and stalled findings it gathered.
+        self.watch = StallWatch(self)
 
     def _read_module(self) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
@@ -202,6 +182,8 @@ class Stack:
         self.regions: set[str] = {emulator.region} | declared_regions(self.module)
         #: The AWS resources and data sources the module and its modules declare.
         self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The clean worlds (and state files) a recovery is checked against.
+        self.worlds = CleanWorlds(self, self._addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
             check_served(self._addresses, self.name)
@@ -299,18 +281,18 @@ class Stack:
         matcher = self._arm(armed, applying, clean)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
-        watch, stalls = self._stall_watch(timeline)
+        watch, stalls = self.watch.start(timeline)
         try:
             done, error = self._run_apply(
                 parallelism, targets, refresh, watch, self._listener(applying, matcher, timeline)
             )
         finally:
             unfired = self.proxy.disarm()
-        if self._emulator_lost:
+        if self.watch.lost:
             raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator)
-        egress = self._egress_of(timeline)
+        egress = self.watch.egress_of(timeline)
         events = done.events if done is not None else []
         result = ApplyResult(
             ok=error is None,
@@ -328,7 +310,7 @@ class Stack:
             else applying.addresses(),
             signalled=done.signalled if done is not None else None,
             egress=egress,
-            stalled=self._stalled_of("terraform apply", error, stalls, timeline, egress),
+            stalled=self.watch.stalled_of("terraform apply", error, stalls, timeline, egress),
             events=events,
             clock_offset=time.time() - time.monotonic(),
             untested=untested_resources(events, self.proxy.calls, _served_by) if error else {},
@@ -465,7 +447,7 @@ class Stack:
         self.proxy.clear()
         planfile = "converge.tfplan"
         timeline: list[tuple[float, dict[str, Any]]] = []
-        watch, stalls = self._stall_watch(timeline)
+        watch, stalls = self.watch.start(timeline)
         try:
             done = self.runner.run(
                 "plan",
@@ -482,13 +464,15 @@ class Stack:
                 watch=watch,
             )
         except TerraformError as exc:
-            if self._emulator_lost:
+            if self.watch.lost:
                 raise EmulatorError(self._emulator_died("during plan")) from exc
             _name_emulator_gaps(exc, self.proxy.calls, self.emulator)
-            self._stalled_of("terraform plan", exc, stalls, timeline, self._egress_of(timeline))
+            self.watch.stalled_of(
+                "terraform plan", exc, stalls, timeline, self.watch.egress_of(timeline)
+            )
             raise
         else:
-            self._egress_of(timeline)
+            self.watch.egress_of(timeline)
         if done.returncode == 0:
             self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
         else:
@@ -761,10 +745,7 @@ class Stack:
         self.fresh_start()
         result = self.apply_for_points()
         if result.servable_ok:
-            # Which resource a grouped run's leftover stands for, and what depends on what.
-            self._clean_states[self._world_key()] = read_json(self.workdir / "terraform.tfstate")
-        if result.servable_ok and self._world_types():  # the world to check recoveries against
-            self._clean_worlds[self._world_key()] = self._world_now()
+            self.worlds.record()
         self.fresh_start()
         if not result.servable_ok:
             result.raise_for_error()
@@ -810,65 +791,6 @@ class Stack:
             self._on_seen(self, defects)
 
     # -- the recovered world -------------------------------------------
-    def clean_world(self) -> World | None:
-        """The world a clean apply of this configuration makes, to check a recovery against.
-
-        None when there is nothing to compare: the emulator cannot tell what it
-        holds (no ``world()``), or the module declares no type it covers. Recorded
-        once per Stack and variable values, with a clean apply (``-parallelism=1``,
-        as fault scenarios run) that leaves the emulator to be emptied by the caller;
-        :meth:`fault_points` records it with its own clean apply.
-        """
-        key = self._world_key()
-        if key not in self._clean_worlds:
-            world = None
-            if self._world_types():
-                self.step(Step.CLEAN_APPLY, "to compare recovered worlds with")
-                self.fresh_start()
-                if self.apply_for_points().servable_ok:
-                    world = self._world_now()
-            self._clean_worlds[key] = world
-        return self._clean_worlds[key]
-
-    def _world_key(self) -> str:
-        return json.dumps(self.variables, sort_keys=True, default=str)
-
-    def recorded_world(self) -> World | None:
-        """The clean world :meth:`fault_points` (or a first scenario) recorded, if any
-        (part of the runner's interface)."""
-        return self._clean_worlds.get(self._world_key())
-
-    def recorded_state(self) -> dict[str, Any] | None:
-        """The state file :meth:`fault_points`' clean apply left, if it recorded one."""
-        return self._clean_states.get(self._world_key())
-
-    def share_clean_worlds(self, worlds: dict[str, World | None]) -> None:
-        """Keep clean worlds in ``worlds``, shared with the other Stacks of this module
-        content and emulator (the session's): one clean apply per module, not per test."""
-        self._clean_worlds = worlds
-
-    def remember_world(self, world: World) -> None:
-        """Take ``world`` as the clean world of this configuration (recorded elsewhere:
-        zero-code mode records it once per module with the fault points)."""
-        self._clean_worlds[self._world_key()] = world
-
-    def _world_types(self) -> set[str]:
-        """The types of this module whose objects the emulator's ``world()`` reads."""
-        read = getattr(self.emulator, "world", None)
-        if read is None:
-            return set()
-        if self._world_covered is None:
-            self.check_emulator()  # a dead emulator is named as such, before any call
-            self._world_covered = frozenset(read().get("covered") or ())
-        declared = {a.split(".")[0] for a in self._addresses if not a.startswith("data.")}
-        return declared & self._world_covered
-
-    def _world_now(self) -> World | None:
-        """What the emulator holds now, matched to the state file."""
-
-        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        return take_world(self.emulator, state)
-
     def world_defects(
         self,
         clean: World | None,
@@ -886,7 +808,7 @@ class Stack:
         if self.last_apply is not second or plan is None or not plan.is_empty:
             return []  # the second plan changed something: its own defects say what
 
-        recovered = self._world_now()
+        recovered = self.worlds.now()
         if recovered is None:
             return []
         return world_defects(
@@ -1009,118 +931,10 @@ class Stack:
             else:
                 self.services.setdefault(c.region, set()).add(c.service)
 
-    def stall_watch(self) -> Callable[[], str | None]:
-        """A ``watch`` for :meth:`Runner.run`: stops a command stuck on one call.
-
-        For runs outside :meth:`apply`/:meth:`plan` (a loop's cycles, an old
-        revision's apply): the command fails with ``TerraformStalled``.
-        """
-        return self._stall_watch([])[0]
-
-    def _egress_of(self, timeline: list[tuple[float, dict[str, Any]]]) -> list[Defect]:
-        """The egress defects of the run that just ended (also kept for _take_egress)."""
-        found = egress_defects(self.egress_guard.take(), timeline, module=self.name)
-        self._egress.extend(found)
-        return found
-
-    def _stall_watch(
-        self, timeline: list[tuple[float, dict[str, Any]]]
-    ) -> tuple[Callable[[], str | None], list[Stall]]:
-        """A ``watch`` for :meth:`Runner.run` that stops a command stuck on one call,
-        and the list it puts that :class:`Stall` in."""
-        found: list[Stall] = []
-        limits = self.stall_limits
-        known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
-        begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
-
-        self._emulator_lost = False
-
-        def watch() -> str | None:
-            # Called from the thread that appends to ``timeline``: no race.
-            progress = [t for t, e in timeline if e.get("type") in _PROGRESS_EVENTS]
-            calls = [c for c in self.proxy.calls if c.started >= begun]
-            # A dead emulator: the provider would retry its calls for minutes.
-            if any(c.unreached for c in calls) and not self.emulator.is_alive():
-                self._emulator_lost = True
-                return f"the {self.emulator.name} emulator stopped answering"
-            refused = [a for a in self.egress_guard.attempts if a.at >= begun]
-            stall = find_stall(calls, refused, progress, limits)
-            if stall is None and known != limits:
-                # A wait the catalogue explains is stopped sooner (KNOWN_WAIT_LIMITS).
-                early = find_stall(calls, refused, progress, known)
-                # The catalogue is read only for such a candidate, not for every command.
-                if early is not None and catalogued_wait(
-                    early, _waiting(in_flight(timeline, early.last), early), self._catalogue()
-                ):
-                    stall = early
-            if stall is None:
-                # A wait that asks nothing at all makes no progress either.
-                now = time.monotonic()
-                running = provisioning(timeline)
-                waiting = [a for a in in_flight(timeline, now) if a not in running]
-                pending = len(self.proxy.in_flight)
-                stall = find_silence(calls, progress, waiting, now, begun, limits, pending)
-            if stall is None:
-                return None
-            found.append(stall)
-            return stall.describe(_silent_for(timeline, stall))
-
-        return watch, found
-
-    def _catalogue(self) -> list[Gap]:
-        """The known-gaps entries that apply to this Stack's emulator and its version."""
-        version = emulator_version(self.emulator)
-        return [g for g in load_catalogue() if g.applies_to(self.emulator.name, version)]
-
-    def _stalled_of(
-        self,
-        command: str,
-        error: BaseException | None,
-        stalls: list[Stall],
-        timeline: list[tuple[float, dict[str, Any]]],
-        egress: list[Defect],
-    ) -> list[Defect]:
-        """The finding of a command stopped on a stall (also kept for take_run_findings).
-
-        A stall on a refused connection is told on the run's ``egress`` defects for
-        that host; a stall on the emulator is a ``stalled`` defect.
-        """
-        if not isinstance(error, TerraformStalled) or not stalls:
-            return []
-        stall = stalls[0]
-        told = stall.kind == REFUSED_EGRESS and retried_egress(
-            egress, stall, command, error.timeout
-        )
-        if told:
-            return []
-        gaps = self._catalogue()
-        addresses = in_flight(timeline, stall.last)
-        owner = stall_owner(addresses, stall, gaps)
-        if owner is not None:  # the resource that made the call comes first
-            addresses = [owner, *(a for a in addresses if a != owner)]
-        found = [
-            stall_defect(
-                stall,
-                command,
-                error.timeout,
-                addresses,
-                gaps,
-                emulator=self.emulator.name,
-                module=self.name,
-                strict=self.strict,
-            )
-        ]
-        self._stalled.extend(found)
-        return found
-
     def take_run_findings(self, scenario: str) -> list[Defect]:
         """The egress and stalled defects gathered since the last call, one per host and
         resource (part of the runner's interface)."""
-        taken, self._egress = self._egress, []
-        unique = {(d.observed, d.address): d for d in taken}
-        stalled, self._stalled = self._stalled, []
-        for d in (*unique.values(), *stalled):
-            d.scenario = scenario
+        found = self.watch.take(scenario)
         untested: list[Defect] = []
         if self.untested and not self._untested_told:
             self._untested_told = True
@@ -1133,13 +947,12 @@ class Stack:
                 predicted=self.preflight.addresses,
                 failing={op for op in self.untested.values() if self._has_code_for(op)},
             )
-        return [*unique.values(), *stalled, *untested]
+        return [*found, *untested]
 
     def fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario (part of the runner's interface)."""
         self.check_emulator()
-        self._egress = []
-        self._stalled = []
+        self.watch.clear()
         if not self._emulator_empty:
             self.emulator.reset()
         for name in (
@@ -1258,10 +1071,6 @@ class Stack:
         return f"{self.name} does not converge [{self.ran_with}]:"
 
 
-#: Terraform ``-json`` events that show a run moving on (a stall is only one without them).
-_PROGRESS_EVENTS = frozenset({"apply_complete", "refresh_complete", "apply_errored"})
-
-
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
     the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`),
@@ -1284,28 +1093,6 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
 
 #: The provider's hex dump of a response body it could not parse.
 _HEX_DUMP = re.compile(r"(\s*[0-9a-f]{8}(\s+[0-9a-f]{2}){1,16}\s+\|[^|\n]*\|)+")
-
-
-def _silent_for(timeline: list[tuple[float, dict[str, Any]]], stall: Stall) -> str | None:
-    """The resource a silent wait is for (the first in flight), else None."""
-    if stall.kind != SILENT_WAIT:
-        return None
-    waiting = in_flight(timeline, stall.last)
-    return waiting[0] if waiting else None
-
-
-def _waiting(addresses: Sequence[str], stall: Stall) -> str | None:
-    """The one resource in flight that ``stall``'s call can be for, if one can tell."""
-    return applying_for(addresses, stall.target.partition(":")[0])
-
-
-def stall_owner(addresses: Sequence[str], stall: Stall, gaps: Sequence[Gap]) -> str | None:
-    """Which of the resources in flight made ``stall``'s call: the one of its service,
-    else the first whose catalogued gap explains the wait (an SQS queue policy's own
-    25 s wait may be in flight beside a redrive allow policy moto never reads back)."""
-    return _waiting(addresses, stall) or next(
-        (a for a in addresses if catalogued_wait(stall, a, gaps)), None
-    )
 
 
 def _reattached_provider(

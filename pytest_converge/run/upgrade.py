@@ -174,7 +174,7 @@ class _Upgrade:
                 auto_approve=IsFlagged,
                 json=IsFlagged,
                 parallelism=stack.parallelism,
-                watch=stack.stall_watch(),  # stuck on one call: TerraformStalled
+                watch=stack.watch.for_command(),  # stuck on one call: TerraformStalled
             )
             if done.returncode != 0:
                 raise TerraformError(

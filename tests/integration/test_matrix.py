@@ -112,7 +112,7 @@ def test_one_cut_takes_the_crashes_of_resources_applied_at_once(converge) -> Non
 
     stack = converge(str(ROOT / "examples" / "network"))
     points = stack.fault_points()
-    clean = state_resources(stack.recorded_state())
+    clean = state_resources(stack.worlds.recorded_state())
     # The first call of each resource that depends on nothing: all open at once.
     firsts = ["CreateVpc#1@aws_vpc.main", "CreateBucket#1@aws_s3_bucket.artifacts",
               "CreateQueue#1@aws_sqs_queue.jobs", "CreateRole#1@aws_iam_role.worker"]  # fmt: skip

@@ -23,6 +23,7 @@ from pytest_converge.run import matrix
 from pytest_converge.run import stack as stack_module
 from pytest_converge.run.results import ApplyResult
 from pytest_converge.run.stack import Stack
+from pytest_converge.run.worlds import CleanWorlds
 
 VPC = "lost-response@CreateVpc#1@aws_vpc.a"
 SUBNET = "lost-response@CreateSubnet#1@aws_subnet.b"
@@ -78,6 +79,8 @@ class ToldStack(Stack):
         self._on_seen = None
         self.untested: dict[str, str] = {}  # the backend serves all of it
         self._untested_told = False
+        self.variables: dict[str, Any] = {}
+        self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
         self._waiting: list[str] = []
         self._servable: list[str] = []
 
@@ -87,9 +90,6 @@ class ToldStack(Stack):
 
     def step(self, step: Any, detail: str = "") -> None:
         pass
-
-    def clean_world(self) -> None:
-        return None
 
     def fresh_start(self) -> None:
         self.runs.append(f"run {len(self.runs) + 1}")

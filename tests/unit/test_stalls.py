@@ -272,7 +272,7 @@ def test_the_stall_is_told_on_the_resource_whose_catalogued_gap_explains_it():
     wait) started before the redrive allow policy moto never reads back; the finding is the
     redrive allow policy's, whatever order they started in."""
     from pytest_converge.analysis.gaps import load_catalogue
-    from pytest_converge.run.stack import stall_owner
+    from pytest_converge.run.watch import stall_owner
 
     stall = find_stall(polls("GetQueueAttributes", BACKOFF, service="sqs"), limits=LIMITS)
     assert stall is not None

@@ -152,7 +152,7 @@ def remember_world(config: pytest.Config, module: Path, stack: Stack) -> None:
     (no clean apply of its own to compare the recovered world with)."""
     world = recorded_world(config, module)
     if world is not None:
-        stack.remember_world(World.from_json(world))
+        stack.worlds.remember(World.from_json(world))
 
 
 def _points_file(config: pytest.Config, key: str) -> Path:
@@ -219,8 +219,8 @@ def _record(config: pytest.Config, module: Path) -> FaultPoints:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     try:
         points = stack.fault_points()
-        world = stack.recorded_world()
-        state = stack.recorded_state()
+        world = stack.worlds.recorded()
+        state = stack.worlds.recorded_state()
     except ConvergeError as exc:
         return FaultPoints(error=str(exc), seconds=time.monotonic() - started)
     finally:
