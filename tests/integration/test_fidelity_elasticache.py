@@ -398,3 +398,23 @@ def test_a_replication_group_on_its_parameter_group_converges_on_aws5(
     assert cache.describe_cache_clusters()["CacheClusters"] == []
     assert cache.describe_user_groups()["UserGroups"] == []
     assert cache.describe_serverless_caches()["ServerlessCaches"] == []
+
+
+def _authentication_type(emulator: Any) -> str:
+    cache = emulator.client("elasticache")
+    cache.create_user(
+        UserId="open",
+        UserName="open",
+        Engine="redis",
+        AccessString="on ~* +@all",
+        AuthenticationMode={"Type": "no-password-required"},
+    )
+    [user] = cache.describe_users(UserId="open")["Users"]
+    return str(user["Authentication"]["Type"])
+
+
+def test_a_user_without_a_password_is_described_as_no_password(emulator, raw_moto) -> None:
+    assert _authentication_type(emulator) == "no-password"
+    assert _authentication_type(raw_moto) == "no-password-required", retire(
+        "elasticache.user-authentication-type"
+    )

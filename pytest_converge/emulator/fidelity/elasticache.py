@@ -1044,3 +1044,27 @@ def _cache_subnet_group_changes() -> None:
 
     graft(CacheSubnetGroupChangesBackend, onto=ElastiCacheBackend)
     graft(CacheSubnetGroupChangesResponse, onto=ElastiCacheResponse)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "elasticache.user-authentication-type",
+    does="a user created with AuthenticationMode no-password-required is described with "
+    "Authentication.Type no-password, the output enum's value (moto: the input's value "
+    "answered back, which no AWS answer holds)",
+    reference=_API + "API_Authentication.html",
+    test=_TESTS + "test_a_user_without_a_password_is_described_as_no_password",
+    replaces={"moto.elasticache.models:User.authentication": "b143f1e035163c9b"},
+)
+def _user_authentication_type() -> None:
+    from moto.elasticache.models import User
+
+    described = original(User, "authentication")
+
+    def authentication(self: Any) -> dict[str, Any]:
+        found = dict(described(self))
+        if found.get("Type") == "no-password-required":
+            found["Type"] = "no-password"
+        return found
+
+    patch(User, "authentication", property(authentication))
