@@ -7,6 +7,10 @@ of ``CreateFileSystem`` and ``DescribeFileSystems`` has its ``Lifecycle``
 create waiter reads the state ``''`` and fails every Lustre, ONTAP and OpenZFS
 file system ("unexpected state '', wanted target 'AVAILABLE'"). The emulator
 makes a file system at once, so it is ``AVAILABLE`` from its first answer.
+
+A file system's ``WindowsConfiguration`` is answered in its own shape
+(``WindowsFileSystemConfiguration``), not the request's: ``Aliases`` are
+``Alias`` objects and a self-managed directory's password is never answered.
 """
 
 from __future__ import annotations
@@ -57,3 +61,44 @@ def _file_system_lifecycle() -> None:
         return answer
 
     patch(FileSystem, "to_dict", with_lifecycle)
+
+
+#: WindowsFileSystemConfiguration members a CreateFileSystem request names otherwise.
+_WINDOWS_ONLY_ASKED = ("Aliases", "SelfManagedActiveDirectoryConfiguration")
+
+
+@behaviour(
+    BEHAVIOURS,
+    "fsx.windows-configuration",
+    does="CreateFileSystem and DescribeFileSystems answer a Windows file system's Aliases "
+    "as Alias objects (Name, Lifecycle AVAILABLE) and its self-managed directory "
+    "without the password (moto: the request's strings, which the provider cannot decode)",
+    reference="https://docs.aws.amazon.com/fsx/latest/APIReference/"
+    "API_WindowsFileSystemConfiguration.html",
+    test="tests/integration/test_fidelity_services.py::test_fsx_answers_a_windows_configuration",
+    replaces={"moto.fsx.models:FileSystem.to_dict": "dbc82ceeb298a3b8"},
+)
+def _windows_configuration() -> None:
+    from moto.fsx.models import FileSystem
+
+    to_dict = original(FileSystem, "to_dict")
+
+    def with_windows_shape(self: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = to_dict(self)
+        asked = answer.get("WindowsConfiguration")
+        if not asked:
+            return answer
+        windows = {k: v for k, v in asked.items() if k not in _WINDOWS_ONLY_ASKED}
+        if asked.get("Aliases"):
+            windows["Aliases"] = [
+                {"Name": name, "Lifecycle": "AVAILABLE"} for name in asked["Aliases"]
+            ]
+        directory = asked.get("SelfManagedActiveDirectoryConfiguration")
+        if directory:
+            windows["SelfManagedActiveDirectoryConfiguration"] = {
+                k: v for k, v in directory.items() if k != "Password"
+            }
+        answer["WindowsConfiguration"] = windows
+        return answer
+
+    patch(FileSystem, "to_dict", with_windows_shape)
