@@ -11,6 +11,7 @@ makes a file system at once, so it is ``AVAILABLE`` from its first answer.
 A file system's ``WindowsConfiguration`` is answered in its own shape
 (``WindowsFileSystemConfiguration``), not the request's: ``Aliases`` are
 ``Alias`` objects and a self-managed directory's password is never answered.
+A Lustre file system keeps its ``FileSystemTypeVersion`` (the Lustre version).
 """
 
 from __future__ import annotations
@@ -102,3 +103,51 @@ def _windows_configuration() -> None:
         return answer
 
     patch(FileSystem, "to_dict", with_windows_shape)
+
+
+def _lustre_version(asked: str | None, lustre: dict[str, Any] | None) -> str:
+    """The Lustre version AWS gives a file system: ``asked``, else its documented default."""
+    if asked:
+        return asked
+    lustre = lustre or {}
+    if lustre.get("DeploymentType") != "PERSISTENT_2":
+        return "2.10"
+    return "2.15" if (lustre.get("MetadataConfiguration") or {}).get("Mode") else "2.12"
+
+
+@behaviour(
+    BEHAVIOURS,
+    "fsx.lustre-version",
+    does="CreateFileSystem keeps a Lustre file system's FileSystemTypeVersion (2.10, or 2.12 "
+    "or 2.15 for PERSISTENT_2, unless given) and every answer has it (moto: dropped, so "
+    "the provider read '' and replaced the file system on every plan)",
+    reference="https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html",
+    test="tests/integration/test_fidelity_services.py::test_fsx_a_lustre_file_system_keeps_its_version",
+    replaces={
+        "moto.fsx.models:FSxBackend.create_file_system": "bd32c690f22d47b1",
+        "moto.fsx.models:FileSystem.to_dict": "dbc82ceeb298a3b8",
+    },
+)
+def _lustre_version_kept() -> None:
+    from moto.fsx.models import FileSystem, FSxBackend
+
+    create = original(FSxBackend, "create_file_system")
+    to_dict = original(FileSystem, "to_dict")
+
+    def create_keeping_version(self: Any, **kwargs: Any) -> Any:
+        made = create(self, **kwargs)
+        if made.file_system_type == "LUSTRE":
+            made._type_version = _lustre_version(
+                kwargs.get("file_system_type_version"), kwargs.get("lustre_configuration")
+            )
+        return made
+
+    def with_version(self: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = to_dict(self)
+        version = vars(self).get("_type_version")
+        if version:
+            answer["FileSystemTypeVersion"] = version
+        return answer
+
+    patch(FSxBackend, "create_file_system", create_keeping_version)
+    patch(FileSystem, "to_dict", with_version)
