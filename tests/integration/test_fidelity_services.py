@@ -612,6 +612,43 @@ def test_fsx_a_lustre_file_system_keeps_its_version(emulator, raw_moto) -> None:
     assert "FileSystemTypeVersion" not in raw, retire("fsx.lustre-version")
 
 
+def test_fsx_keeps_a_data_repository_association(emulator, raw_moto) -> None:
+    fsx = emulator.client("fsx")
+    file_system = _lustre(emulator)["made"]["FileSystemId"]
+    events = {"Events": ["NEW", "CHANGED", "DELETED"]}
+    made = fsx.create_data_repository_association(
+        FileSystemId=file_system, FileSystemPath="/example",
+        DataRepositoryPath="s3://bucket/example", BatchImportMetaDataOnCreate=True,
+        S3={"AutoImportPolicy": events, "AutoExportPolicy": events},
+        Tags=[{"Key": "Name", "Value": "example"}],
+    )["Association"]  # fmt: skip
+    assert made["Lifecycle"] == "CREATING"
+    [read] = fsx.describe_data_repository_associations(AssociationIds=[made["AssociationId"]])[
+        "Associations"
+    ]
+    assert read["Lifecycle"] == "AVAILABLE" and read["ImportedFileChunkSize"] == 1024
+    assert read["S3"]["AutoImportPolicy"] == events and read["BatchImportMetaDataOnCreate"]
+    assert read["Tags"] == [{"Key": "Name", "Value": "example"}]
+    listed = fsx.describe_data_repository_associations(
+        Filters=[{"Name": "file-system-id", "Values": [file_system]}]
+    )["Associations"]
+    assert [a["AssociationId"] for a in listed] == [made["AssociationId"]]
+    fsx.update_data_repository_association(
+        AssociationId=made["AssociationId"], ImportedFileChunkSize=2048
+    )
+    gone = fsx.delete_data_repository_association(AssociationId=made["AssociationId"])
+    assert gone["Lifecycle"] == "DELETING"
+    with pytest.raises(ClientError, match="DataRepositoryAssociationNotFound"):
+        fsx.describe_data_repository_associations(AssociationIds=[made["AssociationId"]])
+    with pytest.raises(ClientError, match="FileSystemNotFound"):
+        fsx.create_data_repository_association(
+            FileSystemId="fs-00000000", DataRepositoryPath="s3://bucket/example"
+        )
+    # The layer off: moto 5.2 has no such operation.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw_moto.client("fsx").describe_data_repository_associations()
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
