@@ -436,6 +436,96 @@ def test_route53_a_zone_created_with_a_vpc_is_private(emulator, raw_moto) -> Non
     )
 
 
+def _cidr_collection(moto: Any) -> dict[str, Any]:
+    route53 = moto.client("route53")
+    try:
+        made = route53.create_cidr_collection(Name="offices", CallerReference="ref")["Collection"]
+    except ClientError as error:  # moto 5.2: no such operation
+        return {"created": error.response["ResponseMetadata"]["HTTPStatusCode"]}
+    put = {"Action": "PUT", "LocationName": "paris", "CidrList": ["10.1.0.0/24", "10.2.0.0/24"]}
+    route53.change_cidr_collection(Id=made["Id"], CollectionVersion=1, Changes=[put])
+    route53.change_cidr_collection(Id=made["Id"], Changes=[
+        {"Action": "PUT", "LocationName": "lyon", "CidrList": ["10.3.0.0/24"]},
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "paris", "CidrList": ["10.2.0.0/24"]},
+    ])  # fmt: skip
+    found = {
+        "created": made["Version"],
+        "listed": route53.list_cidr_collections()["CidrCollections"],
+        "locations": route53.list_cidr_locations(CollectionId=made["Id"])["CidrLocations"],
+        "paris": route53.list_cidr_blocks(CollectionId=made["Id"], LocationName="paris")[
+            "CidrBlocks"
+        ],
+        "stale": _error(route53.change_cidr_collection, Id=made["Id"],
+                                CollectionVersion=1, Changes=[put]),
+        "in use": _error(route53.delete_cidr_collection, Id=made["Id"]),
+    }  # fmt: skip
+    route53.change_cidr_collection(Id=made["Id"], Changes=[
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "paris", "CidrList": ["10.1.0.0/24"]},
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "lyon", "CidrList": ["10.3.0.0/24"]},
+    ])  # fmt: skip
+    route53.delete_cidr_collection(Id=made["Id"])
+    found["deleted"] = route53.list_cidr_collections()["CidrCollections"]
+    found["arn"] = made["Arn"] == f"arn:aws:route53:::cidrcollection/{made['Id']}"
+    return found
+
+
+def test_route53_a_cidr_collection_keeps_its_locations(emulator, raw_moto) -> None:
+    found = _cidr_collection(emulator)
+    [listed] = found.pop("listed")
+    assert (listed["Name"], listed["Version"]) == ("offices", 3)
+    assert found == {
+        "created": 1,
+        "locations": [{"LocationName": "paris"}, {"LocationName": "lyon"}],
+        "paris": [{"CidrBlock": "10.1.0.0/24", "LocationName": "paris"}],
+        "stale": "CidrCollectionVersionMismatchException",
+        "in use": "CidrCollectionInUseException",
+        "deleted": [],
+        "arn": True,
+    }
+    assert _cidr_collection(raw_moto)["created"] == 404, retire("route53.cidr-collections")
+
+
+def _vpc_association_authorization(moto: Any) -> dict[str, Any]:
+    vpc = moto.client("ec2").create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    route53 = moto.client("route53")
+    zone = route53.create_hosted_zone(
+        Name="shared.example",
+        CallerReference=f"auth-{vpc}",
+        HostedZoneConfig={"PrivateZone": True},
+        VPC={"VPCRegion": "us-east-1", "VPCId": vpc},
+    )["HostedZone"]["Id"].split("/")[-1]
+    other = {"VPCRegion": "us-west-2", "VPCId": "vpc-0123456789abcdef0"}
+    try:
+        made = route53.create_vpc_association_authorization(HostedZoneId=zone, VPC=other)
+    except ClientError as error:  # moto 5.2: no such operation
+        return {"created": error.response["ResponseMetadata"]["HTTPStatusCode"]}
+    listed = route53.list_vpc_association_authorizations(HostedZoneId=zone)
+    route53.delete_vpc_association_authorization(HostedZoneId=zone, VPC=other)
+    return {
+        "created": made["VPC"],
+        "listed": (listed["HostedZoneId"], listed["VPCs"]),
+        "deleted": route53.list_vpc_association_authorizations(HostedZoneId=zone)["VPCs"],
+        "again": _error(route53.delete_vpc_association_authorization,
+                                HostedZoneId=zone, VPC=other),
+        "zone": zone,
+    }  # fmt: skip
+
+
+def test_route53_a_vpc_association_is_authorized(emulator, raw_moto) -> None:
+    found = _vpc_association_authorization(emulator)
+    other = {"VPCRegion": "us-west-2", "VPCId": "vpc-0123456789abcdef0"}
+    assert found == {
+        "created": other,
+        "listed": (found["zone"], [other]),
+        "deleted": [],
+        "again": "VPCAssociationAuthorizationNotFound",
+        "zone": found["zone"],
+    }
+    assert _vpc_association_authorization(raw_moto)["created"] == 404, retire(
+        "route53.vpc-association-authorizations"
+    )
+
+
 def _viewer_certificate(moto: Any) -> dict[str, Any]:
     cloudfront = moto.client("cloudfront")
     origin = {
