@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from pytest_converge.emulator import fidelity
 from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
 from pytest_converge.emulator.fidelity.sns import TOPIC_ATTRIBUTES
 from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 
 def test_every_behaviour_is_installed_and_none_with_the_layer_off(emulator, raw_moto) -> None:
@@ -434,6 +437,122 @@ def test_route53_a_zone_created_with_a_vpc_is_private(emulator, raw_moto) -> Non
     assert raw["read"]["HostedZone"]["Config"]["PrivateZone"] is False, retire(
         "route53.vpc-makes-a-private-zone"
     )
+
+
+def _cidr_collection(moto: Any) -> dict[str, Any]:
+    route53 = moto.client("route53")
+    try:
+        made = route53.create_cidr_collection(Name="offices", CallerReference="ref")["Collection"]
+    except ClientError as error:  # moto 5.2: no such operation
+        return {"created": error.response["ResponseMetadata"]["HTTPStatusCode"]}
+    put = {"Action": "PUT", "LocationName": "paris", "CidrList": ["10.1.0.0/24", "10.2.0.0/24"]}
+    route53.change_cidr_collection(Id=made["Id"], CollectionVersion=1, Changes=[put])
+    route53.change_cidr_collection(Id=made["Id"], Changes=[
+        {"Action": "PUT", "LocationName": "lyon", "CidrList": ["10.3.0.0/24"]},
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "paris", "CidrList": ["10.2.0.0/24"]},
+    ])  # fmt: skip
+    found = {
+        "created": made["Version"],
+        "listed": route53.list_cidr_collections()["CidrCollections"],
+        "locations": route53.list_cidr_locations(CollectionId=made["Id"])["CidrLocations"],
+        "paris": route53.list_cidr_blocks(CollectionId=made["Id"], LocationName="paris")[
+            "CidrBlocks"
+        ],
+        "stale": _error(route53.change_cidr_collection, Id=made["Id"],
+                                CollectionVersion=1, Changes=[put]),
+        "in use": _error(route53.delete_cidr_collection, Id=made["Id"]),
+    }  # fmt: skip
+    route53.change_cidr_collection(Id=made["Id"], Changes=[
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "paris", "CidrList": ["10.1.0.0/24"]},
+        {"Action": "DELETE_IF_EXISTS", "LocationName": "lyon", "CidrList": ["10.3.0.0/24"]},
+    ])  # fmt: skip
+    route53.delete_cidr_collection(Id=made["Id"])
+    found["deleted"] = route53.list_cidr_collections()["CidrCollections"]
+    found["arn"] = made["Arn"] == f"arn:aws:route53:::cidrcollection/{made['Id']}"
+    return found
+
+
+def test_route53_a_cidr_collection_keeps_its_locations(emulator, raw_moto) -> None:
+    found = _cidr_collection(emulator)
+    [listed] = found.pop("listed")
+    assert (listed["Name"], listed["Version"]) == ("offices", 3)
+    assert found == {
+        "created": 1,
+        "locations": [{"LocationName": "paris"}, {"LocationName": "lyon"}],
+        "paris": [{"CidrBlock": "10.1.0.0/24", "LocationName": "paris"}],
+        "stale": "CidrCollectionVersionMismatchException",
+        "in use": "CidrCollectionInUseException",
+        "deleted": [],
+        "arn": True,
+    }
+    assert _cidr_collection(raw_moto)["created"] == 404, retire("route53.cidr-collections")
+
+
+def _vpc_association_authorization(moto: Any) -> dict[str, Any]:
+    vpc = moto.client("ec2").create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    route53 = moto.client("route53")
+    zone = route53.create_hosted_zone(
+        Name="shared.example",
+        CallerReference=f"auth-{vpc}",
+        HostedZoneConfig={"PrivateZone": True},
+        VPC={"VPCRegion": "us-east-1", "VPCId": vpc},
+    )["HostedZone"]["Id"].split("/")[-1]
+    other = {"VPCRegion": "us-west-2", "VPCId": "vpc-0123456789abcdef0"}
+    try:
+        made = route53.create_vpc_association_authorization(HostedZoneId=zone, VPC=other)
+    except ClientError as error:  # moto 5.2: no such operation
+        return {"created": error.response["ResponseMetadata"]["HTTPStatusCode"]}
+    listed = route53.list_vpc_association_authorizations(HostedZoneId=zone)
+    route53.delete_vpc_association_authorization(HostedZoneId=zone, VPC=other)
+    return {
+        "created": made["VPC"],
+        "listed": (listed["HostedZoneId"], listed["VPCs"]),
+        "deleted": route53.list_vpc_association_authorizations(HostedZoneId=zone)["VPCs"],
+        "again": _error(route53.delete_vpc_association_authorization,
+                                HostedZoneId=zone, VPC=other),
+        "zone": zone,
+    }  # fmt: skip
+
+
+def test_route53_a_vpc_association_is_authorized(emulator, raw_moto) -> None:
+    found = _vpc_association_authorization(emulator)
+    other = {"VPCRegion": "us-west-2", "VPCId": "vpc-0123456789abcdef0"}
+    assert found == {
+        "created": other,
+        "listed": (found["zone"], [other]),
+        "deleted": [],
+        "again": "VPCAssociationAuthorizationNotFound",
+        "zone": found["zone"],
+    }
+    assert _vpc_association_authorization(raw_moto)["created"] == 404, retire(
+        "route53.vpc-association-authorizations"
+    )
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has no CIDR collection resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_route53_operations_moto_lacks_converge_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
+    """tests/modules/fidelity_route53 on aws 5.100: a CIDR collection with a location of
+    two blocks and a private zone authorizing a VPC's association, which moto as
+    released has no code for (the plugin left them untested); the second plan is empty,
+    and ``terraform destroy`` deletes the location, the collection and the
+    authorization."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_route53"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    zone = stack.outputs()["zone_id"]
+    route53 = converge_emulator.client("route53")
+    [collection] = route53.list_cidr_collections()["CidrCollections"]
+    assert route53.list_cidr_blocks(CollectionId=collection["Id"])["CidrBlocks"] == [
+        {"CidrBlock": "10.1.0.0/24", "LocationName": "paris"},
+        {"CidrBlock": "10.2.0.0/24", "LocationName": "paris"},
+    ]
+    [authorized] = route53.list_vpc_association_authorizations(HostedZoneId=zone)["VPCs"]
+    assert authorized["VPCId"] == "vpc-0123456789abcdef0"
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert route53.list_cidr_collections()["CidrCollections"] == []
 
 
 def _viewer_certificate(moto: Any) -> dict[str, Any]:
