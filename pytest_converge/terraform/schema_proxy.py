@@ -23,6 +23,7 @@ directly, as before.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from concurrent import futures
@@ -47,6 +48,13 @@ SCHEMA_METHODS = frozenset(
 MAX_WORKERS = 64
 #: Messages as large as a provider's schema (aws 5.x: megabytes), both ways; and a
 #: unix socket is never reached through the user's ``http_proxy``/``grpc_proxy``.
+# gRPC's fork handlers are for a child that goes on using gRPC; every child of this
+# process execs at once (a provider, terraform, moto). Left on, a fork made while a
+# relay thread is in a gRPC call (the provider's start, which forks to run its
+# preexec_fn) can abort the child: the provider exits -6 with no reattach value.
+# grpc's fork_support.md: set GRPC_ENABLE_FORK_SUPPORT=false when every fork execs.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 _UNLIMITED = [
     ("grpc.max_receive_message_length", -1),
     ("grpc.max_send_message_length", -1),
