@@ -418,3 +418,34 @@ def test_a_user_without_a_password_is_described_as_no_password(emulator, raw_mot
     assert _authentication_type(raw_moto) == "no-password-required", retire(
         "elasticache.user-authentication-type"
     )
+
+
+def _modified_user(emulator: Any) -> list[Any]:
+    cache = emulator.client("elasticache")
+    cache.create_user(
+        UserId="app",
+        UserName="app",
+        Engine="redis",
+        AccessString="on ~app:* +@read",
+        AuthenticationMode={"Type": "no-password-required"},
+    )
+    try:
+        cache.modify_user(
+            UserId="app",
+            AccessString="on ~app:* +@all",
+            AuthenticationMode={"Type": "password", "Passwords": ["a" * 16, "b" * 16]},
+        )
+    except ResponseParserError:  # moto 5.2: an HTML 500, the operation unknown
+        return ["500"]
+    [user] = cache.describe_users(UserId="app")["Users"]
+    missing = _error(cache.modify_user, UserId="nobody", AccessString="on")
+    return [user["AccessString"], user["Authentication"], missing]
+
+
+def test_a_user_is_modified(emulator, raw_moto) -> None:
+    assert _modified_user(emulator) == [
+        "on ~app:* +@all",
+        {"Type": "password", "PasswordCount": 2},
+        ("UserNotFound", 404),
+    ]
+    assert _modified_user(raw_moto) == ["500"], retire("elasticache.modify-user")

@@ -1068,3 +1068,51 @@ def _user_authentication_type() -> None:
         return found
 
     patch(User, "authentication", property(authentication))
+
+
+class ModifyUserResponse:
+    """ModifyUser, as ``ElastiCacheResponse`` would have it (moto 5.2 lacks it)."""
+
+    def modify_user(self) -> Any:
+        from moto.core.responses import ActionResult
+        from moto.elasticache.exceptions import UserNotFound
+
+        get = self._get_param  # type: ignore[attr-defined]
+        users = self.elasticache_backend.users  # type: ignore[attr-defined]
+        user = users.get(get("UserId"))
+        if user is None:
+            raise UserNotFound(get("UserId"))
+        if get("AccessString"):
+            user.access_string = get("AccessString")
+        if get("AppendAccessString"):
+            user.access_string = f"{user.access_string} {get('AppendAccessString')}"
+        mode = get("AuthenticationMode") or {}
+        passwords = get("Passwords") or mode.get("Passwords") or []
+        if mode.get("Type"):
+            user.authentication_type = mode["Type"]
+            user.no_password_required = mode["Type"] == "no-password-required"
+            user.passwords = list(passwords)
+        elif get("NoPasswordRequired") is not None:
+            user.no_password_required = str(get("NoPasswordRequired")).lower() == "true"
+            user.authentication_type = (
+                "no-password-required" if user.no_password_required else "password"
+            )
+            user.passwords = list(passwords)
+        elif passwords:
+            user.passwords, user.authentication_type = list(passwords), "password"
+        user.status = "active"
+        return ActionResult(user)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "elasticache.modify-user",
+    does="ModifyUser changes a user's access string (or appends to it), its passwords and its "
+    "authentication mode (moto 5.2 lacks the operation); a missing user is UserNotFound",
+    reference=_API + "API_ModifyUser.html",
+    test=_TESTS + "test_a_user_is_modified",
+)
+def _modify_user() -> None:
+    from moto.elasticache.responses import ElastiCacheResponse
+
+    graft(ModifyUserResponse, onto=ElastiCacheResponse)
