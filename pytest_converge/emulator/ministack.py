@@ -402,7 +402,7 @@ class MiniStackEmulator(ServerProcess, Emulator):
         not installed, and :meth:`fidelity` says so)."""
         assert self.command is not None
         argv = self.command.argv
-        python = _python_of(argv)
+        python = python_of(argv)
         if python is None:
             return argv
         return (
@@ -416,7 +416,7 @@ class MiniStackEmulator(ServerProcess, Emulator):
         pinned, "behaviours": {name: state}}``, each name prefixed ``ministack:``."""
         assert self.command is not None
         status: dict[str, Any]
-        if _python_of(self.command.argv) is None:
+        if python_of(self.command.argv) is None:
             why = f"not installed: {self.command} is not a Python the plugin can start it in"
             status = {"behaviours": {item.name: why for item in behaviours()}}
         else:
@@ -521,7 +521,7 @@ class MiniStackEmulator(ServerProcess, Emulator):
             ) from exc
 
 
-def _python_of(argv: tuple[str, ...]) -> str | None:
+def python_of(argv: tuple[str, ...]) -> str | None:
     """The Python a MiniStack command runs in: ``python -m ministack``'s, or a console
     script's (its ``#!`` line); None when neither."""
     if argv[1:] == ("-m", "ministack"):

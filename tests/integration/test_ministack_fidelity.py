@@ -24,6 +24,7 @@ from pytest_converge.emulator.ministack import (
     MiniStackEmulator,
     find_ministack,
     ministack_missing,
+    python_of,
 )
 from pytest_converge.emulator.ministack_fidelity import MINISTACK_VERSIONS, behaviours
 
@@ -54,7 +55,10 @@ def test_all_off_leaves_ministack_as_released(raw_ministack: MiniStackEmulator) 
 def test_the_recorded_digests_are_ministacks_source() -> None:
     """Every function a behaviour replaces still has the digest it recorded; on a
     MiniStack upgrade this fails, printing each function's digest now."""
-    assert COMMAND is not None and COMMAND.argv[1:] == ("-m", "ministack"), COMMAND
+    assert COMMAND is not None
+    python = python_of(COMMAND.argv)
+    if python is None:
+        pytest.skip(f"{COMMAND} is not a Python the digests can be read in")
     init, here = str(FIDELITY_DIR / "__init__.py"), str(FIDELITY_DIR)
     program = (
         "import importlib.util, json, sys\n"
@@ -65,7 +69,7 @@ def test_the_recorded_digests_are_ministacks_source() -> None:
         "print(json.dumps({d: layer.core.source_digest(d) for b in layer.behaviours()"
         " for d in b.replaces}))\n"
     )
-    now = json.loads(subprocess.run([COMMAND.argv[0], "-c", program], capture_output=True,
+    now = json.loads(subprocess.run([python, "-c", program], capture_output=True,
                                     text=True, check=True, timeout=60).stdout)  # fmt: skip
     recorded = {d: digest for b in behaviours() for d, digest in b.replaces.items()}
     assert now == recorded, f"re-check these behaviours against MiniStack's source: {now}"
