@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .addresses import Address, module_calls, split_keyed
+from .addresses import module_calls
 from .defects import Defect
+from .gaps import attribute_references
 from .hints import ESCAPE_HATCH_WHY, escape_hatch_fix, show
 from .plan import UNKNOWN, ResourceChange
 from .source import attribute_expression
@@ -90,24 +91,11 @@ def follows_a_replacement(
     forcing = [a for a in rc.attributes if a.forces_replacement]
     if not forcing or not all(a.unknown for a in forcing):
         return False
-    expressions = (_config_resource(plan_json or {}, rc) or {}).get("expressions") or {}
-    prefix = "".join(f"module.{call}." for call in module_calls(rc.module_address))
-    for attr in forcing:
-        references = (expressions.get(_top(attr.path)) or {}).get("references") or []
-        targets = {_config_of(prefix + ref) for ref in references}
-        if not targets & set(replaced):
-            return False
-    return True
-
-
-def _config_of(reference: str) -> str:
-    """``module.vpn.aws_vpn_connection.this[0].id`` -> ``module.vpn.aws_vpn_connection.this``."""
-    parts = split_keyed(reference)
-    for end in range(len(parts), 1, -1):  # the attribute after the resource, if any
-        found = Address.parse(".".join(parts[:end]))
-        if found is not None:
-            return found.config
-    return reference
+    configuration = (plan_json or {}).get("configuration") or {}
+    return all(
+        attribute_references(configuration, rc.address, attr.path) & set(replaced)
+        for attr in forcing
+    )
 
 
 def has_provisioners(plan_json: dict[str, Any] | None, rc: ResourceChange) -> bool:
