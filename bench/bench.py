@@ -55,6 +55,7 @@ point a CLI config at a mirror that holds it (``examples/network`` accepts < 6.0
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime
 import json
 import os
@@ -325,6 +326,10 @@ def main() -> None:
     module = options.module.resolve()
     rel = os.path.relpath(module, REPO)
     repeats = 1 if options.smoke else options.repeats
+    # A user's install has the package's bytecode: pip compiles a wheel, and an editable
+    # install writes it on first import unless PYTHONDONTWRITEBYTECODE is set (as on this
+    # machine and in CI), when every pytest process would compile the modules changed since.
+    compileall.compile_dir(REPO / "pytest_converge", quiet=1)
 
     bench = Bench()
     rows: list[tuple[str, str, str]] = []

@@ -25,13 +25,15 @@ Example::
         emulator.reset()
 
 What it serves comes from data (``data/ministack_services.json``, written from its own service
-registry by ``scripts/ministack_services.py``): :data:`UNSUPPORTED_SERVICES` are the aws
-provider's endpoint names none of whose spellings MiniStack routes (MemoryDB, RAM, Redshift...).
+registry by ``scripts/ministack_services.py``): ``UNSUPPORTED_SERVICES``
+(:func:`pinned_unsupported`) are the aws provider's endpoint names none of whose spellings
+MiniStack routes (MemoryDB, RAM, Redshift...).
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import shutil
@@ -142,8 +144,19 @@ def unsupported_services(version: str = PINNED_VERSION) -> frozenset[str]:
     )
 
 
-#: What the pinned MiniStack cannot serve (a module needing one fails before its first apply).
-UNSUPPORTED_SERVICES = unsupported_services()
+def __getattr__(name: str) -> Any:
+    """``UNSUPPORTED_SERVICES``: what the pinned MiniStack cannot serve (a module needing
+    one fails before its first apply), read from the tables on first use (~0.06 s, which
+    a run on moto does not pay at start-up)."""
+    if name == "UNSUPPORTED_SERVICES":
+        return pinned_unsupported()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def pinned_unsupported() -> frozenset[str]:
+    """:func:`unsupported_services` of the pinned MiniStack, read once."""
+    return unsupported_services()
 
 
 # -- finding it --------------------------------------------------------------------------------
@@ -298,7 +311,6 @@ class MiniStackEmulator(ServerProcess, Emulator):
 
     name = "ministack"
     server_label = "the MiniStack emulator"
-    unsupported_services = UNSUPPORTED_SERVICES
     # It answers them at once (a 400 "Unsupported service: redshift"): left untested.
     answers_unsupported = True
 
@@ -311,6 +323,7 @@ class MiniStackEmulator(ServerProcess, Emulator):
         fidelity_off: str | None = None,
     ) -> None:
         self.command = command
+        self.unsupported_services = pinned_unsupported()
         self._named = named
         self._fidelity_off = fidelity_off
         self._start_timeout = start_timeout
@@ -549,12 +562,12 @@ def _free_port() -> int:
 
 __all__ = [
     "PINNED_VERSION",
-    "UNSUPPORTED_SERVICES",
     "MiniStackCommand",
     "MiniStackEmulator",
     "find_ministack",
     "ministack_command",
     "ministack_missing",
+    "pinned_unsupported",
     "provision",
     "provisioned_dir",
     "served_services",

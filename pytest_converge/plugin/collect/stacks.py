@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ...analysis.defects import Defect
-from ...emulator.ministack import UNSUPPORTED_SERVICES, ministack_missing
+from ...emulator.ministack import ministack_missing, pinned_unsupported
 from ...emulator.served import preflight_of
 from ...run.backend_choice import BackendChoice, backend_for
 from ...run.stack import Stack
@@ -63,5 +63,5 @@ def _choose(config: pytest.Config, module: Path) -> BackendChoice:
         found.backend,
         pins=found.module_backends,
         moto=moto,
-        ministack_unsupported=UNSUPPORTED_SERVICES if installed else None,
+        ministack_unsupported=pinned_unsupported() if installed else None,
     )
