@@ -160,7 +160,7 @@ def classify(declared: Any, observed: Any, attribute: str | None = None) -> str:
         return "order"
     if _is_alias(declared, observed, attribute):
         return "alias"
-    if _is_default(declared, observed, attribute):
+    if _is_default(declared, observed, attribute) or empties_dropped(left, right):
         return "default"
     if _is_dropped(declared, observed):
         return "dropped"
@@ -509,6 +509,29 @@ def _filled_in(declared: Any, observed: Any) -> bool:
         return all(_filled_in(declared.get(k), observed.get(k)) for k in {*declared, *observed})
     if isinstance(declared, list) and isinstance(observed, list):
         return len(declared) == len(observed) and all(map(_filled_in, declared, observed))
+    return False
+
+
+def empties_dropped(declared: Any, observed: Any) -> bool:
+    """Equal but for members declared empty that read back null or not at all (a map or an
+    object whose ``Name = ""`` the API does not keep), at any depth."""
+    if _strict_equal(declared, observed):
+        return False
+    return _equal_but_empties(declared, observed)
+
+
+def _equal_but_empties(d: Any, o: Any) -> bool:
+    if _strict_equal(d, o) or (_is_empty(d) and _is_empty(o)):
+        return True
+    if isinstance(d, dict) and isinstance(o, dict):
+        if any(key not in d for key in o):
+            return False
+        return all(
+            _is_empty(value) if key not in o else _equal_but_empties(value, o[key])
+            for key, value in d.items()
+        )
+    if isinstance(d, list) and isinstance(o, list) and len(d) == len(o):
+        return all(_equal_but_empties(a, b) for a, b in zip(d, o, strict=True))
     return False
 
 

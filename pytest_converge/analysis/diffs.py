@@ -251,6 +251,8 @@ def _resource_defects(
     rc: ResourceChange, plan: Plan, remaining: dict[str, set[str]] | None, ctx: _Context
 ) -> list[Defect]:
     gone = remaining is not None and rc.address not in remaining
+    if _deferred_read(rc):
+        return []  # the pending change of what it depends on is the finding
     if follows_a_replacement(plan.raw, rc, _replaced(plan)):
         return []  # the replaced resource it refers to is the finding
     if not gone:
@@ -280,13 +282,23 @@ def _resource_defects(
 
 
 def _replaced(plan: Plan) -> set[str]:
-    """The config addresses of the resources ``plan`` replaces."""
+    """The config addresses of the resources ``plan`` replaces, and of the data sources it
+    reads again at apply because something they depend on has a change pending: what is
+    built from either is unknown until apply."""
     found = set()
     for change in plan.changes:
-        if change.action == "replace":
+        if change.action == "replace" or _deferred_read(change):
             address = Address.parse(change.address)
             found.add(address.config if address is not None else change.address)
     return found
+
+
+def _deferred_read(rc: ResourceChange) -> bool:
+    """A data source terraform reads at apply only because a resource it depends on
+    (``depends_on``, or a reference) has a change pending: a consequence of that change,
+    which is a finding of its own, never a finding itself (e.g. a records module's
+    ``data.aws_route53_zone`` behind ``depends_on = [module.zones]``)."""
+    return rc.mode == "data" and rc.action_reason == "read_because_dependency_pending"
 
 
 def _causes(rc: ResourceChange) -> list[AttributeChange]:

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..inventory.catalogue import CATALOGUE, GLOBAL
-from .classify import first_difference, sort_key
+from .classify import empties_dropped, first_difference, sort_key
 from .plan import UNKNOWN, format_value
 
 if TYPE_CHECKING:
@@ -120,6 +120,10 @@ def _why_default(declared: Any, observed: Any) -> str:
     empty: tuple[Any, ...] = (None, "", [], {})
     if declared in empty and observed in empty:
         return "the API keeps no empty value: the declared empty value reads back as null"
+    if empties_dropped(declared, observed):
+        return (
+            "the API keeps no empty value: a member declared empty reads back as null or not at all"
+        )
     if declared in empty:
         return "the API fills in its own default when the value is empty or omitted"
     if isinstance(observed, int | float) and not isinstance(observed, bool) and observed == 0:
@@ -248,6 +252,12 @@ def _fix_default(attr: str, declared: Any, observed: Any, shown: str) -> str:
         return (
             f"Leave {attr} out (remove the attribute) instead of setting it to "
             f"{format_value(declared)}: the API keeps no empty value."
+        )
+    spot = first_difference(declared, observed) if empties_dropped(declared, observed) else None
+    if spot is not None:
+        return (
+            f"Leave the member declared empty out of {attr} ({spot[0]}, declared "
+            f"{format_value(spot[1])}) or give it a value: the API keeps no empty value."
         )
     if declared is None or declared in ("", [], {}):
         return (

@@ -442,3 +442,30 @@ def test_blocks_returned_sorted_with_fields_carried_over_by_position_are_order()
     # A field that differs in its own block is no carry-over: not order.
     changed = [{**declared[0], "target_group_arn": "other"}, declared[1]]
     assert classify(changed, observed, "default_action") != "order"
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ({"example": "", "example2": "example2"}, {"example": None, "example2": "example2"}),
+        ({"Name": "", "Env": "dev"}, {"Env": "dev"}),
+        ([{"rule": {"name": "", "id": "r-1"}}], [{"rule": {"id": "r-1"}}]),
+    ],
+)
+def test_a_member_declared_empty_that_reads_back_null_is_the_apis_default(declared, observed):
+    """An output map of resolver rule associations whose ``Name = ""`` reads back null:
+    the same cause as the value alone, not an unknown one."""
+    assert classify(declared, observed) == "default"
+    assert "keeps no empty value" in hints.why("default", declared, observed)
+    assert "Leave the member declared empty out" in hints.fix("default", "x", declared, observed)
+
+
+@pytest.mark.parametrize(
+    ("declared", "observed"),
+    [
+        ({"Name": "web", "Env": "dev"}, {"Env": "dev"}),  # a value lost: not empty
+        ({"Env": "dev"}, {"Env": "dev", "Extra": ""}),  # a member the API added
+    ],
+)
+def test_only_members_declared_empty_may_be_missing(declared, observed):
+    assert classify(declared, observed) != "default"

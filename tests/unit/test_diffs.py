@@ -841,3 +841,70 @@ def test_a_sorted_block_whose_write_only_secret_reads_back_empty_is_order():
     [finding] = plan_defects(_plan(change))
     assert finding.attribute == "default_action" and finding.classification == "order"
     assert "s3cret" not in json.dumps(finding.to_dict())
+
+
+def test_a_read_deferred_by_a_pending_dependency_and_what_is_built_from_it_follow_that_change():
+    """route53 v5.0.0 complete: a private zone's ``vpc`` differs every plan; the records
+    module reads its zone with ``depends_on = [module.zones]``, so the read is deferred
+    to apply and every record's ``zone_id`` is unknown and replaces it. One finding, the
+    zone's; the deferred read and the records are its consequences."""
+    zone = _update(
+        "module.zones.aws_route53_zone.this",
+        {"id": "Z1", "vpc": [{"vpc_id": "vpc-1"}, {"vpc_id": "vpc-2"}]},
+        {"vpc": [{"vpc_id": "vpc-1"}]},
+    )
+    read = _update(
+        "module.records.data.aws_route53_zone.this[0]",
+        {"zone_id": "Z1", "name": "example.com"},
+        {"name": "example.com"},
+        after_unknown={"zone_id": True, "id": True},
+        actions=("read",),
+    )
+    read.update(mode="data", action_reason="read_because_dependency_pending")
+    record = _update(
+        'module.records.aws_route53_record.this["www A"]',
+        {"id": "Z1_www_A", "zone_id": "Z1", "name": "www"},
+        {"name": "www"},
+        after_unknown={"id": True, "zone_id": True},
+        actions=("delete", "create"),
+        replace_paths=[["zone_id"]],
+    )
+    zone["module_address"] = "module.zones"
+    read["module_address"] = record["module_address"] = "module.records"
+    read["name"], record["name"] = "this", "this"
+    config = {
+        "root_module": {
+            "module_calls": {
+                "records": {
+                    "module": {
+                        "resources": [
+                            {
+                                "address": "aws_route53_record.this",
+                                "mode": "managed",
+                                "type": "aws_route53_record",
+                                "name": "this",
+                                "expressions": {
+                                    "zone_id": {
+                                        "references": [
+                                            "data.aws_route53_zone.this[0].zone_id",
+                                            "data.aws_route53_zone.this[0]",
+                                            "data.aws_route53_zone.this",
+                                        ]
+                                    }
+                                },
+                            }
+                        ]
+                    }
+                }
+            }
+        }
+    }
+    plan = _plan(zone, read, record, configuration=config)
+    defects = plan_defects(plan, plan)
+    assert {d.address for d in defects} == {"module.zones.aws_route53_zone.this"}, [
+        d.message for d in defects
+    ]
+    # Without the pending change behind it, the same record is an escape hatch.
+    alone = _plan(record, configuration=config)
+    [defect] = plan_defects(alone, alone)
+    assert defect.kind == "escape-hatch"
