@@ -908,3 +908,29 @@ def test_a_read_deferred_by_a_pending_dependency_and_what_is_built_from_it_follo
     alone = _plan(record, configuration=config)
     [defect] = plan_defects(alone, alone)
     assert defect.kind == "escape-hatch"
+
+
+def test_an_output_map_is_explained_by_its_members():
+    """A map of records' FQDNs, each unknown because its record is replaced, is "computed
+    from a value recomputed on every run"; a map whose member declared "" reads back null
+    gets the API's-default cause and the fix for that member."""
+    outputs = {
+        "fqdn": {
+            "actions": ["update"],
+            "before": {"www": "www.example.com", "mx": "example.com"},
+            "after": {"www": None, "mx": None},
+            "after_unknown": {"www": True, "mx": True},
+        },
+        "names": {
+            "actions": ["update"],
+            "before": {"example": None, "example2": "example2"},
+            "after": {"example": "", "example2": "example2"},
+            "after_unknown": {},
+        },
+    }
+    plan = _plan(outputs=outputs)
+    found = {d.attribute: d for d in plan_defects(plan, plan)}
+    assert "recomputed on every run" in found["fqdn"].why
+    assert found["names"].classification == "default"
+    assert "keeps no empty value" in found["names"].why
+    assert "Leave the member declared empty out of output names" in found["names"].fix
