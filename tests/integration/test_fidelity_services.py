@@ -768,6 +768,128 @@ def test_fsx_keeps_a_data_repository_association(emulator, raw_moto) -> None:
         raw_moto.client("fsx").describe_data_repository_associations()
 
 
+def _fsx(moto: Any, kind: str, **configuration: Any) -> str:
+    """A file system of FileSystemType ``kind`` in a new subnet: its id."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.9.1.0/24")["Subnet"]["SubnetId"]
+    return str(
+        moto.client("fsx").create_file_system(
+            FileSystemType=kind, StorageCapacity=1024, SubnetIds=[subnet], **configuration
+        )["FileSystem"]["FileSystemId"]
+    )
+
+
+def test_fsx_keeps_a_storage_virtual_machine(emulator, raw_moto) -> None:
+    fsx = emulator.client("fsx")
+    file_system = _fsx(emulator, "ONTAP", OntapConfiguration={"DeploymentType": "MULTI_AZ_1"})
+    directory = {
+        "NetBiosName": "mysvm",
+        "SelfManagedActiveDirectoryConfiguration": {
+            "DomainName": "corp.example.com", "UserName": "Admin", "Password": "secret1!",
+            "DnsIps": ["10.9.1.10"],
+        },
+    }  # fmt: skip
+    made = fsx.create_storage_virtual_machine(
+        FileSystemId=file_system, Name="basic", RootVolumeSecurityStyle="NTFS",
+        ActiveDirectoryConfiguration=directory, Tags=[{"Key": "Name", "Value": "basic"}],
+    )["StorageVirtualMachine"]  # fmt: skip
+    svm = made["StorageVirtualMachineId"]
+    assert made["Lifecycle"] == "CREATING" and len(svm) == 21
+    [read] = fsx.describe_storage_virtual_machines(StorageVirtualMachineIds=[svm])[
+        "StorageVirtualMachines"
+    ]
+    assert read["Lifecycle"] == "CREATED" and read["Subtype"] == "DEFAULT" and read["UUID"]
+    assert read["ActiveDirectoryConfiguration"]["NetBiosName"] == "MYSVM"
+    managed = read["ActiveDirectoryConfiguration"]["SelfManagedActiveDirectoryConfiguration"]
+    assert managed["UserName"] == "Admin" and "Password" not in managed
+    assert set(read["Endpoints"]) == {"Iscsi", "Management", "Nfs", "Smb"}
+    assert fsx.list_tags_for_resource(ResourceARN=read["ResourceARN"])["Tags"] == [
+        {"Key": "Name", "Value": "basic"}
+    ]
+    listed = fsx.describe_storage_virtual_machines(
+        Filters=[{"Name": "file-system-id", "Values": [file_system]}]
+    )["StorageVirtualMachines"]
+    assert [s["StorageVirtualMachineId"] for s in listed] == [svm]
+    fsx.update_storage_virtual_machine(
+        StorageVirtualMachineId=svm,
+        ActiveDirectoryConfiguration={
+            "SelfManagedActiveDirectoryConfiguration": {"DnsIps": ["10.9.1.11"]}
+        },
+    )
+    [read] = fsx.describe_storage_virtual_machines(StorageVirtualMachineIds=[svm])[
+        "StorageVirtualMachines"
+    ]
+    managed = read["ActiveDirectoryConfiguration"]["SelfManagedActiveDirectoryConfiguration"]
+    assert managed["DnsIps"] == ["10.9.1.11"] and managed["DomainName"] == "corp.example.com"
+    assert (
+        fsx.delete_storage_virtual_machine(StorageVirtualMachineId=svm)["Lifecycle"] == "DELETING"
+    )
+    assert (
+        _error(fsx.describe_storage_virtual_machines, StorageVirtualMachineIds=[svm])
+        == "StorageVirtualMachineNotFound"
+    )
+    # The layer off: moto 5.2 has no such operation.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw_moto.client("fsx").describe_storage_virtual_machines()
+
+
+def test_fsx_keeps_ontap_and_openzfs_volumes(emulator, raw_moto) -> None:
+    fsx = emulator.client("fsx")
+    ontap = _fsx(emulator, "ONTAP", OntapConfiguration={"DeploymentType": "MULTI_AZ_1"})
+    svm = fsx.create_storage_virtual_machine(FileSystemId=ontap, Name="svm")[
+        "StorageVirtualMachine"
+    ]["StorageVirtualMachineId"]
+    made = fsx.create_volume(
+        VolumeType="ONTAP", Name="flexgroup",
+        OntapConfiguration={
+            "StorageVirtualMachineId": svm, "SizeInBytes": 1024000000000,
+            "VolumeStyle": "FLEXGROUP", "AggregateConfiguration": {"ConstituentsPerAggregate": 9},
+            "SnaplockConfiguration": {"SnaplockType": "ENTERPRISE"},
+        },
+    )["Volume"]  # fmt: skip
+    assert made["Lifecycle"] == "CREATING"
+    [read] = fsx.describe_volumes(VolumeIds=[made["VolumeId"]])["Volumes"]
+    assert read["Lifecycle"] == "CREATED" and read["FileSystemId"] == ontap
+    config = read["OntapConfiguration"]
+    assert config["SizeInMegabytes"] == 976562 and config["OntapVolumeType"] == "RW"
+    assert config["AggregateConfiguration"] == {"Aggregates": ["aggr1"], "TotalConstituents": 9}
+    assert config["SnaplockConfiguration"]["PrivilegedDelete"] == "DISABLED"
+    assert config["SnapshotPolicy"] == "default" and config["TieringPolicy"]["CoolingPeriod"] == 2
+    fsx.update_volume(VolumeId=made["VolumeId"], OntapConfiguration={"SizeInMegabytes": 2048})
+    [read] = fsx.describe_volumes(
+        Filters=[{"Name": "storage-virtual-machine-id", "Values": [svm]}]
+    )["Volumes"]
+    assert read["OntapConfiguration"]["SizeInBytes"] == 2048 * 1024 * 1024
+    assert _error(fsx.delete_storage_virtual_machine, StorageVirtualMachineId=svm) == "BadRequest"
+    fsx.delete_volume(VolumeId=made["VolumeId"])
+    assert _error(fsx.describe_volumes, VolumeIds=[made["VolumeId"]]) == "VolumeNotFound"
+
+    openzfs = _fsx(
+        emulator, "OPENZFS",
+        OpenZFSConfiguration={
+            "DeploymentType": "SINGLE_AZ_1", "ThroughputCapacity": 64,
+            "RootVolumeConfiguration": {"DataCompressionType": "LZ4", "RecordSizeKiB": 64},
+        },
+    )  # fmt: skip
+    [file_system] = fsx.describe_file_systems(FileSystemIds=[openzfs])["FileSystems"]
+    root = file_system["OpenZFSConfiguration"]["RootVolumeId"]
+    [read] = fsx.describe_volumes(VolumeIds=[root])["Volumes"]
+    assert read["Lifecycle"] == "AVAILABLE" and read["OpenZFSConfiguration"]["RecordSizeKiB"] == 64
+    assert read["OpenZFSConfiguration"]["DataCompressionType"] == "LZ4"
+    child = fsx.create_volume(
+        VolumeType="OPENZFS", Name="child", OpenZFSConfiguration={"ParentVolumeId": root}
+    )["Volume"]["VolumeId"]
+    [read] = fsx.describe_volumes(VolumeIds=[child])["Volumes"]
+    assert read["OpenZFSConfiguration"]["VolumePath"] == "/fsx/child"
+    assert read["OpenZFSConfiguration"]["DataCompressionType"] == "NONE"
+    fsx.delete_file_system(FileSystemId=openzfs)
+    assert _error(fsx.describe_volumes, VolumeIds=[root]) == "VolumeNotFound"
+    # The layer off: moto 5.2 has no such operation.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw_moto.client("fsx").describe_volumes()
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
