@@ -890,6 +890,121 @@ def test_fsx_keeps_ontap_and_openzfs_volumes(emulator, raw_moto) -> None:
         raw_moto.client("fsx").describe_volumes()
 
 
+#: A data access policy as terraform-aws-modules/opensearch's collection module writes one.
+ACCESS_POLICY = [
+    {
+        "Rules": [
+            {"ResourceType": "index", "Resource": ["index/example/*"], "Permission": ["aoss:*"]},
+            {"ResourceType": "collection", "Resource": ["collection/example"],
+             "Permission": ["aoss:*"]},
+        ],
+        "Principal": ["arn:aws:iam::123456789012:root"],
+    }
+]  # fmt: skip
+
+
+def test_opensearch_serverless_keeps_an_access_policy(emulator, raw_moto) -> None:
+    aoss = emulator.client("opensearchserverless")
+    made = aoss.create_access_policy(
+        name="example-access", type="data", description="Access to example",
+        policy=json.dumps(ACCESS_POLICY),
+    )["accessPolicyDetail"]  # fmt: skip
+    read = aoss.get_access_policy(name="example-access", type="data")["accessPolicyDetail"]
+    assert read["policy"] == ACCESS_POLICY and read["description"] == "Access to example"
+    assert read["policyVersion"] == made["policyVersion"]
+    assert (
+        _error(aoss.create_access_policy, name="example-access", type="data", policy="[]")
+        == "ConflictException"
+    )
+    listed = aoss.list_access_policies(type="data", resource=["collection/example"])
+    assert [p["name"] for p in listed["accessPolicySummaries"]] == ["example-access"]
+    assert not aoss.list_access_policies(type="data", resource=["collection/other"])[
+        "accessPolicySummaries"
+    ]
+    assert _error(
+        aoss.update_access_policy, name="example-access", type="data", policyVersion="0" * 20,
+        description="changed",
+    ) == "ValidationException"  # fmt: skip
+    changed = aoss.update_access_policy(
+        name="example-access", type="data", policyVersion=made["policyVersion"],
+        description="changed",
+    )["accessPolicyDetail"]  # fmt: skip
+    assert changed["description"] == "changed"
+    assert changed["policyVersion"] != made["policyVersion"]
+    aoss.delete_access_policy(name="example-access", type="data")
+    assert (
+        _error(aoss.get_access_policy, name="example-access", type="data")
+        == "ResourceNotFoundException"
+    )
+    # The layer off: moto 5.2 has no such operation.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw_moto.client("opensearchserverless").list_access_policies(type="data")
+
+
+def _collection_policies(moto: Any) -> Any:
+    """An AWS-owned-key encryption policy for collections ``logs-*`` and a network policy
+    naming ``logs-app``, as terraform-aws-modules/opensearch's collection module writes them."""
+    aoss = moto.client("opensearchserverless")
+    rules = [{"ResourceType": "collection", "Resource": ["collection/logs-*"]}]
+    aoss.create_security_policy(
+        name="logs-encryption", type="encryption",
+        policy=json.dumps({"Rules": rules, "AWSOwnedKey": True}),
+    )  # fmt: skip
+    network = [{"Rules": [{"ResourceType": "collection", "Resource": ["collection/logs-app"]}],
+                "AllowFromPublic": True}]  # fmt: skip
+    aoss.create_security_policy(name="logs-network", type="network", policy=json.dumps(network))
+    return aoss
+
+
+def test_opensearch_serverless_encrypts_a_collection_by_its_policy(emulator, raw_moto) -> None:
+    aoss = _collection_policies(emulator)
+    made = aoss.create_collection(name="logs-app", type="SEARCH")["createCollectionDetail"]
+    assert made["kmsKeyArn"] == "auto" and made["standbyReplicas"] == "ENABLED"
+    [read] = aoss.batch_get_collection(ids=[made["id"]])["collectionDetails"]
+    assert read["kmsKeyArn"] == "auto"
+    assert _error(aoss.create_collection, name="metrics", type="SEARCH") == "ValidationException"
+    # The layer off: moto 5.2 reads the network policy for a KmsARN and fails.
+    with pytest.raises(ClientError, match="500"):
+        _collection_policies(raw_moto).create_collection(name="logs-app", type="SEARCH")
+
+
+def test_opensearch_serverless_reads_a_vpc_endpoint(emulator, raw_moto) -> None:
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.8.{n}.0/24")["Subnet"]["SubnetId"]
+        for n in (1, 2)
+    ]
+    [default] = ec2.describe_security_groups(
+        Filters=[{"Name": "vpc-id", "Values": [vpc]}, {"Name": "group-name", "Values": ["default"]}]
+    )["SecurityGroups"]
+    aoss = emulator.client("opensearchserverless")
+    made = aoss.create_vpc_endpoint(name="example", vpcId=vpc, subnetIds=subnets[:1])[
+        "createVpcEndpointDetail"
+    ]
+    [read] = aoss.batch_get_vpc_endpoint(ids=[made["id"]])["vpcEndpointDetails"]
+    assert read["status"] == "ACTIVE" and read["vpcId"] == vpc
+    assert read["subnetIds"] == subnets[:1] and read["securityGroupIds"] == [default["GroupId"]]
+    # The provider reads the security groups from the EC2 interface endpoint of that id.
+    [interface] = ec2.describe_vpc_endpoints(VpcEndpointIds=[made["id"]])["VpcEndpoints"]
+    assert [g["GroupId"] for g in interface["Groups"]] == [default["GroupId"]]
+    listed = aoss.list_vpc_endpoints()["vpcEndpointSummaries"]
+    assert [e["id"] for e in listed] == [made["id"]]
+    aoss.update_vpc_endpoint(id=made["id"], addSubnetIds=subnets[1:], removeSubnetIds=subnets[:1])
+    [read] = aoss.batch_get_vpc_endpoint(ids=[made["id"]])["vpcEndpointDetails"]
+    assert read["subnetIds"] == subnets[1:]
+    assert aoss.delete_vpc_endpoint(id=made["id"])["deleteVpcEndpointDetail"]["status"] == (
+        "DELETING"
+    )
+    gone = aoss.batch_get_vpc_endpoint(ids=[made["id"]])
+    [interface] = ec2.describe_vpc_endpoints(VpcEndpointIds=[made["id"]])["VpcEndpoints"]
+    assert interface["State"] == "deleted"
+    assert not gone["vpcEndpointDetails"] and gone["vpcEndpointErrorDetails"][0]["id"] == made["id"]
+    # The layer off: moto 5.2 makes the endpoint but cannot read it.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw_moto.client("opensearchserverless").batch_get_vpc_endpoint(ids=[made["id"]])
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
