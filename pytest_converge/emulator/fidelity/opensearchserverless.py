@@ -19,7 +19,8 @@ whose rules match its name (``collection/<name>`` or a pattern such as
 (``API_CollectionDetail.html``); a collection made without ``standbyReplicas``
 has them ``ENABLED``. moto 5.2 took the last security policy of any type naming
 the collection and read its ``KmsARN``, so a collection with a network policy,
-or with an AWS owned key, failed with a server error.
+or with an AWS owned key, failed with a server error. ``DeleteSecurityPolicy``
+deletes an encryption or network policy, which moto 5.2 cannot.
 """
 
 from __future__ import annotations
@@ -422,3 +423,44 @@ def _collection_encryption() -> None:
         return collection
 
     patch(OpenSearchServiceServerlessBackend, "create_collection", create_collection)
+
+
+class SecurityPolicyDeletionBackend:
+    """Deleting a security policy (an OpenSearchServiceServerlessBackend mixin; moto keeps
+    them by client token)."""
+
+    def delete_security_policy(self, name: str, type: str) -> None:
+        found = self.get_security_policy(name, type)  # type: ignore[attr-defined]
+        kept = self.security_policies  # type: ignore[attr-defined]
+        for token in [t for t, p in kept.items() if p is found]:
+            del kept[token]
+
+
+class SecurityPolicyDeletionResponse:
+    """The DeleteSecurityPolicy action (an OpenSearchServiceServerlessResponse mixin)."""
+
+    def delete_security_policy(self) -> str:
+        asked = json.loads(self.body)  # type: ignore[attr-defined]
+        backend = self.opensearchserverless_backend  # type: ignore[attr-defined]
+        backend.delete_security_policy(asked.get("name"), asked.get("type"))
+        return "{}"
+
+
+@behaviour(
+    BEHAVIOURS,
+    "opensearchserverless.security-policy-deletion",
+    does="DeleteSecurityPolicy deletes an encryption or network policy by name and type; "
+    "ResourceNotFoundException for a missing one (moto: it makes, reads, lists and "
+    "updates security policies but cannot delete one, so destroying a collection's "
+    "policies failed)",
+    reference="https://docs.aws.amazon.com/opensearch-service/latest/ServerlessAPIReference/"
+    "API_DeleteSecurityPolicy.html",
+    test="tests/integration/test_fidelity_services.py::"
+    "test_opensearch_serverless_encrypts_a_collection_by_its_policy",
+)
+def _security_policy_deletion() -> None:
+    from moto.opensearchserverless.models import OpenSearchServiceServerlessBackend
+    from moto.opensearchserverless.responses import OpenSearchServiceServerlessResponse
+
+    graft(SecurityPolicyDeletionBackend, onto=OpenSearchServiceServerlessBackend)
+    graft(SecurityPolicyDeletionResponse, onto=OpenSearchServiceServerlessResponse)
