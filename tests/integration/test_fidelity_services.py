@@ -883,8 +883,14 @@ def test_fsx_keeps_ontap_and_openzfs_volumes(emulator, raw_moto) -> None:
     [read] = fsx.describe_volumes(VolumeIds=[child])["Volumes"]
     assert read["OpenZFSConfiguration"]["VolumePath"] == "/fsx/child"
     assert read["OpenZFSConfiguration"]["DataCompressionType"] == "NONE"
-    fsx.delete_file_system(FileSystemId=openzfs)
+    assert _error(fsx.delete_file_system, FileSystemId=openzfs) == "BadRequest"
+    fsx.delete_file_system(
+        FileSystemId=openzfs,
+        OpenZFSConfiguration={"Options": ["DELETE_CHILD_VOLUMES_AND_SNAPSHOTS"]},
+    )
     assert _error(fsx.describe_volumes, VolumeIds=[root]) == "VolumeNotFound"
+    assert _error(fsx.describe_volumes, VolumeIds=[child]) == "VolumeNotFound"
+    assert _error(fsx.delete_file_system, FileSystemId=ontap) == "BadRequest"  # its SVM
     # The layer off: moto 5.2 has no such operation.
     with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
         raw_moto.client("fsx").describe_volumes()

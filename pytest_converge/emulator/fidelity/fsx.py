@@ -702,6 +702,26 @@ class VolumeBackend:
             _openzfs_update(found.openzfs, asked["OpenZFSConfiguration"])
         return found
 
+    def check_deletable(self, file_system_id: str, openzfs: dict[str, Any] | None) -> None:
+        """Refuse to delete a file system AWS refuses to: an ONTAP one with SVMs, an
+        OpenZFS one with child volumes unless DELETE_CHILD_VOLUMES_AND_SNAPSHOTS."""
+        svms = getattr(self, "storage_virtual_machines", {})
+        if any(svm.file_system_id == file_system_id for svm in svms.values()):
+            raise _fsx_error(
+                "BadRequest",
+                f"File system '{file_system_id}' has storage virtual machines: delete them first.",
+            )
+        children = [
+            v for v in self.volumes.values() if v.file_system_id == file_system_id and v.parent_id
+        ]
+        options = (openzfs or {}).get("Options") or ()
+        if children and "DELETE_CHILD_VOLUMES_AND_SNAPSHOTS" not in options:
+            raise _fsx_error(
+                "BadRequest",
+                f"File system '{file_system_id}' has child volumes: delete them first, or "
+                "ask for DELETE_CHILD_VOLUMES_AND_SNAPSHOTS.",
+            )
+
     def delete_volume(self, asked: dict[str, Any]) -> Volume:
         found = self.get_volume(asked.get("VolumeId") or "")
         if found.openzfs is not None and not found.parent_id:
@@ -760,7 +780,8 @@ class VolumeResponse:
     "sizes in bytes and MiB, RW, snapshot policy default, SNAPSHOT_ONLY tiering, FlexGroup "
     "aggregates, SnapLock defaults) and OpenZFS volumes (under a parent; AVAILABLE, 128 KiB "
     "records, no compression unless given); an OpenZFS file system has a root volume "
-    "(OpenZFSConfiguration.RootVolumeId) that goes with it; VolumeNotFound for a missing one",
+    "(OpenZFSConfiguration.RootVolumeId) that goes with it; VolumeNotFound for a missing one; "
+    "a file system with SVMs, or child volumes unless asked to delete them, is not deleted",
     reference="https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateVolume.html",
     test="tests/integration/test_fidelity_services.py::test_fsx_keeps_ontap_and_openzfs_volumes",
     replaces={
@@ -786,6 +807,7 @@ def _volumes() -> None:
         return made
 
     def delete_with_volumes(self: Any, file_system_id: str, *args: Any, **kwargs: Any) -> Any:
+        self.check_deletable(file_system_id, kwargs.get("open_zfs_configuration"))
         gone = delete(self, file_system_id, *args, **kwargs)
         for volume in [v for v in self.volumes.values() if v.file_system_id == file_system_id]:
             del self.volumes[volume.volume_id]
