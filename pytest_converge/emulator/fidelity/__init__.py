@@ -75,6 +75,7 @@ SERVICES = (
     "route53resolver",
     "rds",
     "secretsmanager",
+    "opensearchserverless",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"

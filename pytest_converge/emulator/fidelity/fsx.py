@@ -13,6 +13,10 @@ A file system's ``WindowsConfiguration`` is answered in its own shape
 ``Alias`` objects and a self-managed directory's password is never answered.
 A Lustre file system keeps its ``FileSystemTypeVersion`` (the Lustre version),
 and its data repository associations (links of its directories to S3 prefixes).
+An ONTAP file system keeps its storage virtual machines (``API_StorageVirtualMachine.html``)
+and their volumes, an OpenZFS file system its root volume and the volumes under it
+(``API_Volume.html``): the aws provider reads an OpenZFS file system's root volume
+on every refresh.
 """
 
 from __future__ import annotations
@@ -299,3 +303,525 @@ def _data_repository_associations() -> None:
 
     graft(DataRepositoryAssociationBackend, onto=FSxBackend)
     graft(DataRepositoryAssociationResponse, onto=FSxResponse)
+
+
+def _fsx_error(code: str, message: str) -> Exception:
+    from moto.core.exceptions import JsonRESTError
+
+    return JsonRESTError(code, message)
+
+
+def _file_system(backend: Any, file_system_id: str | None, kind: str) -> Any:
+    """``file_system_id``'s file system, which must be of the FileSystemType ``kind``."""
+    from moto.fsx.exceptions import FileSystemNotFound
+
+    found = backend.file_systems.get(file_system_id or "")
+    if found is None:
+        raise FileSystemNotFound(file_system_id or "")
+    if found.file_system_type != kind:
+        raise _fsx_error("BadRequest", f"File system '{file_system_id}' is not {kind}.")
+    return found
+
+
+def _filtered(
+    found: list[Any], filters: list[dict[str, Any]] | None, names: dict[str, str]
+) -> list[Any]:
+    """``found`` narrowed by a Describe request's ``Filters`` (``names``: filter -> attribute)."""
+    for each in filters or ():
+        attribute = names.get(each.get("Name", ""))
+        if attribute:
+            found = [f for f in found if getattr(f, attribute) in each.get("Values", ())]
+    return found
+
+
+class StorageVirtualMachine:
+    """An FSx for ONTAP storage virtual machine (SVM) of a file system."""
+
+    def __init__(self, backend: Any, asked: dict[str, Any]) -> None:
+        self.svm_id = f"svm-{uuid4().hex[:17]}"
+        self.file_system_id: str = asked["FileSystemId"]
+        self.resource_arn = (
+            f"arn:aws:fsx:{backend.region_name}:{backend.account_id}:storage-virtual-machine/"
+            f"{self.file_system_id}/{self.svm_id}"
+        )
+        self.name: str = asked["Name"]
+        self.uuid = str(uuid4())
+        self.root_volume_security_style: str = asked.get("RootVolumeSecurityStyle") or "UNIX"
+        self.active_directory: dict[str, Any] | None = None
+        self.configure_directory(asked.get("ActiveDirectoryConfiguration"))
+        self.created = time.time()
+        # Management, NFS and SMB answer on one address of the file system's range.
+        self.address = f"198.19.255.{len(backend.storage_virtual_machines) % 250 + 2}"
+
+    def configure_directory(self, asked: dict[str, Any] | None) -> None:
+        """Keep the Active Directory an SVM joins, as it is answered: no password, the
+        NetBIOS name in capitals; an update keeps what it does not name."""
+        if not asked:
+            return
+        directory = dict(self.active_directory or {})
+        if asked.get("NetBiosName"):
+            directory["NetBiosName"] = asked["NetBiosName"].upper()
+        managed = {
+            k: v
+            for k, v in (asked.get("SelfManagedActiveDirectoryConfiguration") or {}).items()
+            if k != "Password"
+        }
+        if managed:
+            directory["SelfManagedActiveDirectoryConfiguration"] = {
+                **directory.get("SelfManagedActiveDirectoryConfiguration", {}),
+                **managed,
+            }
+        self.active_directory = directory
+
+    def answer(self, backend: Any, region: str, lifecycle: str = "CREATED") -> dict[str, Any]:
+        host = f"{self.svm_id}.{self.file_system_id}.fsx.{region}.amazonaws.com"
+
+        def endpoint(prefix: str) -> dict[str, Any]:
+            return {"DNSName": f"{prefix}{host}", "IpAddresses": [self.address]}
+
+        endpoints = {
+            "Iscsi": endpoint("iscsi."),
+            "Management": endpoint(""),
+            "Nfs": endpoint("nfs."),
+        }
+        answer: dict[str, Any] = {
+            "CreationTime": self.created,
+            "Endpoints": endpoints,
+            "FileSystemId": self.file_system_id,
+            "Lifecycle": lifecycle,
+            "Name": self.name,
+            "ResourceARN": self.resource_arn,
+            "StorageVirtualMachineId": self.svm_id,
+            "Subtype": "DEFAULT",
+            "UUID": self.uuid,
+            "Tags": backend.list_tags_for_resource(self.resource_arn),
+        }
+        if self.active_directory:
+            answer["ActiveDirectoryConfiguration"] = self.active_directory
+            managed = self.active_directory.get("SelfManagedActiveDirectoryConfiguration") or {}
+            netbios = self.active_directory.get("NetBiosName")
+            if netbios and managed.get("DomainName"):
+                endpoints["Smb"] = {
+                    "DNSName": f"{netbios}.{managed['DomainName']}".lower(),
+                    "IpAddresses": [self.address],
+                }
+        return answer
+
+
+class StorageVirtualMachineBackend:
+    """The Region's ONTAP storage virtual machines (an FSxBackend mixin)."""
+
+    storage_virtual_machines: Kept[StorageVirtualMachine] = Kept()
+
+    def get_storage_virtual_machine(self, svm_id: str) -> StorageVirtualMachine:
+        found = self.storage_virtual_machines.get(svm_id)
+        if found is None:
+            raise _fsx_error(
+                "StorageVirtualMachineNotFound",
+                f"Storage virtual machine '{svm_id}' does not exist.",
+            )
+        return found
+
+    def create_storage_virtual_machine(self, asked: dict[str, Any]) -> StorageVirtualMachine:
+        _file_system(self, asked.get("FileSystemId"), "ONTAP")
+        made = StorageVirtualMachine(self, asked)
+        self.storage_virtual_machines[made.svm_id] = made
+        if asked.get("Tags"):
+            self.tagger.tag_resource(made.resource_arn, asked["Tags"])  # type: ignore[attr-defined]
+        return made
+
+    def update_storage_virtual_machine(self, asked: dict[str, Any]) -> StorageVirtualMachine:
+        found = self.get_storage_virtual_machine(asked.get("StorageVirtualMachineId") or "")
+        found.configure_directory(asked.get("ActiveDirectoryConfiguration"))
+        return found
+
+    def delete_storage_virtual_machine(self, svm_id: str) -> StorageVirtualMachine:
+        found = self.get_storage_virtual_machine(svm_id)
+        volumes = getattr(self, "volumes", {})
+        if any(v.svm_id == svm_id for v in volumes.values()):
+            raise _fsx_error(
+                "BadRequest",
+                f"Storage virtual machine '{svm_id}' has volumes: delete them first.",
+            )
+        del self.storage_virtual_machines[svm_id]
+        self.tagger.delete_all_tags_for_resource(found.resource_arn)  # type: ignore[attr-defined]
+        return found
+
+
+class StorageVirtualMachineResponse:
+    """The storage virtual machine actions (an FSxResponse mixin)."""
+
+    def create_storage_virtual_machine(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        made = backend.create_storage_virtual_machine(json.loads(self.body))  # type: ignore[attr-defined]
+        return json.dumps(
+            {"StorageVirtualMachine": made.answer(backend, self.region, "CREATING")}  # type: ignore[attr-defined]
+        )
+
+    def describe_storage_virtual_machines(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        asked = json.loads(self.body)  # type: ignore[attr-defined]
+        if asked.get("StorageVirtualMachineIds"):
+            found = [
+                backend.get_storage_virtual_machine(i) for i in asked["StorageVirtualMachineIds"]
+            ]
+        else:
+            found = list(backend.storage_virtual_machines.values())
+        found = _filtered(found, asked.get("Filters"), {"file-system-id": "file_system_id"})
+        page, token = one_page(
+            [s.answer(backend, self.region) for s in found],  # type: ignore[attr-defined]
+            asked.get("NextToken"),
+            asked.get("MaxResults"),
+        )
+        return json.dumps({"StorageVirtualMachines": page, "NextToken": token})
+
+    def update_storage_virtual_machine(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        found = backend.update_storage_virtual_machine(json.loads(self.body))  # type: ignore[attr-defined]
+        return json.dumps({"StorageVirtualMachine": found.answer(backend, self.region)})  # type: ignore[attr-defined]
+
+    def delete_storage_virtual_machine(self) -> str:
+        asked = json.loads(self.body)  # type: ignore[attr-defined]
+        gone = self.fsx_backend.delete_storage_virtual_machine(asked.get("StorageVirtualMachineId"))  # type: ignore[attr-defined]
+        return json.dumps({"StorageVirtualMachineId": gone.svm_id, "Lifecycle": "DELETING"})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "fsx.storage-virtual-machines",
+    does="Create/Describe/Update/DeleteStorageVirtualMachine(s) keep an ONTAP file system's "
+    "SVMs (CREATING then CREATED; endpoints, subtype DEFAULT, a UUID, the Active Directory "
+    "joined without its password), filtered by file-system-id and tagged by ARN; a "
+    "missing SVM is StorageVirtualMachineNotFound, one with volumes is not deleted",
+    reference="https://docs.aws.amazon.com/fsx/latest/APIReference/"
+    "API_CreateStorageVirtualMachine.html",
+    test="tests/integration/test_fidelity_services.py::test_fsx_keeps_a_storage_virtual_machine",
+)
+def _storage_virtual_machines() -> None:
+    from moto.fsx.models import FSxBackend
+    from moto.fsx.responses import FSxResponse
+
+    graft(StorageVirtualMachineBackend, onto=FSxBackend)
+    graft(StorageVirtualMachineResponse, onto=FSxResponse)
+
+
+#: What AWS gives a SnapLock volume's retention unless asked (ONTAP's defaults).
+_SNAPLOCK_RETENTION = {
+    "DefaultRetention": {"Type": "YEARS", "Value": 0},
+    "MinimumRetention": {"Type": "YEARS", "Value": 0},
+    "MaximumRetention": {"Type": "YEARS", "Value": 30},
+}
+#: A tiering policy's cooling period unless asked, by its name.
+_COOLING_DAYS = {"AUTO": 31, "SNAPSHOT_ONLY": 2}
+_MEBIBYTE = 1024 * 1024
+
+
+def _ontap_configuration(asked: dict[str, Any], svm: StorageVirtualMachine) -> dict[str, Any]:
+    """An ONTAP volume's ``OntapConfiguration`` as AWS answers it for the ``asked`` one."""
+    kept: dict[str, Any] = {
+        "FlexCacheEndpointType": "NONE",
+        "SecurityStyle": asked.get("SecurityStyle") or svm.root_volume_security_style,
+        "StorageVirtualMachineId": svm.svm_id,
+        "StorageVirtualMachineRoot": False,
+        "UUID": str(uuid4()),
+        "OntapVolumeType": asked.get("OntapVolumeType") or "RW",
+        "SnapshotPolicy": asked.get("SnapshotPolicy") or "default",
+        "CopyTagsToBackups": bool(asked.get("CopyTagsToBackups")),
+        "StorageEfficiencyEnabled": bool(asked.get("StorageEfficiencyEnabled")),
+        "VolumeStyle": asked.get("VolumeStyle") or "FLEXVOL",
+        "TieringPolicy": {"Name": "SNAPSHOT_ONLY"},
+    }
+    if asked.get("JunctionPath"):
+        kept["JunctionPath"] = asked["JunctionPath"]
+    _ontap_update(kept, asked)
+    if kept["VolumeStyle"] == "FLEXGROUP":
+        aggregates = (asked.get("AggregateConfiguration") or {}).get("Aggregates") or ["aggr1"]
+        each = (asked.get("AggregateConfiguration") or {}).get("ConstituentsPerAggregate") or 8
+        kept["AggregateConfiguration"] = {
+            "Aggregates": aggregates,
+            "TotalConstituents": each * len(aggregates),
+        }
+    return kept
+
+
+def _ontap_update(kept: dict[str, Any], asked: dict[str, Any]) -> None:
+    """Apply the members a Create or UpdateOntapVolumeConfiguration names to ``kept``."""
+    for member in (
+        "JunctionPath", "SecurityStyle", "SnapshotPolicy", "CopyTagsToBackups",
+        "StorageEfficiencyEnabled",
+    ):  # fmt: skip
+        if asked.get(member) is not None:
+            kept[member] = asked[member]
+    if asked.get("SizeInBytes"):
+        kept["SizeInBytes"] = int(asked["SizeInBytes"])
+        kept["SizeInMegabytes"] = kept["SizeInBytes"] // _MEBIBYTE
+    elif asked.get("SizeInMegabytes"):
+        kept["SizeInMegabytes"] = int(asked["SizeInMegabytes"])
+        kept["SizeInBytes"] = kept["SizeInMegabytes"] * _MEBIBYTE
+    if asked.get("TieringPolicy"):
+        kept["TieringPolicy"] = dict(asked["TieringPolicy"])
+    policy = kept["TieringPolicy"]
+    if policy.get("Name") in _COOLING_DAYS:
+        policy.setdefault("CoolingPeriod", _COOLING_DAYS[policy["Name"]])
+    if asked.get("SnaplockConfiguration"):
+        snaplock = {**kept.get("SnaplockConfiguration", {}), **asked["SnaplockConfiguration"]}
+        snaplock.setdefault("AuditLogVolume", False)
+        snaplock.setdefault("PrivilegedDelete", "DISABLED")
+        snaplock.setdefault("VolumeAppendModeEnabled", False)
+        snaplock.setdefault("AutocommitPeriod", {"Type": "NONE"})
+        snaplock["RetentionPeriod"] = {**_SNAPLOCK_RETENTION, **snaplock.get("RetentionPeriod", {})}
+        kept["SnaplockConfiguration"] = snaplock
+
+
+def _openzfs_configuration(asked: dict[str, Any], path: str) -> dict[str, Any]:
+    """An OpenZFS volume's ``OpenZFSConfiguration`` as AWS answers it for the ``asked`` one."""
+    kept: dict[str, Any] = {
+        "VolumePath": path,
+        "RecordSizeKiB": 128,
+        "DataCompressionType": "NONE",
+        "CopyTagsToSnapshots": False,
+        "ReadOnly": False,
+        "NfsExports": [],
+        "UserAndGroupQuotas": [],
+    }
+    for member in ("ParentVolumeId", "OriginSnapshot"):
+        if asked.get(member):
+            kept[member] = asked[member]
+    _openzfs_update(kept, asked)
+    if asked.get("CopyTagsToSnapshots") is not None:
+        kept["CopyTagsToSnapshots"] = asked["CopyTagsToSnapshots"]
+    return kept
+
+
+def _openzfs_update(kept: dict[str, Any], asked: dict[str, Any]) -> None:
+    """Apply the members an Update (or Create) OpenZFS volume configuration names to ``kept``."""
+    for member in (
+        "StorageCapacityReservationGiB", "StorageCapacityQuotaGiB", "RecordSizeKiB",
+        "DataCompressionType", "NfsExports", "UserAndGroupQuotas", "ReadOnly",
+    ):  # fmt: skip
+        if asked.get(member) is not None:
+            kept[member] = asked[member]
+
+
+class Volume:
+    """An FSx for ONTAP or OpenZFS volume."""
+
+    def __init__(
+        self, backend: Any, name: str, file_system_id: str, volume_type: str, tags: Any = None
+    ) -> None:
+        self.volume_id = f"fsvol-{uuid4().hex[:17]}"
+        self.name = name
+        self.file_system_id = file_system_id
+        self.volume_type = volume_type
+        self.resource_arn = (
+            f"arn:aws:fsx:{backend.region_name}:{backend.account_id}:volume/"
+            f"{file_system_id}/{self.volume_id}"
+        )
+        self.ontap: dict[str, Any] | None = None
+        self.openzfs: dict[str, Any] | None = None
+        self.created = time.time()
+        if tags:
+            backend.tagger.tag_resource(self.resource_arn, tags)
+
+    @property
+    def svm_id(self) -> str | None:
+        return (self.ontap or {}).get("StorageVirtualMachineId")
+
+    @property
+    def parent_id(self) -> str | None:
+        return (self.openzfs or {}).get("ParentVolumeId")
+
+    def answer(self, backend: Any, lifecycle: str | None = None) -> dict[str, Any]:
+        ready = "CREATED" if self.ontap is not None else "AVAILABLE"
+        answer: dict[str, Any] = {
+            "CreationTime": self.created,
+            "FileSystemId": self.file_system_id,
+            "Lifecycle": lifecycle or ready,
+            "Name": self.name,
+            "ResourceARN": self.resource_arn,
+            "Tags": backend.list_tags_for_resource(self.resource_arn),
+            "VolumeId": self.volume_id,
+            "VolumeType": self.volume_type,
+        }
+        if self.ontap is not None:
+            answer["OntapConfiguration"] = self.ontap
+        if self.openzfs is not None:
+            answer["OpenZFSConfiguration"] = self.openzfs
+        return answer
+
+
+def _volume_not_found(volume_id: str) -> Exception:
+    return _fsx_error("VolumeNotFound", f"Volume '{volume_id}' does not exist.")
+
+
+class VolumeBackend:
+    """The Region's ONTAP and OpenZFS volumes (an FSxBackend mixin)."""
+
+    volumes: Kept[Volume] = Kept()
+
+    def get_volume(self, volume_id: str) -> Volume:
+        found = self.volumes.get(volume_id)
+        if found is None:
+            raise _volume_not_found(volume_id)
+        return found
+
+    def create_openzfs_root_volume(self, file_system: Any) -> Volume:
+        """The root volume AWS makes with an OpenZFS file system, from its
+        ``RootVolumeConfiguration``."""
+        asked = (file_system.open_zfs_configuration or {}).get("RootVolumeConfiguration") or {}
+        root = Volume(self, "fsx", file_system.file_system_id, "OPENZFS")
+        root.openzfs = _openzfs_configuration(asked, "/fsx")
+        self.volumes[root.volume_id] = root
+        return root
+
+    def create_volume(self, asked: dict[str, Any]) -> Volume:
+        kind = asked.get("VolumeType")
+        if kind == "ONTAP":
+            ontap = asked.get("OntapConfiguration") or {}
+            svm = self.get_storage_virtual_machine(ontap.get("StorageVirtualMachineId") or "")  # type: ignore[attr-defined]
+            made = Volume(self, asked["Name"], svm.file_system_id, kind, asked.get("Tags"))
+            made.ontap = _ontap_configuration(ontap, svm)
+        elif kind == "OPENZFS":
+            openzfs = asked.get("OpenZFSConfiguration") or {}
+            parent = self.get_volume(openzfs.get("ParentVolumeId") or "")
+            path = f"{(parent.openzfs or {}).get('VolumePath', '/fsx')}/{asked['Name']}"
+            made = Volume(self, asked["Name"], parent.file_system_id, kind, asked.get("Tags"))
+            made.openzfs = _openzfs_configuration(openzfs, path)
+        else:
+            raise _fsx_error("BadRequest", f"VolumeType {kind!r} is not ONTAP or OPENZFS.")
+        self.volumes[made.volume_id] = made
+        return made
+
+    def update_volume(self, asked: dict[str, Any]) -> Volume:
+        found = self.get_volume(asked.get("VolumeId") or "")
+        if asked.get("Name"):
+            found.name = asked["Name"]
+        if found.ontap is not None and asked.get("OntapConfiguration"):
+            _ontap_update(found.ontap, asked["OntapConfiguration"])
+        if found.openzfs is not None and asked.get("OpenZFSConfiguration"):
+            _openzfs_update(found.openzfs, asked["OpenZFSConfiguration"])
+        return found
+
+    def check_deletable(self, file_system_id: str, openzfs: dict[str, Any] | None) -> None:
+        """Refuse to delete a file system AWS refuses to: an ONTAP one with SVMs, an
+        OpenZFS one with child volumes unless DELETE_CHILD_VOLUMES_AND_SNAPSHOTS."""
+        svms = getattr(self, "storage_virtual_machines", {})
+        if any(svm.file_system_id == file_system_id for svm in svms.values()):
+            raise _fsx_error(
+                "BadRequest",
+                f"File system '{file_system_id}' has storage virtual machines: delete them first.",
+            )
+        children = [
+            v for v in self.volumes.values() if v.file_system_id == file_system_id and v.parent_id
+        ]
+        options = (openzfs or {}).get("Options") or ()
+        if children and "DELETE_CHILD_VOLUMES_AND_SNAPSHOTS" not in options:
+            raise _fsx_error(
+                "BadRequest",
+                f"File system '{file_system_id}' has child volumes: delete them first, or "
+                "ask for DELETE_CHILD_VOLUMES_AND_SNAPSHOTS.",
+            )
+
+    def delete_volume(self, asked: dict[str, Any]) -> Volume:
+        found = self.get_volume(asked.get("VolumeId") or "")
+        if found.openzfs is not None and not found.parent_id:
+            raise _fsx_error("BadRequest", "A file system's root volume is deleted with it.")
+        children = [v for v in self.volumes.values() if v.parent_id == found.volume_id]
+        options = (asked.get("OpenZFSConfiguration") or {}).get("Options") or ()
+        if children and "DELETE_CHILD_VOLUMES_AND_SNAPSHOTS" not in options:
+            raise _fsx_error(
+                "BadRequest", f"Volume '{found.volume_id}' has child volumes: delete them first."
+            )
+        for gone in [found, *children]:
+            self.volumes.pop(gone.volume_id, None)
+            self.tagger.delete_all_tags_for_resource(gone.resource_arn)  # type: ignore[attr-defined]
+        return found
+
+
+class VolumeResponse:
+    """The volume actions (an FSxResponse mixin)."""
+
+    def create_volume(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        made = backend.create_volume(json.loads(self.body))  # type: ignore[attr-defined]
+        return json.dumps({"Volume": made.answer(backend, "CREATING")})
+
+    def describe_volumes(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        asked = json.loads(self.body)  # type: ignore[attr-defined]
+        if asked.get("VolumeIds"):
+            found = [backend.get_volume(i) for i in asked["VolumeIds"]]
+        else:
+            found = list(backend.volumes.values())
+        found = _filtered(
+            found,
+            asked.get("Filters"),
+            {"file-system-id": "file_system_id", "storage-virtual-machine-id": "svm_id"},
+        )
+        page, token = one_page(
+            [v.answer(backend) for v in found], asked.get("NextToken"), asked.get("MaxResults")
+        )
+        return json.dumps({"Volumes": page, "NextToken": token})
+
+    def update_volume(self) -> str:
+        backend = self.fsx_backend  # type: ignore[attr-defined]
+        found = backend.update_volume(json.loads(self.body))  # type: ignore[attr-defined]
+        return json.dumps({"Volume": found.answer(backend)})
+
+    def delete_volume(self) -> str:
+        gone = self.fsx_backend.delete_volume(json.loads(self.body))  # type: ignore[attr-defined]
+        return json.dumps({"VolumeId": gone.volume_id, "Lifecycle": "DELETING"})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "fsx.volumes",
+    does="Create/Describe/Update/DeleteVolume(s) keep ONTAP volumes (on an SVM; CREATED, "
+    "sizes in bytes and MiB, RW, snapshot policy default, SNAPSHOT_ONLY tiering, FlexGroup "
+    "aggregates, SnapLock defaults) and OpenZFS volumes (under a parent; AVAILABLE, 128 KiB "
+    "records, no compression unless given); an OpenZFS file system has a root volume "
+    "(OpenZFSConfiguration.RootVolumeId) that goes with it; VolumeNotFound for a missing one; "
+    "a file system with SVMs, or child volumes unless asked to delete them, is not deleted",
+    reference="https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateVolume.html",
+    test="tests/integration/test_fidelity_services.py::test_fsx_keeps_ontap_and_openzfs_volumes",
+    replaces={
+        "moto.fsx.models:FSxBackend.create_file_system": "bd32c690f22d47b1",
+        "moto.fsx.models:FSxBackend.delete_file_system": "8a6be56dbb904ea4",
+        "moto.fsx.models:FileSystem.to_dict": "dbc82ceeb298a3b8",
+    },
+)
+def _volumes() -> None:
+    from moto.fsx.models import FileSystem, FSxBackend
+    from moto.fsx.responses import FSxResponse
+
+    graft(VolumeBackend, onto=FSxBackend)
+    graft(VolumeResponse, onto=FSxResponse)
+    create = original(FSxBackend, "create_file_system")
+    delete = original(FSxBackend, "delete_file_system")
+    to_dict = original(FileSystem, "to_dict")
+
+    def create_with_root_volume(self: Any, **kwargs: Any) -> Any:
+        made = create(self, **kwargs)
+        if made.file_system_type == "OPENZFS":
+            made._root_volume_id = self.create_openzfs_root_volume(made).volume_id
+        return made
+
+    def delete_with_volumes(self: Any, file_system_id: str, *args: Any, **kwargs: Any) -> Any:
+        self.check_deletable(file_system_id, kwargs.get("open_zfs_configuration"))
+        gone = delete(self, file_system_id, *args, **kwargs)
+        for volume in [v for v in self.volumes.values() if v.file_system_id == file_system_id]:
+            del self.volumes[volume.volume_id]
+        return gone
+
+    def with_root_volume(self: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = to_dict(self)
+        root = vars(self).get("_root_volume_id")
+        if root and "OpenZFSConfiguration" in answer:
+            openzfs = dict(answer["OpenZFSConfiguration"])
+            openzfs.pop("RootVolumeConfiguration", None)
+            answer["OpenZFSConfiguration"] = {**openzfs, "RootVolumeId": root}
+        return answer
+
+    patch(FSxBackend, "create_file_system", create_with_root_volume)
+    patch(FSxBackend, "delete_file_system", delete_with_volumes)
+    patch(FileSystem, "to_dict", with_root_volume)

@@ -1,5 +1,6 @@
 """RDS: a cluster's settings, scaling configuration and storage type,
-activity streams, custom endpoints, the source of a DB parameter.
+activity streams, custom endpoints, the source of a DB parameter, a cluster
+restored from S3.
 
 Following the Amazon RDS API reference
 (https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/):
@@ -43,6 +44,10 @@ Following the Amazon RDS API reference
   cluster, the cluster's own ``WRITER`` and ``READER`` endpoints too. A taken
   identifier is ``DBClusterEndpointAlreadyExistsFault``, a missing one
   ``DBClusterEndpointNotFoundFault``. moto 5.2 has none of these operations.
+- ``RestoreDBClusterFromS3``: an Aurora MySQL cluster made from a MySQL backup
+  in an S3 bucket is made as ``CreateDBCluster`` makes one, from the request's
+  cluster members; a bucket that does not exist is ``InvalidS3BucketFault``.
+  moto 5.2 has no such operation.
 
 Not modelled: the ``Filters`` of DescribeDBClusterEndpoints, a family's
 ``engine-default`` and ``system`` parameters (none is answered), the Kinesis
@@ -503,3 +508,54 @@ def _cluster_endpoints() -> None:
         return before(self, arn)
 
     patch(RDSBackend, "_get_resource_for_tagging", _get_resource_for_tagging)
+
+
+#: RestoreDBClusterFromS3's members that name the backup, not the cluster it makes.
+_S3_IMPORT = (
+    "s3_bucket_name",
+    "s3_prefix",
+    "s3_ingestion_role_arn",
+    "source_engine",
+    "source_engine_version",
+)
+
+
+class S3ImportBackend:
+    """Aurora MySQL clusters made from a MySQL backup in S3 (an RDSBackend mixin)."""
+
+    def restore_db_cluster_from_s3(self, kwargs: dict[str, Any]) -> Any:
+        from moto.s3.models import s3_backends
+
+        bucket = kwargs.get("s3_bucket_name") or ""
+        if bucket not in s3_backends[self.account_id]["global"].buckets:  # type: ignore[attr-defined]
+            raise _error("InvalidS3BucketFault", f"S3 bucket {bucket} not found")
+        asked = {k: v for k, v in kwargs.items() if k not in _S3_IMPORT}
+        return self.create_db_cluster(asked)  # type: ignore[attr-defined]
+
+
+class S3ImportResponse:
+    """The RestoreDBClusterFromS3 action (an RDSResponse mixin)."""
+
+    def restore_db_cluster_from_s3(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        cluster = self.backend.restore_db_cluster_from_s3(dict(self.params))  # type: ignore[attr-defined]
+        return ActionResult({"DBCluster": cluster})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.restore-cluster-from-s3",
+    does="RestoreDBClusterFromS3 makes a cluster as CreateDBCluster makes one, from the "
+    "request's cluster members (the backup's bucket, prefix, role and source engine are "
+    "not kept); InvalidS3BucketFault for a bucket that does not exist (moto: no such "
+    "operation)",
+    reference=_API + "API_RestoreDBClusterFromS3.html",
+    test=_TESTS + "test_rds_restores_a_cluster_from_s3",
+)
+def _restore_cluster_from_s3() -> None:
+    from moto.rds.models import RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(S3ImportBackend, onto=RDSBackend)
+    graft(S3ImportResponse, onto=RDSResponse)
