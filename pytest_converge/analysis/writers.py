@@ -124,6 +124,7 @@ def sibling_writers(
     state: Sequence[Any],
     clock_offset: float = 0.0,
     members: MemberLookup | None = None,
+    service_of: Callable[[str], str | None] | None = None,
 ) -> dict[str, dict[str, list[str]]]:
     """For each drifted address and field, the other resources whose apply wrote it.
 
@@ -135,9 +136,12 @@ def sibling_writers(
     ``state`` holds records with ``address``, ``type``, ``id`` and ``values``
     (:func:`~.state.state_resources`). ``members`` looks up the API members a field
     is sent as; without it (or when it knows none) the operation's name must name
-    the field.
+    the field. ``service_of`` names the service a resource type calls (its SigV4 name):
+    a call made while several applies were open is theirs whose service made it (an IAM
+    call during an SNS topic's apply and a role policy's is the role policy's).
     """
     windows = apply_windows(events)
+    types = {r.address: r.type for r in state}
     writes: dict[str, list[_Write]] = {}
     for call in calls:
         if not getattr(call, "mutating", False) or not 0 < getattr(call, "status", 0) < 400:
@@ -145,7 +149,12 @@ def sibling_writers(
         moment = call.started + clock_offset
         sent = frozenset(getattr(call, "sent", None) or ())
         requested = frozenset(getattr(call, "requested", None) or ())
-        for address in _holding(windows, moment):
+        holding = _holding(windows, moment)
+        if len(holding) > 1 and service_of is not None:
+            service = getattr(call, "service", None)
+            own = [a for a in holding if a in types and service_of(types[a]) == service]
+            holding = own or holding
+        for address in holding:
             writes.setdefault(address, []).append(_Write(moment, call.operation, sent, requested))
     by_address = {r.address: r for r in state}
     found: dict[str, dict[str, list[str]]] = {}
@@ -194,7 +203,16 @@ def _wrote(
         aimed = [w for w in writes if not w.requested or w.requested & names]
         return any(_carries(m, w) for m in known for w in aimed)
     nouns = _words(attribute) - _VERBS
-    return any(nouns & _words(w.operation) for w in writes)
+    return any(nouns & _words(w.operation) or _sets_named(w, attribute, names) for w in writes)
+
+
+def _sets_named(write: _Write, attribute: str, names: frozenset[str]) -> bool:
+    """``write`` sets ``attribute`` by name through an attribute-map operation of the
+    object (``SetTopicAttributes`` with ``AttributeName=Policy`` for ``policy``)."""
+    if "Attribute" not in write.operation or not write.requested & names:
+        return False
+    wanted = _plain(attribute)
+    return any(_plain(value) == wanted for value in write.requested)
 
 
 def _carries(member: Any, write: _Write) -> bool:

@@ -49,6 +49,7 @@ from ..analysis.untested import Graph, unreached, untested_defects, untested_res
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.model import api_members
+from ..awsapi.operations import service_of
 from ..emulator.base import Emulator
 from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
@@ -638,6 +639,7 @@ class Stack:
             state,
             applied.clock_offset,
             lambda rtype, field, operations: api_members(rtype, field, None, operations),
+            _signing_name_of,
         )
 
     def assert_converged(self) -> None:
@@ -1112,6 +1114,12 @@ def _reattached_provider(
     provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
     provider.start()
     return provider
+
+
+def _signing_name_of(resource_type: str) -> str | None:
+    """The service a resource type's calls are signed for (``aws_sns_topic``: ``sns``)."""
+    service = service_of(resource_type)
+    return service.signing_name if service is not None else None
 
 
 def _aws_configurations(template: Template) -> int:

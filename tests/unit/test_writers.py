@@ -252,3 +252,85 @@ def test_a_shared_member_counts_only_for_the_object_the_request_names():
         drifted, INSTANCE_EVENTS, [tags(3.8, "vol-2")], state, EPOCH_10H, members
     )
     assert found == {"aws_ebs_volume.this": {"tags": ["module.ec2.aws_instance.this[0]"]}}
+
+
+ROLE_ARN = "arn:aws:iam::123456789012:role/eg-test-sns"
+TOPIC_ARN = "arn:aws:sns:us-east-2:123456789012:eg-test-sns"
+
+
+def _sns_state():
+    # cloudposse's labels give the role and the topic one name: the topic's state holds
+    # the role's id (its name) as its own name.
+    return [
+        StateResource("aws_iam_role.this", "aws_iam_role", "managed", "eg-test-sns", {
+            "id": "eg-test-sns", "arn": ROLE_ARN, "name": "eg-test-sns"}),
+        StateResource("aws_iam_role_policy.this", "aws_iam_role_policy", "managed",
+                      "eg-test-sns:p", {"id": "eg-test-sns:p", "role": "eg-test-sns"}),
+        StateResource("aws_sns_topic.this", "aws_sns_topic", "managed", TOPIC_ARN, {
+            "id": TOPIC_ARN, "arn": TOPIC_ARN, "name": "eg-test-sns"}),
+        StateResource("aws_sns_topic_policy.this", "aws_sns_topic_policy", "managed",
+                      TOPIC_ARN, {"id": TOPIC_ARN, "arn": TOPIC_ARN}),
+    ]  # fmt: skip
+
+
+SNS_EVENTS = [
+    _event("apply_start", "aws_iam_role.this", 1),
+    _event("apply_complete", "aws_iam_role.this", 2),
+    # The role's policy and the topic are applied at once (terraform's parallelism).
+    _event("apply_start", "aws_iam_role_policy.this", 3),
+    _event("apply_start", "aws_sns_topic.this", 3.1),
+    _event("apply_complete", "aws_iam_role_policy.this", 4),
+    _event("apply_complete", "aws_sns_topic.this", 4.5),
+    _event("apply_start", "aws_sns_topic_policy.this", 5),
+    _event("apply_complete", "aws_sns_topic_policy.this", 6),
+]
+
+
+def _sns_call(service, operation, second, *requested):
+    call = _call(operation, second)
+    call.service, call.requested = service, frozenset(requested)
+    return call
+
+
+def test_a_call_made_while_two_applies_were_open_is_theirs_whose_service_made_it():
+    """cloudposse sns-topic v1.2.0 complete: the role's inline policy written by its
+    aws_iam_role_policy, not also by the SNS topic whose apply was open meanwhile."""
+    calls = [
+        _sns_call("iam", "PutRolePolicy", 3.5, "eg-test-sns"),
+        _sns_call("sns", "CreateTopic", 3.6, "eg-test-sns"),
+    ]
+    services = {"aws_iam_role_policy": "iam", "aws_sns_topic": "sns"}.get
+    found = sibling_writers(
+        {"aws_iam_role.this": ["inline_policy"]},
+        SNS_EVENTS,
+        calls,
+        _sns_state(),
+        EPOCH_10H,
+        service_of=services,
+    )
+    assert found == {"aws_iam_role.this": {"inline_policy": ["aws_iam_role_policy.this"]}}
+    # Without knowing services, both open applies are named (as before).
+    both = sibling_writers(
+        {"aws_iam_role.this": ["inline_policy"]}, SNS_EVENTS, calls, _sns_state(), EPOCH_10H
+    )
+    assert both["aws_iam_role.this"]["inline_policy"] == [
+        "aws_iam_role_policy.this",
+        "aws_sns_topic.this",
+    ]
+
+
+def test_an_attribute_set_by_name_through_an_attribute_map_operation_is_written():
+    """The topic's ``policy`` replaced by aws_sns_topic_policy's SetTopicAttributes
+    (AttributeName=Policy): its writer, not a change from outside terraform."""
+    calls = [_sns_call("sns", "SetTopicAttributes", 5.5, TOPIC_ARN, "Policy", '{"Id":"x"}')]
+    found = sibling_writers(
+        {"aws_sns_topic.this": ["policy"]}, SNS_EVENTS, calls, _sns_state(), EPOCH_10H
+    )
+    assert found == {"aws_sns_topic.this": {"policy": ["aws_sns_topic_policy.this"]}}
+    other = [_sns_call("sns", "SetTopicAttributes", 5.5, TOPIC_ARN, "DisplayName", "x")]
+    assert (
+        sibling_writers(
+            {"aws_sns_topic.this": ["policy"]}, SNS_EVENTS, other, _sns_state(), EPOCH_10H
+        )
+        == {}
+    )
