@@ -22,7 +22,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,11 +39,7 @@ from ..analysis.gaps import (
 )
 from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
-from ..analysis.stalls import (
-    STALL_LIMITS,
-    StallLimits,
-    split_after_cut,
-)
+from ..analysis.stalls import split_after_cut
 from ..analysis.state import state_resources
 from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
@@ -67,7 +63,7 @@ from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_j
 from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
 from . import upgrade as upgrades
 from .loop import Loop
-from .protocol import Step
+from .protocol import RunSettings, Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
@@ -79,17 +75,14 @@ _log = logging.getLogger("pytest_converge")
 
 
 class Stack:
-    """A module under test. Made by the ``converge`` fixture; see its docs."""
+    """A module under test. Made by the ``converge`` fixture; see its docs.
 
-    #: Cycles a loop may go without converging before it is a defect (``--converge-loop-alert``).
-    loop_alert: int = 3
-    #: Called with each loop's JSON record (the fixture and zero-code items report it).
-    on_loop: Callable[[dict[str, Any]], None] | None = None
-    #: Resource types whose replacement loses data (None: the built-in list);
-    #: the session sets it from the ``pytest_converge_stateful_types`` hook.
-    stateful_types: frozenset[str] | None = None
-    #: When a run is stuck on one call and stopped (see :mod:`.analysis.stalls`).
-    stall_limits: StallLimits = STALL_LIMITS
+    The plain values its runs are made with (``name``, ``reproduce``, ``replay``,
+    ``parallelism``, ``timeouts``, ``strict``, ``stall_limits``, ``loop_alert``,
+    ``on_loop``, ``stateful_types``) are one frozen :class:`.protocol.RunSettings`,
+    :attr:`settings`.
+    """
+
     #: Told every terraform ``-json`` event of an apply (the live status line).
     on_event: Callable[[dict[str, Any]], None] | None = None
     #: Told each step the Stack starts, with its detail (the live status line).
@@ -104,7 +97,7 @@ class Stack:
         workdir: Path,
         variables: dict[str, Any] | None = None,
         parallelism: int | None = None,
-        timeouts: dict[str, float] | None = None,
+        timeouts: Mapping[str, float] | None = None,
         inventory: Callable[[Emulator], Any] | None = None,
         classify: Callable[[str, str, Any, Any], str | None] | None = None,
         on_defects: Callable[[Stack, list[Defect]], None] | None = None,
@@ -119,8 +112,6 @@ class Stack:
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
-        self.parallelism = parallelism
-        self.reproduce = reproduce
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
@@ -128,17 +119,19 @@ class Stack:
         self._on_seen = on_seen
         #: Each step as a log line, ``<name>: <step>: <detail>`` (``--log-cli-level=INFO``).
         self.progress: Callable[[str], None] = progress or _log.info
-        #: The workspace templates and the per-command timeouts the runs use.
+        #: The workspace templates the runs use.
         self.templates = templates
-        self.timeouts = timeouts
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
-        #: The module's name in every report: its path relative to the rootdir
-        #: when made by the fixture or ``--converge`` (the base name otherwise).
-        self.name = name or self.module.name
-        self.replay = replay
-        #: Findings a known emulator gap explains stay errors (``--converge-strict``).
-        self.strict = strict
+        #: The plain values the runs are made with (see :class:`.protocol.RunSettings`).
+        self.settings = RunSettings(
+            name=name or self.module.name,
+            reproduce=reproduce,
+            replay=replay,
+            parallelism=parallelism,
+            timeouts=timeouts,
+            strict=strict,
+        )
         self._start_record(emulator_empty)
         self._read_module()
         self._start_servers(workdir, reattach)
@@ -186,14 +179,16 @@ class Stack:
         self.worlds = CleanWorlds(self, self._addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(self._addresses, self.name)
+            check_served(self._addresses, self.settings.name)
         #: What the backend is known not to serve of the module, before any apply (the
         #: runs confirm it: :attr:`untested` is what they found).
         self.preflight = preflight_of(
             self._addresses, emulator.name, aws_major(self.template.providers)
         )
         if self.preflight.unservable:
-            self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
+            self.progress(
+                f"{self.settings.name}: pre-flight: {self.preflight.words(emulator.name)}"
+            )
 
     def _start_servers(self, workdir: Path, reattach: bool) -> None:
         """Start the fault proxy and the egress guard, make the workspace in a directory of
@@ -223,7 +218,7 @@ class Stack:
                 self.templates.toolchain.command,
                 self.workdir,
                 env,
-                self.timeouts,
+                self.settings.timeouts,
                 provider=provider,
             )
         except BaseException:
@@ -261,8 +256,8 @@ class Stack:
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         if clean is not None:
-            return self._apply(armed, self.parallelism, targets, refresh, clean)
-        parallelism = self.parallelism or (1 if armed else None)
+            return self._apply(armed, self.settings.parallelism, targets, refresh, clean)
+        parallelism = self.settings.parallelism or (1 if armed else None)
         return self._apply(armed, parallelism, targets, refresh=refresh)
 
     def _apply(
@@ -456,7 +451,7 @@ class Stack:
                 json=IsFlagged,
                 detailed_exitcode=IsFlagged,
                 out=planfile,
-                parallelism=self.parallelism,
+                parallelism=self.settings.parallelism,
                 target=self._default_targets() or None,
                 check=True,
                 ok_codes=(0, 2),
@@ -556,7 +551,7 @@ class Stack:
             # Permanence: what is still there after one more apply never goes away.
             # After a cut, only the resources it finished are applied again.
             self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
-            again = self._apply([], self.parallelism, targets) if cut else self.apply()
+            again = self._apply([], self.settings.parallelism, targets) if cut else self.apply()
             if again.ok:
                 third = self.plan()
                 if cut:
@@ -564,7 +559,7 @@ class Stack:
         return plan_defects(
             second,
             third,
-            module=self.name,
+            module=self.settings.name,
             scenario=scenario,
             classify=self._classify,
             module_dir=self.module,
@@ -595,7 +590,7 @@ class Stack:
             self._servable = graph.servable(self.untested)
         waiting = f"; {len(self._waiting)} resource(s) wait on it" if self._waiting else ""
         self.progress(
-            f"{self.name}: the {self.emulator.name} emulator cannot serve "
+            f"{self.settings.name}: the {self.emulator.name} emulator cannot serve "
             + ", ".join(f"{a} ({op})" for a, op in new.items())
             + f"{waiting}: left out, the rest is applied and judged"
         )
@@ -672,7 +667,7 @@ class Stack:
             mine, theirs = outcome(self), outcome(twin)
         finally:
             twin.close()
-        return self.finish(emulator_differences(self.name, mine, theirs))
+        return self.finish(emulator_differences(self.settings.name, mine, theirs))
 
     def confirm_with(
         self, other: Emulator, defects: Sequence[Defect] | None = None
@@ -691,14 +686,21 @@ class Stack:
             twin.fresh_start()
             self.step(Step.CONFIRM, other.name)
             if not twin.apply().ok:
-                self.progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                self.progress(
+                    f"{self.settings.name}: apply failed on {other.name}; nothing confirmed"
+                )
                 return []
             theirs = twin.second_plan_defects("two-run")
             plan = twin.last_plan.summary() if twin.last_plan else "not planned"
         finally:
             twin.close()
         return mark_disagreements(
-            found, theirs, self.emulator.name, other.name, other_plan=plan, strict=self.strict
+            found,
+            theirs,
+            self.emulator.name,
+            other.name,
+            other_plan=plan,
+            strict=self.settings.strict,
         )
 
     def _twin(self, other: Emulator) -> Stack:
@@ -709,11 +711,11 @@ class Stack:
             templates=self.templates,
             workdir=self.root.parent,
             variables=self.variables,
-            parallelism=self.parallelism,
-            timeouts=self.timeouts,
+            parallelism=self.settings.parallelism,
+            timeouts=self.settings.timeouts,
             classify=self._classify,
-            name=self.name,
-            strict=self.strict,
+            name=self.settings.name,
+            strict=self.settings.strict,
         )
 
     # -- continuous reconciliation --------------------------------------
@@ -723,7 +725,7 @@ class Stack:
         See :class:`pytest_converge.run.loop.Loop`: ``writer()``, ``console()``,
         ``run(cycles=N)``, ``paused()``.
         """
-        return Loop(self, alert=self.loop_alert if alert is None else alert)
+        return Loop(self, alert=self.settings.loop_alert if alert is None else alert)
 
     def reconfigure(self, vars: dict[str, Any]) -> None:
         """Set variable values for the runs that follow: a change landing in the code."""
@@ -754,7 +756,7 @@ class Stack:
     def apply_for_points(self) -> ApplyResult:
         """A clean apply as a fault scenario's runs it (see :meth:`fault_points`); part of
         the runner's interface."""
-        return self._apply([], self.parallelism or 1)
+        return self._apply([], self.settings.parallelism or 1)
 
     def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
         """Apply through ``fault``, apply again with no fault, then check everything.
@@ -769,10 +771,10 @@ class Stack:
             fault = parse_fault(fault)
         started = time.monotonic()
         found, again = Scenario(self, fault).run_and_replay(
-            self.replay if replay is None else replay
+            self.settings.replay if replay is None else replay
         )
         report = RecoveryReport(
-            module=self.name,
+            module=self.settings.name,
             scenario=fault.label,
             defects=self.finish(found.defects, found.observed),
             plan=found.observed.plan,
@@ -815,7 +817,7 @@ class Stack:
             clean,
             recovered,
             fault=fault,
-            module=self.name,
+            module=self.settings.name,
             scenario=scenario,
             inventoried=inventoried,
         )
@@ -865,7 +867,9 @@ class Stack:
     def step(self, step: Step, detail: str = "") -> None:
         """Start ``step``: logged as ``<name>: <step>: <detail>`` and told to :attr:`on_step`."""
         self.progress(
-            f"{self.name}: {step.value}: {detail}" if detail else f"{self.name}: {step.value}"
+            f"{self.settings.name}: {step.value}: {detail}"
+            if detail
+            else f"{self.settings.name}: {step.value}"
         )
         if self.on_step is not None:
             self.on_step(step, detail)
@@ -893,7 +897,7 @@ class Stack:
         env = {**self.templates.env(root), **sdk_endpoint(self.proxy.endpoint)}
         if guarded:
             env.update(self.egress_guard.proxy_env())
-        return Runner(self.templates.toolchain.command, workdir, env, self.timeouts)
+        return Runner(self.templates.toolchain.command, workdir, env, self.settings.timeouts)
 
     def inventory(self) -> Inventory:
         """The cloud objects in the emulator now: every region and service the runs touched.
@@ -942,7 +946,7 @@ class Stack:
                 self.untested,
                 self._waiting,
                 self.emulator.name,
-                module=self.name,
+                module=self.settings.name,
                 scenario=scenario,
                 predicted=self.preflight.addresses,
                 failing={op for op in self.untested.values() if self._has_code_for(op)},
@@ -980,7 +984,7 @@ class Stack:
             f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not answer: "
             f"it died or stopped answering {when}{detail}. "
             "This scenario's outcome is unknown: it is an error of the test set-up, not a "
-            f"finding about {self.name}. The next scenario runs on a fresh "
+            f"finding about {self.settings.name}. The next scenario runs on a fresh "
             f"{self.emulator.name} emulator."
         )
 
@@ -1000,14 +1004,14 @@ class Stack:
         seen = observed if observed is not None else self.observations()
         plan = seen.plan
         for d in defects:
-            d.module = d.module or self.name
-            d.reproduce = d.reproduce or self.reproduce
+            d.module = d.module or self.settings.name
+            d.reproduce = d.reproduce or self.settings.reproduce
         # Known emulator gaps: still listed, marked, warnings unless strict.
         mark_emulator_gaps(
             defects,
             self.emulator.name,
             emulator_version(self.emulator),
-            strict=self.strict,
+            strict=self.settings.strict,
             configuration=plan.raw.get("configuration") if plan else None,
             replaced=[c.address for c in plan.changes if c.action == "replace"] if plan else (),
             model=self._model_facts(defects, seen.applied),
@@ -1038,7 +1042,7 @@ class Stack:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<Stack {self.name} at {self.workdir}>"
+        return f"<Stack {self.settings.name} at {self.workdir}>"
 
     @property
     def engine(self) -> dict[str, str]:
@@ -1068,7 +1072,7 @@ class Stack:
     def failure_header(self) -> str:
         """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto
         5.2.5]:``."""
-        return f"{self.name} does not converge [{self.ran_with}]:"
+        return f"{self.settings.name} does not converge [{self.ran_with}]:"
 
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:

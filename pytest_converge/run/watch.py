@@ -39,20 +39,18 @@ if TYPE_CHECKING:
     from ..emulator.base import Emulator
     from ..faults import Proxy
     from ..isolation.egress import EgressGuard
+    from .protocol import RunSettings
 
 #: A run's terraform ``-json`` events, each with when it came (``time.monotonic()``).
 Timeline = list[tuple[float, dict[str, Any]]]
 
 
 class Watched(Protocol):
-    """What the watch reads of its Stack: its name, emulator, proxy, egress guard and limits."""
+    """What the watch reads of its Stack: its settings (name, strictness, stall limits),
+    emulator, proxy and egress guard."""
 
     @property
-    def name(self) -> str: ...
-    @property
-    def strict(self) -> bool: ...
-    @property
-    def stall_limits(self) -> StallLimits: ...
+    def settings(self) -> RunSettings: ...
     @property
     def emulator(self) -> Emulator: ...
     @property
@@ -83,7 +81,7 @@ class StallWatch:
     def egress_of(self, timeline: Timeline) -> list[Defect]:
         """The egress defects of the run that just ended (also kept for :meth:`take`)."""
         stack = self._stack
-        found = egress_defects(stack.egress_guard.take(), timeline, module=stack.name)
+        found = egress_defects(stack.egress_guard.take(), timeline, module=stack.settings.name)
         self._egress.extend(found)
         return found
 
@@ -92,7 +90,7 @@ class StallWatch:
         and the list it puts that :class:`Stall` in."""
         stack = self._stack
         found: list[Stall] = []
-        limits = stack.stall_limits
+        limits = stack.settings.stall_limits
         known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
@@ -170,8 +168,8 @@ class StallWatch:
                 addresses,
                 gaps,
                 emulator=self._stack.emulator.name,
-                module=self._stack.name,
-                strict=self._stack.strict,
+                module=self._stack.settings.name,
+                strict=self._stack.settings.strict,
             )
         ]
         self._stalled.extend(found)

@@ -22,7 +22,7 @@ import subprocess
 import termios
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -206,7 +206,7 @@ class Runner(python_terraform.Terraform):
         command: Sequence[str],
         working_dir: str | os.PathLike[str],
         env: dict[str, str],
-        timeouts: dict[str, float] | None = None,
+        timeouts: Mapping[str, float] | None = None,
         provider: ReattachedProvider | None = None,
     ) -> None:
         super().__init__(working_dir=str(working_dir), is_env_vars_included=False)
