@@ -50,18 +50,18 @@ from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
 from ..emulator.served import preflight_of
 from ..errors import ConvergenceError, EmulatorError, TerraformError
-from ..faults import Call, Crash, Fault, Proxy, parse_fault
-from ..faults.cut import Gather
-from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
+from ..faults import Call, Fault, Proxy, parse_fault
+from ..faults.locate import CleanApply, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
-from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
+from ..terraform.runner import Completed, IsFlagged, Runner, read_json
 from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
 from . import upgrade as upgrades
+from .arming import ArmedApply, FaultArming
 from .loop import Loop
 from .protocol import RunSettings, Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
@@ -164,6 +164,8 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The stall watch of the runs, and the egress and stalled findings it gathered.
         self.watch = StallWatch(self)
+        #: What arms the fault proxy for an apply and tells each call to its resource.
+        self.arming = FaultArming(self)
 
     def _read_module(self) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
@@ -272,17 +274,16 @@ class Stack:
         self._emulator_empty = False
         self.proxy.clear()
         targets = list(targets) or self._default_targets()
-        applying = OpenApplies()
-        matcher = self._arm(armed, applying, clean)
+        armed_apply = self.arming.arm(armed, clean)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self.watch.start(timeline)
         try:
             done, error = self._run_apply(
-                parallelism, targets, refresh, watch, self._listener(applying, matcher, timeline)
+                parallelism, targets, refresh, watch, self._listener(armed_apply, timeline)
             )
         finally:
-            unfired = self.proxy.disarm()
+            unfired = self.arming.disarm()
         if self.watch.lost:
             raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
@@ -302,7 +303,7 @@ class Stack:
             if stalls
             else done.open_addresses()
             if done is not None
-            else applying.addresses(),
+            else armed_apply.applying.addresses(),
             signalled=done.signalled if done is not None else None,
             egress=egress,
             stalled=self.watch.stalled_of("terraform apply", error, stalls, timeline, egress),
@@ -317,38 +318,14 @@ class Stack:
         self._keep_apply(result, armed)
         return result
 
-    def _arm(
-        self, armed: list[Fault], applying: OpenApplies, clean: CleanApply | None
-    ) -> RequestMatcher | None:
-        """Arm the proxy with ``armed``: every mutating call is attributed to the resource
-        whose apply made it (Call.address), and a pinned fault fires only on its
-        resource's calls. Returns the matcher of a parallel grouped apply, if any."""
-        matcher = RequestMatcher(clean) if clean is not None and armed else None
-        gather = None
-        if matcher is not None and any(isinstance(f, Crash) for f in armed):
-            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
-        self.proxy.arm(
-            armed,
-            signal=self.runner.signal,
-            locate=self._locator(applying, matcher),
-            answered=matcher.answered if matcher is not None else None,
-            gather=gather,
-        )
-        return matcher
-
     def _listener(
-        self,
-        applying: OpenApplies,
-        matcher: RequestMatcher | None,
-        timeline: list[tuple[float, dict[str, Any]]],
+        self, armed_apply: ArmedApply, timeline: list[tuple[float, dict[str, Any]]]
     ) -> Callable[[dict[str, Any]], None]:
-        """What sees each of the apply's events: the open applies, the matcher, the
-        timeline (stalls, egress) and the test's own ``on_event``."""
+        """What sees each of the apply's events: its arming (open applies, the matcher),
+        the timeline (stalls, egress) and the test's own ``on_event``."""
 
         def on_event(event: dict[str, Any]) -> None:
-            applying.see(event)
-            if matcher is not None:
-                matcher.see(event)
+            armed_apply.see(event)
             timeline.append((time.monotonic(), event))
             if self.on_event is not None:
                 self.on_event(event)
@@ -406,29 +383,6 @@ class Stack:
         self.note_calls(result.calls)
         if not armed and result.error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", result.error))
-
-    def _locator(
-        self, applying: OpenApplies, matcher: RequestMatcher | None = None
-    ) -> Callable[[Any, bytes, str], str | None]:
-        """``locate(operation, body, path)`` for the proxy: the one resource whose apply
-        makes the call.
-
-        With ``-parallelism=1`` (fault scenarios and fault point recording, unless
-        ``parallelism`` says otherwise) one apply is open at a time; of several,
-        the one whose type the call's service serves, if only one does; in a
-        parallel grouped apply, the one ``matcher`` tells.
-        """
-
-        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
-            if not self.runner.caught_up():
-                _log.warning("terraform's events lag; %s is not located", operation.name)
-                return None
-            addresses = applying.addresses()
-            if matcher is not None and len(addresses) > 1:
-                return matcher.made(addresses, operation.name, body, path, operation.service)
-            return applying_for(addresses, operation.service)
-
-        return locate
 
     def plan(self) -> Plan:
         """``terraform plan``: what the next apply would change, down to attributes.
