@@ -17,7 +17,6 @@ revision's apply and the upgrade plan as its ``prepare``.
 
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from collections.abc import Collection, Iterable
@@ -195,10 +194,9 @@ class _Upgrade:
         err = first.error
         diags = err.diagnostics if err is not None else []
         text = "; ".join(d.text for d in diags) or str(err)
-        named = re.search(r"changes to ((?:module\.[\w-]+\.)*[a-z0-9_]+\.[\w-]+)", text)
         return Defect(
             kind="upgrade-failed",
-            address=address_in(diags) or (named.group(1) if named else None),
+            address=address_in(diags),
             module=self.stack.settings.name,
             scenario=self.scenario_label,
             observed=text,

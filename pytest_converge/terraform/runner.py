@@ -106,10 +106,11 @@ class Completed:
 
 def diagnostic_of(diag: dict[str, Any]) -> Diagnostic:
     """The record of one ``-json`` ``diagnostic`` event's body: its line
-    (:func:`format_diagnostic`), the address terraform gives, the call its text names."""
+    (:func:`format_diagnostic`), the address terraform gives (else the one its text
+    names, :func:`named_in_text`), the call its text names."""
     text = format_diagnostic(diag)
     service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, diag.get("address") or None, service, operation)
+    return Diagnostic(text, diag.get("address") or named_in_text(text), service, operation)
 
 
 def format_diagnostic(diag: dict[str, Any]) -> str:
@@ -149,11 +150,27 @@ def _plain_diagnostic(block: list[str]) -> Diagnostic:
     text = " ".join(" ".join(block).split())
     named = next((m.group(1) for m in map(_WITH_ADDRESS.fullmatch, block) if m), None)
     service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, named, service, operation)
+    return Diagnostic(text, named or named_in_text(text), service, operation)
 
 
 #: The line of a human-output error block that names its resource: ``with aws_vpc.main,``.
 _WITH_ADDRESS = re.compile(r"with (\S.*),")
+
+#: Terraform's words for the resource a provider's wrong answer was about, in diagnostics
+#: that carry no address of their own ("Provider produced inconsistent result after
+#: apply: When applying changes to aws_s3_bucket.b, provider ... produced an unexpected
+#: new value"; "... inconsistent final plan: When expanding the plan for aws_x.y to
+#: include new values learned so far during apply, ...").
+_NAMED_IN_TEXT = re.compile(
+    r"When applying changes to (\S.*?), provider|When expanding the plan for (\S.*?) to include"
+)
+
+
+def named_in_text(text: str) -> str | None:
+    """The resource a diagnostic's ``text`` names as terraform words a provider's wrong
+    answer (``When applying changes to aws_s3_bucket.b, provider ...``), else None."""
+    found = _NAMED_IN_TEXT.search(text)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 class OpenApplies:
