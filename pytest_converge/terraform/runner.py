@@ -29,7 +29,7 @@ from typing import Any
 
 import python_terraform
 
-from ..analysis.gaps import sdk_call
+from ..analysis.gaps import sdk_call, undecodable_call
 from ..errors import Diagnostic, TerraformError, TerraformStalled, TerraformTimeout
 from ..isolation import cancel
 from .provider import ProviderStartError, ReattachedProvider
@@ -108,9 +108,22 @@ def diagnostic_of(diag: dict[str, Any]) -> Diagnostic:
     """The record of one ``-json`` ``diagnostic`` event's body: its line
     (:func:`format_diagnostic`), the address terraform gives (else the one its text
     names, :func:`named_in_text`), the call its text names."""
-    text = format_diagnostic(diag)
-    service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, diag.get("address") or named_in_text(text), service, operation)
+    return _record(format_diagnostic(diag), diag.get("address") or None)
+
+
+def _record(text: str, address: str | None) -> Diagnostic:
+    """The record of a diagnostic's ``text``: ``address`` (else the resource the text
+    names, :func:`named_in_text`), the call its SDK error names, and whether the
+    provider could not decode that call's answer."""
+    undecodable = undecodable_call(text)
+    service, operation = undecodable or sdk_call(text) or (None, None)
+    return Diagnostic(
+        text,
+        address or named_in_text(text),
+        service,
+        operation,
+        undecodable=undecodable is not None,
+    )
 
 
 def format_diagnostic(diag: dict[str, Any]) -> str:
@@ -149,8 +162,7 @@ def plain_text_errors(text: str) -> list[Diagnostic]:
 def _plain_diagnostic(block: list[str]) -> Diagnostic:
     text = " ".join(" ".join(block).split())
     named = next((m.group(1) for m in map(_WITH_ADDRESS.fullmatch, block) if m), None)
-    service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, named or named_in_text(text), service, operation)
+    return _record(text, named)
 
 
 #: The line of a human-output error block that names its resource: ``with aws_vpc.main,``.
