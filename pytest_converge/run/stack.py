@@ -141,8 +141,6 @@ class Stack:
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
-        #: The applies of this scenario the stall watch cut (see second_plan_defects).
-        self._cuts: list[ApplyResult] = []
         #: What this backend cannot serve of the module, learned from its applies
         #: (``{address: "service:Operation"}``), and the resources a clean apply made
         #: beside them: every later run targets those (:meth:`_default_targets`).
@@ -374,12 +372,11 @@ class Stack:
         return bool(learned and not targets and not _applied_any(result) and self._servable)
 
     def _keep_apply(self, result: ApplyResult, armed: list[Fault]) -> None:
-        """What the Stack keeps of an apply: applied once, the last apply, its cut and
-        its calls; a no-fault apply that failed with the emulator gone is its death."""
+        """What the Stack keeps of an apply: applied once, the last apply, its calls (and
+        the watch its cut); a no-fault apply that failed with the emulator gone is its death."""
         self.applied = self.applied or result.ok
         self.last_apply = result
-        if result.cut:
-            self._cuts.append(result)
+        self.watch.keep_cut(result)
         self.note_calls(result.calls)
         if not armed and result.error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", result.error))
@@ -492,9 +489,8 @@ class Stack:
         if cut:
             state = self._managed_in_state()
             after = split_after_cut(second, cut, state)
-            if self._cuts:
-                for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
-                    finding.message = f"{finding.message}. {after.note()}"
+            for finding in self.watch.last_cut_findings():
+                finding.message = f"{finding.message}. {after.note()}"
             second = after.checked
         if second.is_empty and not second.drift:
             return []
@@ -522,9 +518,9 @@ class Stack:
 
     def cut_since_start(self) -> list[str]:
         """The resources in flight when the stall watch cut an apply of this scenario
-        (since :meth:`fresh_start`; part of the runner's interface)."""
-        cut = [a for run in self._cuts for a in run.in_flight]
-        return list(dict.fromkeys([*cut, *self.untested]))
+        (since :meth:`fresh_start`), and those the backend cannot serve (part of the
+        runner's interface)."""
+        return list(dict.fromkeys([*self.watch.cut(), *self.untested]))
 
     def _learn_untested(self, result: ApplyResult) -> bool:
         """Keep what ``result`` showed this backend cannot serve, and what can be applied
@@ -923,7 +919,6 @@ class Stack:
                 path.unlink()
         self.applied = False
         self.last_apply = None
-        self._cuts = []
         self._untested_told = False
 
     def check_emulator(self) -> None:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..faults import Proxy
     from ..isolation.egress import EgressGuard
     from .protocol import RunSettings
+    from .results import ApplyResult
 
 #: A run's terraform ``-json`` events, each with when it came (``time.monotonic()``).
 Timeline = list[tuple[float, dict[str, Any]]]
@@ -69,6 +70,8 @@ class StallWatch:
         #: egress and stalled defects of the runs since the scenario started (see take).
         self._egress: list[Defect] = []
         self._stalled: list[Defect] = []
+        #: The applies of this scenario the watch cut (see cut).
+        self._cut: list[ApplyResult] = []
 
     def for_command(self) -> Callable[[], str | None]:
         """A ``watch`` for :meth:`Runner.run`: stops a command stuck on one call.
@@ -185,10 +188,25 @@ class StallWatch:
             d.scenario = scenario
         return [*unique.values(), *stalled]
 
+    def keep_cut(self, result: ApplyResult) -> None:
+        """Keep ``result`` when the watch cut it (:attr:`ApplyResult.cut`): see :meth:`cut`."""
+        if result.cut:
+            self._cut.append(result)
+
+    def cut(self) -> list[str]:
+        """The resources in flight when the watch cut an apply of this scenario."""
+        return [a for run in self._cut for a in run.in_flight]
+
+    def last_cut_findings(self) -> list[Defect]:
+        """The stalled (else egress) findings of the last apply the watch cut, if any."""
+        last = self._cut[-1] if self._cut else None
+        return (last.stalled or last.egress) if last is not None else []
+
     def clear(self) -> None:
-        """Forget what the runs found: the start of a scenario."""
+        """Forget what the runs found and what the watch cut: the start of a scenario."""
         self._egress = []
         self._stalled = []
+        self._cut = []
 
 
 #: Terraform ``-json`` events that show a run moving on (a stall is only one without them).
