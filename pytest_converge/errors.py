@@ -71,7 +71,9 @@ class Diagnostic:
     ``text`` is what a failure shows (``summary: detail [address, file:line]``);
     ``address`` the resource it is about, as terraform names it (None: it names
     none); ``service`` and ``operation`` the API call it is about, where that is
-    known (an emulator-gap note's call; the call an SDK error names)::
+    known (an emulator-gap note's call; the call an SDK error names); ``undecodable``
+    that the provider's SDK could not decode the answer to that call (SDK v1 names
+    only its service)::
 
         Diagnostic("creating EC2 VPC: operation error EC2: CreateVpc, ... [aws_vpc.main]",
                    address="aws_vpc.main", service="ec2", operation="CreateVpc")
@@ -81,6 +83,7 @@ class Diagnostic:
     address: str | None = None
     service: str | None = None
     operation: str | None = None
+    undecodable: bool = False
 
     def __str__(self) -> str:
         return self.text

@@ -706,10 +706,21 @@ _UNDECODABLE = re.compile(
 )
 
 
+def undecodable_call(text: str) -> tuple[str, str | None] | None:
+    """The call whose answer the provider's SDK could not decode, as an error in ``text``
+    says it: ``("ec2", "CreateSubnet")`` (SDK v2), ``("ec2", None)`` (SDK v1 names the
+    service only); None when it says no such thing. Read once, where terraform's
+    diagnostics become records (``Diagnostic.undecodable``)."""
+    found = _UNDECODABLE.search(text)
+    if found is None:
+        return None
+    return _service_id(found.group(1) or found.group(3) or ""), found.group(2) or None
+
+
 def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[Diagnostic]:
-    """One sentence per operation whose answer the provider could not decode, as a record
-    of that call (its service, its operation where the SDK names it, and the resource
-    whose diagnostics said it when they all are one's).
+    """One sentence per operation whose answer the provider could not decode (the records
+    marked ``undecodable``), as a record of that call (its service, its operation where
+    the SDK names it, and the resource whose diagnostics said it when they all are one's).
 
     moto answers some calls with values AWS never sends (an IPv6-only subnet's
     AvailableIpAddressCount of 2^64 - 5): the provider fails on the answer, not
@@ -718,11 +729,9 @@ def undecodable_notes(diagnostics: Iterable[Diagnostic], emulator: str) -> list[
     notes: dict[str, Diagnostic] = {}
     by_name: dict[str, set[str | None]] = {}
     for diagnostic in diagnostics:
-        found = _UNDECODABLE.search(diagnostic.text)
-        if found is None:
+        service, operation = diagnostic.service, diagnostic.operation
+        if not diagnostic.undecodable or service is None:
             continue
-        service = _service_id(found.group(1) or found.group(3) or "")
-        operation = found.group(2) or None
         name = f"{service}:{operation}" if operation else f"{service} (an answer)"
         by_name.setdefault(name, set()).add(diagnostic.address)
         notes.setdefault(

@@ -73,7 +73,7 @@ class StallLimits:
     silence: float = 120.0
 
 
-#: The limits a Stack uses (``Stack.stall_limits`` overrides them, e.g. in a test).
+#: The limits a Stack uses (a Stack's ``settings.stall_limits`` overrides them, e.g. in a test).
 #: Some waits see the same answer on purpose: aws 5.x creates an SQS queue and then
 #: wants its attributes read back unchanged 6 times, 5 s apart (25 s; real AWS too).
 #: 35 s stays clear of that; provider 3.39's waiters poll at most every 10 s, so a

@@ -12,10 +12,10 @@ import pytest
 
 from ..analysis.defects import Defect
 from ..emulator.base import Emulator
-from ..report import defect_json, format_defects, jsonable, junit_properties
+from ..report import defect_json, format_defects, junit_properties
 from ..run.stack import ConvergeFactory, Stack
 from ..terraform.toolchain import Toolchain
-from .session import BUILDING, get_session, module_id, record_toolchain
+from .session import BUILDING, get_session, module_id, record_loops, record_toolchain
 
 
 @pytest.fixture(scope="session")
@@ -125,9 +125,7 @@ def converge(
         made.append(stack)  # first: a signal from here on still finds it at teardown
         session.track(stack)
         record_toolchain(request.node, stack)
-        stack.on_loop = lambda record: request.node.user_properties.append(
-            ("converge_loop", json.dumps(jsonable(record)))
-        )
+        record_loops(request.node, stack)
         return stack
 
     yield factory

@@ -144,7 +144,7 @@ class Progress:
     def follow(self, stack: Stack) -> None:
         """Show ``stack``'s steps and the resources its applies open."""
         if self._collecting:  # no test runs: this Stack's clean apply is collection's
-            self._change(force=True, nodeid=str(stack.name), collecting=True)
+            self._change(force=True, nodeid=str(stack.settings.name), collecting=True)
         stack.on_step = self.step
         stack.on_event = self.event
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ from ..emulator.localstack import localstack_missing
 from ..emulator.ministack_fidelity import MINISTACK_VERSIONS
 from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from ..isolation.safety import ensure_loopback
+from ..report import jsonable
 from ..run.stack import Stack
 from ..terraform.toolchain import Toolchain, resolve_toolchain
 from ..terraform.workspace import Templates, aws_addresses
@@ -401,8 +403,11 @@ class ConvergeSession:
             strict=self.settings.strict,
             reattach=self.settings.reattach,
         )
-        stack.loop_alert = self.settings.loop_alert
-        stack.stateful_types = self.stateful_types()
+        stack.settings = dataclasses.replace(
+            stack.settings,
+            loop_alert=self.settings.loop_alert,
+            stateful_types=self.stateful_types(),
+        )
         where = str(stack.template.root / stack.template.subdir)
         stack.worlds.share(self._clean_worlds.setdefault((where, emulator.name), {}))
         if live is not None:  # its steps and applying resources on the status line
@@ -699,12 +704,22 @@ def record_toolchain(node: pytest.Item, stack: Stack) -> None:
     """Note on ``node`` the engine, provider versions and emulator ``stack`` runs with (the
     JSON report's ``toolchains`` entry for its module; it reaches an xdist controller too)."""
     record = {
-        "module": stack.name,
+        "module": stack.settings.name,
         "engine": stack.engine,
         "providers": stack.providers,
         "backend": stack.backend,
     }
     node.user_properties.append((TOOLCHAIN_PROPERTY, json.dumps(record)))
+
+
+def record_loops(node: pytest.Item, stack: Stack) -> None:
+    """Note on ``node`` each continuous loop ``stack`` runs (a ``converge_loop`` property:
+    the JSON report's loop record, shown in the HTML page's timelines)."""
+
+    def on_loop(record: dict[str, Any]) -> None:
+        node.user_properties.append(("converge_loop", json.dumps(jsonable(record))))
+
+    stack.settings = dataclasses.replace(stack.settings, on_loop=on_loop)
 
 
 session_key = pytest.StashKey[ConvergeSession]()

@@ -202,7 +202,7 @@ class Loop:
             no_color=IsFlagged,
             refresh_only=IsFlagged,
             auto_approve=IsFlagged,
-            parallelism=self.stack.parallelism,
+            parallelism=self.stack.settings.parallelism,
         )
         if done.returncode != 0:
             raise TerraformError(
@@ -280,7 +280,7 @@ class Loop:
             json=IsFlagged,
             detailed_exitcode=IsFlagged,
             out=PLAN_FILE,
-            parallelism=self.stack.parallelism,
+            parallelism=self.stack.settings.parallelism,
             ok_codes=(0, 1, 2),
             watch=self.stack.watch.for_command(),  # stuck on one call: TerraformStalled
         )
@@ -305,7 +305,7 @@ class Loop:
             input=False,
             no_color=IsFlagged,
             json=IsFlagged,
-            parallelism=self.stack.parallelism,
+            parallelism=self.stack.settings.parallelism,
             watch=self.stack.watch.for_command(),
         )
         completed: dict[str, float] = {}
@@ -364,10 +364,10 @@ class Loop:
         analysis = analyse(
             self._observations,
             alert=self.alert,
-            module=stack.name,
+            module=stack.settings.name,
             scenario="loop",
             since=since,
-            stateful=stack.stateful_types or STATEFUL_TYPES,
+            stateful=stack.settings.stateful_types or STATEFUL_TYPES,
         )
         new = [d for d in analysis.defects if d.key() not in self._reported]
         for d in new:
@@ -376,10 +376,10 @@ class Loop:
             stack.finish(new)
         defects = [self._reported[d.key()] for d in analysis.defects]
         for d in defects:
-            d.module = d.module or stack.name
-            d.reproduce = d.reproduce or stack.reproduce
+            d.module = d.module or stack.settings.name
+            d.reproduce = d.reproduce or stack.settings.reproduce
         report = LoopReport(
-            stack.name,
+            stack.settings.name,
             analysis.cycles,
             analysis.drift,
             analysis.flapping,
@@ -391,7 +391,7 @@ class Loop:
                 if o.number >= since and o.out_of_band
             },
         )
-        on_loop = stack.on_loop
+        on_loop = stack.settings.on_loop
         if on_loop is not None:
             on_loop({"loop": self.id, **self.report_dict()})
         return report.watch(stack.seen)
@@ -400,11 +400,11 @@ class Loop:
         analysis = analyse(
             self._observations,
             alert=self.alert,
-            module=self.stack.name,
-            stateful=self.stack.stateful_types or STATEFUL_TYPES,
+            module=self.stack.settings.name,
+            stateful=self.stack.settings.stateful_types or STATEFUL_TYPES,
         )
         return LoopReport(
-            self.stack.name,
+            self.stack.settings.name,
             analysis.cycles,
             analysis.drift,
             analysis.flapping,
@@ -419,7 +419,8 @@ class Loop:
             raise LoopError("'terraform' is the loop's own writer; give the other one a name")
 
     def __repr__(self) -> str:
-        return f"<Loop {self.stack.name} cycles={len(self._observations)} paused={self._paused}>"
+        cycles = len(self._observations)
+        return f"<Loop {self.stack.settings.name} cycles={cycles} paused={self._paused}>"
 
 
 def _wall_time(stamp: str | None) -> float | None:
@@ -545,7 +546,7 @@ def drift_scenario(
         raise LoopError(f"unknown drift kind {kind!r}: expected one of {', '.join(DRIFT_KINDS)}")
     stack.fresh_start()
     stack.apply().raise_for_error()
-    loop = Loop(stack, alert=stack.loop_alert if alert is None else alert)
+    loop = Loop(stack, alert=stack.settings.loop_alert if alert is None else alert)
     change = delete_out_of_band if kind == "delete" else modify_out_of_band
     loop.console(change(stack, address), name="console")
     loop.run(cycles=2)
@@ -562,7 +563,7 @@ def drift_scenario(
             "console",
             calls,
             [c.number for c in report.cycles],
-            stack.name,
+            stack.settings.name,
             f"drift-{kind}@{address}",
             change="deleted" if kind == "delete" else f"modified (tag {DRIFT_TAG})",
         )

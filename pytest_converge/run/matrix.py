@@ -155,7 +155,7 @@ class GroupScenario(Scenario):
         failed_on = errored(second) if not second.ok else []
         cut = set(stack.cut_since_start())
         if not second.ok and not second.cut and not set(failed_on) <= cut:
-            defects.extend(recovery_failures(stack.name, self.label, first, second))
+            defects.extend(recovery_failures(stack.settings.name, self.label, first, second))
         return first, second
 
     def hit_of(self, first: ApplyResult) -> None:
@@ -340,7 +340,7 @@ def _run_group(
         shared = attribute(found.defects, fired, origins, makers, own.ask())
     _log.info(
         "%s: run %d of %d points (%.0f s): %d fired, %d unfired, ambiguous %s, unattributed %s",
-        scenario.stack.name,
+        scenario.stack.settings.name,
         run,
         len(scenario.faults),
         seconds,

@@ -9,14 +9,22 @@ What a Stack is doing is data, a :class:`Step`, told to ``Stack.on_step``
 
     stack.step(Step.FAULTED_APPLY, "crash@CreateVpc#1@aws_vpc.main")
     # log: "mods/net: faulted apply: crash@CreateVpc#1@aws_vpc.main"
+
+The plain values a Stack's runs are made with (its name in reports, the
+reproduce line, replay, parallelism, the loop's alert...) are one frozen
+:class:`RunSettings`, ``stack.settings``: a runner reads them there and
+never changes them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ..analysis.stalls import STALL_LIMITS, StallLimits
 
 if TYPE_CHECKING:
     from ..analysis.defects import Defect
@@ -63,6 +71,40 @@ class Step(str, enum.Enum):
     LOOP_CYCLE = "loop cycle"
 
 
+@dataclasses.dataclass(frozen=True)
+class RunSettings:
+    """How a Stack's runs are made and told: plain values, fixed when the Stack is made.
+
+    A Stack holds one as ``stack.settings``. A setting that must differ for one
+    Stack (a test's stall limits, the fixture's ``on_loop``) is a new object::
+
+        stack.settings = dataclasses.replace(stack.settings, stall_limits=StallLimits(3, 8.0))
+    """
+
+    #: The module's name in every report: its path relative to the rootdir when made
+    #: by the fixture or ``--converge`` (the base name otherwise).
+    name: str
+    #: The command that reproduces the test; every defect without one gets it.
+    reproduce: str = ""
+    #: A scenario that found defects runs once more (``--converge-replay``).
+    replay: bool = True
+    #: ``-parallelism`` of every run (None: terraform's; fault scenarios run with 1).
+    parallelism: int | None = None
+    #: Seconds a terraform command may take, by command (``--converge-timeout``).
+    timeouts: Mapping[str, float] | None = None
+    #: Findings a known emulator gap explains stay errors (``--converge-strict``).
+    strict: bool = False
+    #: When a run is stuck on one call and stopped (see :mod:`..analysis.stalls`).
+    stall_limits: StallLimits = STALL_LIMITS
+    #: Cycles a loop may go without converging before it is a defect (``--converge-loop-alert``).
+    loop_alert: int = 3
+    #: Called with each loop's JSON record (the fixture and zero-code items report it).
+    on_loop: Callable[[dict[str, Any]], None] | None = None
+    #: Resource types whose replacement loses data (None: the built-in list); the
+    #: session sets it from the ``pytest_converge_stateful_types`` hook.
+    stateful_types: frozenset[str] | None = None
+
+
 class ScenarioStack(Protocol):
     """What the runners use of a Stack (see the module docstring); nothing else of it.
 
@@ -71,7 +113,9 @@ class ScenarioStack(Protocol):
     """
 
     @property
-    def name(self) -> str: ...
+    def settings(self) -> RunSettings:
+        """The plain values its runs are made with (name, reproduce line, replay...)."""
+
     @property
     def ran_with(self) -> str: ...
     @property
@@ -82,18 +126,6 @@ class ScenarioStack(Protocol):
     def workdir(self) -> Path: ...
     @property
     def variables(self) -> dict[str, Any]: ...
-    @property
-    def parallelism(self) -> int | None: ...
-    @property
-    def replay(self) -> bool: ...
-    @property
-    def reproduce(self) -> str: ...
-    @property
-    def loop_alert(self) -> int: ...
-    @property
-    def stateful_types(self) -> frozenset[str] | None: ...
-    @property
-    def on_loop(self) -> Callable[[dict[str, Any]], None] | None: ...
     @property
     def templates(self) -> Templates: ...
     @property

@@ -144,7 +144,9 @@ class Scenario:
         defects = left_behind(defects, created, self.hit_of(first))
         unverified = self.coverage(first, second, state, covered)
         if unverified:
-            defects.append(unverified_defect(unverified, module=stack.name, scenario=label))
+            defects.append(
+                unverified_defect(unverified, module=stack.settings.name, scenario=label)
+            )
         return Observed(
             first,
             second,
@@ -189,7 +191,7 @@ class Scenario:
         return find_leftovers(
             created,
             state,
-            module=self.stack.name,
+            module=self.stack.settings.name,
             scenario=self.label,
             provider_regions=self.stack.provider_regions,
         )
@@ -246,7 +248,7 @@ def rerun_clean(
     # A part the backend cannot serve failing again is that part, not a failed recovery.
     stall_cut = set(stack.cut_since_start()) - set(stack.untested)
     done = second.ok or second.cut or second.servable_ok or failed_on in stall_cut
-    failed = [] if done else recovery_failures(stack.name, scenario, first, second)
+    failed = [] if done else recovery_failures(stack.settings.name, scenario, first, second)
     if not second.ok and done and not second.cut and first.stalled:
         first.stalled[0].message += (
             f". The clean re-run then failed on {failed_on}, which the cut left half made: "

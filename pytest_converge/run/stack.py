@@ -22,7 +22,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,11 +39,7 @@ from ..analysis.gaps import (
 )
 from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
-from ..analysis.stalls import (
-    STALL_LIMITS,
-    StallLimits,
-    split_after_cut,
-)
+from ..analysis.stalls import split_after_cut
 from ..analysis.state import state_resources
 from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
 from ..analysis.world_check import World, world_defects
@@ -55,20 +51,20 @@ from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
 from ..emulator.served import preflight_of
 from ..errors import ConvergenceError, EmulatorError, TerraformError
-from ..faults import Call, Crash, Fault, Proxy, parse_fault
-from ..faults.cut import Gather
-from ..faults.locate import CleanApply, RequestMatcher, applying_for, serving
+from ..faults import Call, Fault, Proxy, parse_fault
+from ..faults.locate import CleanApply, serving
 from ..inventory import Inventory, prepare_clients, take_inventory
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
 from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
-from ..terraform.runner import Completed, IsFlagged, OpenApplies, Runner, read_json
+from ..terraform.runner import Completed, IsFlagged, Runner, read_json
 from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
 from . import upgrade as upgrades
+from .arming import ArmedApply, FaultArming
 from .loop import Loop
-from .protocol import Step
+from .protocol import RunSettings, Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
@@ -80,17 +76,14 @@ _log = logging.getLogger("pytest_converge")
 
 
 class Stack:
-    """A module under test. Made by the ``converge`` fixture; see its docs."""
+    """A module under test. Made by the ``converge`` fixture; see its docs.
 
-    #: Cycles a loop may go without converging before it is a defect (``--converge-loop-alert``).
-    loop_alert: int = 3
-    #: Called with each loop's JSON record (the fixture and zero-code items report it).
-    on_loop: Callable[[dict[str, Any]], None] | None = None
-    #: Resource types whose replacement loses data (None: the built-in list);
-    #: the session sets it from the ``pytest_converge_stateful_types`` hook.
-    stateful_types: frozenset[str] | None = None
-    #: When a run is stuck on one call and stopped (see :mod:`.analysis.stalls`).
-    stall_limits: StallLimits = STALL_LIMITS
+    The plain values its runs are made with (``name``, ``reproduce``, ``replay``,
+    ``parallelism``, ``timeouts``, ``strict``, ``stall_limits``, ``loop_alert``,
+    ``on_loop``, ``stateful_types``) are one frozen :class:`.protocol.RunSettings`,
+    :attr:`settings`.
+    """
+
     #: Told every terraform ``-json`` event of an apply (the live status line).
     on_event: Callable[[dict[str, Any]], None] | None = None
     #: Told each step the Stack starts, with its detail (the live status line).
@@ -105,7 +98,7 @@ class Stack:
         workdir: Path,
         variables: dict[str, Any] | None = None,
         parallelism: int | None = None,
-        timeouts: dict[str, float] | None = None,
+        timeouts: Mapping[str, float] | None = None,
         inventory: Callable[[Emulator], Any] | None = None,
         classify: Callable[[str, str, Any, Any], str | None] | None = None,
         on_defects: Callable[[Stack, list[Defect]], None] | None = None,
@@ -120,8 +113,6 @@ class Stack:
     ) -> None:
         self.emulator = emulator
         self.variables = dict(variables or {})
-        self.parallelism = parallelism
-        self.reproduce = reproduce
         self._classify = classify
         self._inventory = inventory
         self._on_defects = on_defects
@@ -129,17 +120,19 @@ class Stack:
         self._on_seen = on_seen
         #: Each step as a log line, ``<name>: <step>: <detail>`` (``--log-cli-level=INFO``).
         self.progress: Callable[[str], None] = progress or _log.info
-        #: The workspace templates and the per-command timeouts the runs use.
+        #: The workspace templates the runs use.
         self.templates = templates
-        self.timeouts = timeouts
         self.template: Template = templates.get(module_dir)
         self.module = self.template.module
-        #: The module's name in every report: its path relative to the rootdir
-        #: when made by the fixture or ``--converge`` (the base name otherwise).
-        self.name = name or self.module.name
-        self.replay = replay
-        #: Findings a known emulator gap explains stay errors (``--converge-strict``).
-        self.strict = strict
+        #: The plain values the runs are made with (see :class:`.protocol.RunSettings`).
+        self.settings = RunSettings(
+            name=name or self.module.name,
+            reproduce=reproduce,
+            replay=replay,
+            parallelism=parallelism,
+            timeouts=timeouts,
+            strict=strict,
+        )
         self._start_record(emulator_empty)
         self._read_module()
         self._start_servers(workdir, reattach)
@@ -149,8 +142,6 @@ class Stack:
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
-        #: The applies of this scenario the stall watch cut (see second_plan_defects).
-        self._cuts: list[ApplyResult] = []
         #: What this backend cannot serve of the module, learned from its applies
         #: (``{address: "service:Operation"}``), and the resources a clean apply made
         #: beside them: every later run targets those (:meth:`_default_targets`).
@@ -172,6 +163,8 @@ class Stack:
         self._emulator_empty = emulator_empty
         #: The stall watch of the runs, and the egress and stalled findings it gathered.
         self.watch = StallWatch(self)
+        #: What arms the fault proxy for an apply and tells each call to its resource.
+        self.arming = FaultArming(self)
 
     def _read_module(self) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
@@ -187,14 +180,16 @@ class Stack:
         self.worlds = CleanWorlds(self, self._addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(self._addresses, self.name)
+            check_served(self._addresses, self.settings.name)
         #: What the backend is known not to serve of the module, before any apply (the
         #: runs confirm it: :attr:`untested` is what they found).
         self.preflight = preflight_of(
             self._addresses, emulator.name, aws_major(self.template.providers)
         )
         if self.preflight.unservable:
-            self.progress(f"{self.name}: pre-flight: {self.preflight.words(emulator.name)}")
+            self.progress(
+                f"{self.settings.name}: pre-flight: {self.preflight.words(emulator.name)}"
+            )
 
     def _start_servers(self, workdir: Path, reattach: bool) -> None:
         """Start the fault proxy and the egress guard, make the workspace in a directory of
@@ -224,7 +219,7 @@ class Stack:
                 self.templates.toolchain.command,
                 self.workdir,
                 env,
-                self.timeouts,
+                self.settings.timeouts,
                 provider=provider,
             )
         except BaseException:
@@ -262,8 +257,8 @@ class Stack:
         """
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         if clean is not None:
-            return self._apply(armed, self.parallelism, targets, refresh, clean)
-        parallelism = self.parallelism or (1 if armed else None)
+            return self._apply(armed, self.settings.parallelism, targets, refresh, clean)
+        parallelism = self.settings.parallelism or (1 if armed else None)
         return self._apply(armed, parallelism, targets, refresh=refresh)
 
     def _apply(
@@ -278,17 +273,16 @@ class Stack:
         self._emulator_empty = False
         self.proxy.clear()
         targets = list(targets) or self._default_targets()
-        applying = OpenApplies()
-        matcher = self._arm(armed, applying, clean)
+        armed_apply = self.arming.arm(armed, clean)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self.watch.start(timeline)
         try:
             done, error = self._run_apply(
-                parallelism, targets, refresh, watch, self._listener(applying, matcher, timeline)
+                parallelism, targets, refresh, watch, self._listener(armed_apply, timeline)
             )
         finally:
-            unfired = self.proxy.disarm()
+            unfired = self.arming.disarm()
         if self.watch.lost:
             raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
@@ -308,7 +302,7 @@ class Stack:
             if stalls
             else done.open_addresses()
             if done is not None
-            else applying.addresses(),
+            else armed_apply.applying.addresses(),
             signalled=done.signalled if done is not None else None,
             egress=egress,
             stalled=self.watch.stalled_of("terraform apply", error, stalls, timeline, egress),
@@ -323,38 +317,14 @@ class Stack:
         self._keep_apply(result, armed)
         return result
 
-    def _arm(
-        self, armed: list[Fault], applying: OpenApplies, clean: CleanApply | None
-    ) -> RequestMatcher | None:
-        """Arm the proxy with ``armed``: every mutating call is attributed to the resource
-        whose apply made it (Call.address), and a pinned fault fires only on its
-        resource's calls. Returns the matcher of a parallel grouped apply, if any."""
-        matcher = RequestMatcher(clean) if clean is not None and armed else None
-        gather = None
-        if matcher is not None and any(isinstance(f, Crash) for f in armed):
-            gather = Gather(lambda: len(applying.addresses()), self.runner.caught_up)
-        self.proxy.arm(
-            armed,
-            signal=self.runner.signal,
-            locate=self._locator(applying, matcher),
-            answered=matcher.answered if matcher is not None else None,
-            gather=gather,
-        )
-        return matcher
-
     def _listener(
-        self,
-        applying: OpenApplies,
-        matcher: RequestMatcher | None,
-        timeline: list[tuple[float, dict[str, Any]]],
+        self, armed_apply: ArmedApply, timeline: list[tuple[float, dict[str, Any]]]
     ) -> Callable[[dict[str, Any]], None]:
-        """What sees each of the apply's events: the open applies, the matcher, the
-        timeline (stalls, egress) and the test's own ``on_event``."""
+        """What sees each of the apply's events: its arming (open applies, the matcher),
+        the timeline (stalls, egress) and the test's own ``on_event``."""
 
         def on_event(event: dict[str, Any]) -> None:
-            applying.see(event)
-            if matcher is not None:
-                matcher.see(event)
+            armed_apply.see(event)
             timeline.append((time.monotonic(), event))
             if self.on_event is not None:
                 self.on_event(event)
@@ -403,38 +373,14 @@ class Stack:
         return bool(learned and not targets and not _applied_any(result) and self._servable)
 
     def _keep_apply(self, result: ApplyResult, armed: list[Fault]) -> None:
-        """What the Stack keeps of an apply: applied once, the last apply, its cut and
-        its calls; a no-fault apply that failed with the emulator gone is its death."""
+        """What the Stack keeps of an apply: applied once, the last apply, its calls (and
+        the watch its cut); a no-fault apply that failed with the emulator gone is its death."""
         self.applied = self.applied or result.ok
         self.last_apply = result
-        if result.cut:
-            self._cuts.append(result)
+        self.watch.keep_cut(result)
         self.note_calls(result.calls)
         if not armed and result.error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", result.error))
-
-    def _locator(
-        self, applying: OpenApplies, matcher: RequestMatcher | None = None
-    ) -> Callable[[Any, bytes, str], str | None]:
-        """``locate(operation, body, path)`` for the proxy: the one resource whose apply
-        makes the call.
-
-        With ``-parallelism=1`` (fault scenarios and fault point recording, unless
-        ``parallelism`` says otherwise) one apply is open at a time; of several,
-        the one whose type the call's service serves, if only one does; in a
-        parallel grouped apply, the one ``matcher`` tells.
-        """
-
-        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
-            if not self.runner.caught_up():
-                _log.warning("terraform's events lag; %s is not located", operation.name)
-                return None
-            addresses = applying.addresses()
-            if matcher is not None and len(addresses) > 1:
-                return matcher.made(addresses, operation.name, body, path, operation.service)
-            return applying_for(addresses, operation.service)
-
-        return locate
 
     def plan(self) -> Plan:
         """``terraform plan``: what the next apply would change, down to attributes.
@@ -457,7 +403,7 @@ class Stack:
                 json=IsFlagged,
                 detailed_exitcode=IsFlagged,
                 out=planfile,
-                parallelism=self.parallelism,
+                parallelism=self.settings.parallelism,
                 target=self._default_targets() or None,
                 check=True,
                 ok_codes=(0, 2),
@@ -544,9 +490,8 @@ class Stack:
         if cut:
             state = self._managed_in_state()
             after = split_after_cut(second, cut, state)
-            if self._cuts:
-                for finding in self._cuts[-1].stalled or self._cuts[-1].egress:
-                    finding.message = f"{finding.message}. {after.note()}"
+            for finding in self.watch.last_cut_findings():
+                finding.message = f"{finding.message}. {after.note()}"
             second = after.checked
         if second.is_empty and not second.drift:
             return []
@@ -557,7 +502,7 @@ class Stack:
             # Permanence: what is still there after one more apply never goes away.
             # After a cut, only the resources it finished are applied again.
             self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
-            again = self._apply([], self.parallelism, targets) if cut else self.apply()
+            again = self._apply([], self.settings.parallelism, targets) if cut else self.apply()
             if again.ok:
                 third = self.plan()
                 if cut:
@@ -565,7 +510,7 @@ class Stack:
         return plan_defects(
             second,
             third,
-            module=self.name,
+            module=self.settings.name,
             scenario=scenario,
             classify=self._classify,
             module_dir=self.module,
@@ -574,9 +519,9 @@ class Stack:
 
     def cut_since_start(self) -> list[str]:
         """The resources in flight when the stall watch cut an apply of this scenario
-        (since :meth:`fresh_start`; part of the runner's interface)."""
-        cut = [a for run in self._cuts for a in run.in_flight]
-        return list(dict.fromkeys([*cut, *self.untested]))
+        (since :meth:`fresh_start`), and those the backend cannot serve (part of the
+        runner's interface)."""
+        return list(dict.fromkeys([*self.watch.cut(), *self.untested]))
 
     def _learn_untested(self, result: ApplyResult) -> bool:
         """Keep what ``result`` showed this backend cannot serve, and what can be applied
@@ -596,7 +541,7 @@ class Stack:
             self._servable = graph.servable(self.untested)
         waiting = f"; {len(self._waiting)} resource(s) wait on it" if self._waiting else ""
         self.progress(
-            f"{self.name}: the {self.emulator.name} emulator cannot serve "
+            f"{self.settings.name}: the {self.emulator.name} emulator cannot serve "
             + ", ".join(f"{a} ({op})" for a, op in new.items())
             + f"{waiting}: left out, the rest is applied and judged"
         )
@@ -674,7 +619,7 @@ class Stack:
             mine, theirs = outcome(self), outcome(twin)
         finally:
             twin.close()
-        return self.finish(emulator_differences(self.name, mine, theirs))
+        return self.finish(emulator_differences(self.settings.name, mine, theirs))
 
     def confirm_with(
         self, other: Emulator, defects: Sequence[Defect] | None = None
@@ -693,14 +638,21 @@ class Stack:
             twin.fresh_start()
             self.step(Step.CONFIRM, other.name)
             if not twin.apply().ok:
-                self.progress(f"{self.name}: apply failed on {other.name}; nothing confirmed")
+                self.progress(
+                    f"{self.settings.name}: apply failed on {other.name}; nothing confirmed"
+                )
                 return []
             theirs = twin.second_plan_defects("two-run")
             plan = twin.last_plan.summary() if twin.last_plan else "not planned"
         finally:
             twin.close()
         return mark_disagreements(
-            found, theirs, self.emulator.name, other.name, other_plan=plan, strict=self.strict
+            found,
+            theirs,
+            self.emulator.name,
+            other.name,
+            other_plan=plan,
+            strict=self.settings.strict,
         )
 
     def _twin(self, other: Emulator) -> Stack:
@@ -711,11 +663,11 @@ class Stack:
             templates=self.templates,
             workdir=self.root.parent,
             variables=self.variables,
-            parallelism=self.parallelism,
-            timeouts=self.timeouts,
+            parallelism=self.settings.parallelism,
+            timeouts=self.settings.timeouts,
             classify=self._classify,
-            name=self.name,
-            strict=self.strict,
+            name=self.settings.name,
+            strict=self.settings.strict,
         )
 
     # -- continuous reconciliation --------------------------------------
@@ -725,7 +677,7 @@ class Stack:
         See :class:`pytest_converge.run.loop.Loop`: ``writer()``, ``console()``,
         ``run(cycles=N)``, ``paused()``.
         """
-        return Loop(self, alert=self.loop_alert if alert is None else alert)
+        return Loop(self, alert=self.settings.loop_alert if alert is None else alert)
 
     def reconfigure(self, vars: dict[str, Any]) -> None:
         """Set variable values for the runs that follow: a change landing in the code."""
@@ -756,7 +708,7 @@ class Stack:
     def apply_for_points(self) -> ApplyResult:
         """A clean apply as a fault scenario's runs it (see :meth:`fault_points`); part of
         the runner's interface."""
-        return self._apply([], self.parallelism or 1)
+        return self._apply([], self.settings.parallelism or 1)
 
     def recover(self, fault: Fault | str, replay: bool | None = None) -> RecoveryReport:
         """Apply through ``fault``, apply again with no fault, then check everything.
@@ -771,10 +723,10 @@ class Stack:
             fault = parse_fault(fault)
         started = time.monotonic()
         found, again = Scenario(self, fault).run_and_replay(
-            self.replay if replay is None else replay
+            self.settings.replay if replay is None else replay
         )
         report = RecoveryReport(
-            module=self.name,
+            module=self.settings.name,
             scenario=fault.label,
             defects=self.finish(found.defects, found.observed),
             plan=found.observed.plan,
@@ -817,7 +769,7 @@ class Stack:
             clean,
             recovered,
             fault=fault,
-            module=self.name,
+            module=self.settings.name,
             scenario=scenario,
             inventoried=inventoried,
         )
@@ -867,7 +819,9 @@ class Stack:
     def step(self, step: Step, detail: str = "") -> None:
         """Start ``step``: logged as ``<name>: <step>: <detail>`` and told to :attr:`on_step`."""
         self.progress(
-            f"{self.name}: {step.value}: {detail}" if detail else f"{self.name}: {step.value}"
+            f"{self.settings.name}: {step.value}: {detail}"
+            if detail
+            else f"{self.settings.name}: {step.value}"
         )
         if self.on_step is not None:
             self.on_step(step, detail)
@@ -895,7 +849,7 @@ class Stack:
         env = {**self.templates.env(root), **sdk_endpoint(self.proxy.endpoint)}
         if guarded:
             env.update(self.egress_guard.proxy_env())
-        return Runner(self.templates.toolchain.command, workdir, env, self.timeouts)
+        return Runner(self.templates.toolchain.command, workdir, env, self.settings.timeouts)
 
     def inventory(self) -> Inventory:
         """The cloud objects in the emulator now: every region and service the runs touched.
@@ -944,7 +898,7 @@ class Stack:
                 self.untested,
                 self._waiting,
                 self.emulator.name,
-                module=self.name,
+                module=self.settings.name,
                 scenario=scenario,
                 predicted=self.preflight.addresses,
                 failing={op for op in self.untested.values() if self._has_code_for(op)},
@@ -967,7 +921,6 @@ class Stack:
                 path.unlink()
         self.applied = False
         self.last_apply = None
-        self._cuts = []
         self._untested_told = False
 
     def check_emulator(self) -> None:
@@ -982,7 +935,7 @@ class Stack:
             f"the {self.emulator.name} emulator behind {self.proxy.endpoint} does not answer: "
             f"it died or stopped answering {when}{detail}. "
             "This scenario's outcome is unknown: it is an error of the test set-up, not a "
-            f"finding about {self.name}. The next scenario runs on a fresh "
+            f"finding about {self.settings.name}. The next scenario runs on a fresh "
             f"{self.emulator.name} emulator."
         )
 
@@ -1002,14 +955,14 @@ class Stack:
         seen = observed if observed is not None else self.observations()
         plan = seen.plan
         for d in defects:
-            d.module = d.module or self.name
-            d.reproduce = d.reproduce or self.reproduce
+            d.module = d.module or self.settings.name
+            d.reproduce = d.reproduce or self.settings.reproduce
         # Known emulator gaps: still listed, marked, warnings unless strict.
         mark_emulator_gaps(
             defects,
             self.emulator.name,
             emulator_version(self.emulator),
-            strict=self.strict,
+            strict=self.settings.strict,
             configuration=plan.raw.get("configuration") if plan else None,
             replaced=[c.address for c in plan.changes if c.action == "replace"] if plan else (),
             model=self._model_facts(defects, seen.applied),
@@ -1040,7 +993,7 @@ class Stack:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<Stack {self.name} at {self.workdir}>"
+        return f"<Stack {self.settings.name} at {self.workdir}>"
 
     @property
     def engine(self) -> dict[str, str]:
@@ -1070,7 +1023,7 @@ class Stack:
     def failure_header(self) -> str:
         """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto
         5.2.5]:``."""
-        return f"{self.name} does not converge [{self.ran_with}]:"
+        return f"{self.settings.name} does not converge [{self.ran_with}]:"
 
 
 def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:

@@ -17,7 +17,6 @@ revision's apply and the upgrade plan as its ``prepare``.
 
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from collections.abc import Collection, Iterable
@@ -61,11 +60,11 @@ def upgrade_from(
     scenario = scenario or (f"upgrade-{fault.label}" if fault is not None else "upgrade")
     run = _Upgrade(stack, Path(old_module_dir), vars, allowed, scenario, old_label, fresh)
     # A scenario without a fault is not replayed: nothing in it is left to chance.
-    again_too = fault is not None and (stack.replay if replay is None else replay)
+    again_too = fault is not None and (stack.settings.replay if replay is None else replay)
     found, again = run.scenario(fault).run_and_replay(again_too)
     old, plan = run.prepared[0]
     return UpgradeReport(
-        module=stack.name,
+        module=stack.settings.name,
         scenario=scenario,
         defects=stack.finish(found.defects, found.observed),
         old=old,
@@ -146,7 +145,7 @@ class _Upgrade:
             plan,
             stateful=_stateful(stack),
             allow_replace=self.allowed,
-            module=stack.name,
+            module=stack.settings.name,
             scenario=self.scenario_label,
             old=self.old_label,
         )
@@ -173,7 +172,7 @@ class _Upgrade:
                 no_color=IsFlagged,
                 auto_approve=IsFlagged,
                 json=IsFlagged,
-                parallelism=stack.parallelism,
+                parallelism=stack.settings.parallelism,
                 watch=stack.watch.for_command(),  # stuck on one call: TerraformStalled
             )
             if done.returncode != 0:
@@ -195,11 +194,10 @@ class _Upgrade:
         err = first.error
         diags = err.diagnostics if err is not None else []
         text = "; ".join(d.text for d in diags) or str(err)
-        named = re.search(r"changes to ((?:module\.[\w-]+\.)*[a-z0-9_]+\.[\w-]+)", text)
         return Defect(
             kind="upgrade-failed",
-            address=address_in(diags) or (named.group(1) if named else None),
-            module=self.stack.name,
+            address=address_in(diags),
+            module=self.stack.settings.name,
             scenario=self.scenario_label,
             observed=text,
             message=f"applying this revision over {self.old_label} failed: {text}",
@@ -218,7 +216,7 @@ class _Upgrade:
 
 
 def _stateful(stack: ScenarioStack) -> Collection[str]:
-    types = stack.stateful_types
+    types = stack.settings.stateful_types
     return STATEFUL_TYPES if types is None else types
 
 

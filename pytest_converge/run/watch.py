@@ -39,20 +39,19 @@ if TYPE_CHECKING:
     from ..emulator.base import Emulator
     from ..faults import Proxy
     from ..isolation.egress import EgressGuard
+    from .protocol import RunSettings
+    from .results import ApplyResult
 
 #: A run's terraform ``-json`` events, each with when it came (``time.monotonic()``).
 Timeline = list[tuple[float, dict[str, Any]]]
 
 
 class Watched(Protocol):
-    """What the watch reads of its Stack: its name, emulator, proxy, egress guard and limits."""
+    """What the watch reads of its Stack: its settings (name, strictness, stall limits),
+    emulator, proxy and egress guard."""
 
     @property
-    def name(self) -> str: ...
-    @property
-    def strict(self) -> bool: ...
-    @property
-    def stall_limits(self) -> StallLimits: ...
+    def settings(self) -> RunSettings: ...
     @property
     def emulator(self) -> Emulator: ...
     @property
@@ -71,6 +70,8 @@ class StallWatch:
         #: egress and stalled defects of the runs since the scenario started (see take).
         self._egress: list[Defect] = []
         self._stalled: list[Defect] = []
+        #: The applies of this scenario the watch cut (see cut).
+        self._cut: list[ApplyResult] = []
 
     def for_command(self) -> Callable[[], str | None]:
         """A ``watch`` for :meth:`Runner.run`: stops a command stuck on one call.
@@ -83,7 +84,7 @@ class StallWatch:
     def egress_of(self, timeline: Timeline) -> list[Defect]:
         """The egress defects of the run that just ended (also kept for :meth:`take`)."""
         stack = self._stack
-        found = egress_defects(stack.egress_guard.take(), timeline, module=stack.name)
+        found = egress_defects(stack.egress_guard.take(), timeline, module=stack.settings.name)
         self._egress.extend(found)
         return found
 
@@ -92,7 +93,7 @@ class StallWatch:
         and the list it puts that :class:`Stall` in."""
         stack = self._stack
         found: list[Stall] = []
-        limits = stack.stall_limits
+        limits = stack.settings.stall_limits
         known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
@@ -170,8 +171,8 @@ class StallWatch:
                 addresses,
                 gaps,
                 emulator=self._stack.emulator.name,
-                module=self._stack.name,
-                strict=self._stack.strict,
+                module=self._stack.settings.name,
+                strict=self._stack.settings.strict,
             )
         ]
         self._stalled.extend(found)
@@ -187,10 +188,25 @@ class StallWatch:
             d.scenario = scenario
         return [*unique.values(), *stalled]
 
+    def keep_cut(self, result: ApplyResult) -> None:
+        """Keep ``result`` when the watch cut it (:attr:`ApplyResult.cut`): see :meth:`cut`."""
+        if result.cut:
+            self._cut.append(result)
+
+    def cut(self) -> list[str]:
+        """The resources in flight when the watch cut an apply of this scenario."""
+        return [a for run in self._cut for a in run.in_flight]
+
+    def last_cut_findings(self) -> list[Defect]:
+        """The stalled (else egress) findings of the last apply the watch cut, if any."""
+        last = self._cut[-1] if self._cut else None
+        return (last.stalled or last.egress) if last is not None else []
+
     def clear(self) -> None:
-        """Forget what the runs found: the start of a scenario."""
+        """Forget what the runs found and what the watch cut: the start of a scenario."""
         self._egress = []
         self._stalled = []
+        self._cut = []
 
 
 #: Terraform ``-json`` events that show a run moving on (a stall is only one without them).

@@ -22,14 +22,14 @@ import subprocess
 import termios
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import python_terraform
 
-from ..analysis.gaps import sdk_call
+from ..analysis.gaps import sdk_call, undecodable_call
 from ..errors import Diagnostic, TerraformError, TerraformStalled, TerraformTimeout
 from ..isolation import cancel
 from .provider import ProviderStartError, ReattachedProvider
@@ -106,10 +106,24 @@ class Completed:
 
 def diagnostic_of(diag: dict[str, Any]) -> Diagnostic:
     """The record of one ``-json`` ``diagnostic`` event's body: its line
-    (:func:`format_diagnostic`), the address terraform gives, the call its text names."""
-    text = format_diagnostic(diag)
-    service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, diag.get("address") or None, service, operation)
+    (:func:`format_diagnostic`), the address terraform gives (else the one its text
+    names, :func:`named_in_text`), the call its text names."""
+    return _record(format_diagnostic(diag), diag.get("address") or None)
+
+
+def _record(text: str, address: str | None) -> Diagnostic:
+    """The record of a diagnostic's ``text``: ``address`` (else the resource the text
+    names, :func:`named_in_text`), the call its SDK error names, and whether the
+    provider could not decode that call's answer."""
+    undecodable = undecodable_call(text)
+    service, operation = undecodable or sdk_call(text) or (None, None)
+    return Diagnostic(
+        text,
+        address or named_in_text(text),
+        service,
+        operation,
+        undecodable=undecodable is not None,
+    )
 
 
 def format_diagnostic(diag: dict[str, Any]) -> str:
@@ -148,12 +162,27 @@ def plain_text_errors(text: str) -> list[Diagnostic]:
 def _plain_diagnostic(block: list[str]) -> Diagnostic:
     text = " ".join(" ".join(block).split())
     named = next((m.group(1) for m in map(_WITH_ADDRESS.fullmatch, block) if m), None)
-    service, operation = sdk_call(text) or (None, None)
-    return Diagnostic(text, named, service, operation)
+    return _record(text, named)
 
 
 #: The line of a human-output error block that names its resource: ``with aws_vpc.main,``.
 _WITH_ADDRESS = re.compile(r"with (\S.*),")
+
+#: Terraform's words for the resource a provider's wrong answer was about, in diagnostics
+#: that carry no address of their own ("Provider produced inconsistent result after
+#: apply: When applying changes to aws_s3_bucket.b, provider ... produced an unexpected
+#: new value"; "... inconsistent final plan: When expanding the plan for aws_x.y to
+#: include new values learned so far during apply, ...").
+_NAMED_IN_TEXT = re.compile(
+    r"When applying changes to (\S.*?), provider|When expanding the plan for (\S.*?) to include"
+)
+
+
+def named_in_text(text: str) -> str | None:
+    """The resource a diagnostic's ``text`` names as terraform words a provider's wrong
+    answer (``When applying changes to aws_s3_bucket.b, provider ...``), else None."""
+    found = _NAMED_IN_TEXT.search(text)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 class OpenApplies:
@@ -206,7 +235,7 @@ class Runner(python_terraform.Terraform):
         command: Sequence[str],
         working_dir: str | os.PathLike[str],
         env: dict[str, str],
-        timeouts: dict[str, float] | None = None,
+        timeouts: Mapping[str, float] | None = None,
         provider: ReattachedProvider | None = None,
     ) -> None:
         super().__init__(working_dir=str(working_dir), is_env_vars_included=False)

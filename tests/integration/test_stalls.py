@@ -5,6 +5,7 @@ Without the watchdog each of these runs until terraform's timeout (600 s for an 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -52,16 +53,20 @@ def test_a_waiter_on_an_answer_moto_never_changes_is_stopped_and_named(converge)
 
 def test_the_two_run_test_reports_a_stall_as_a_finding_not_a_timeout(converge) -> None:
     stack = converge(MODULES / "stalled_replica")
-    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)  # the same stall, sooner
+    stack.settings = dataclasses.replace(
+        stack.settings, stall_limits=StallLimits(repeats=3, seconds=8.0)
+    )  # the same stall, sooner
     [found] = stack.converged_defects()
-    assert (found.kind, found.scenario, found.module) == ("stalled", "two-run", stack.name)
+    assert (found.kind, found.scenario, found.module) == ("stalled", "two-run", stack.settings.name)
     assert found.emulator_suspected and not found.is_error
 
 
 def test_a_call_the_egress_guard_refuses_retried_is_stopped_and_named(converge) -> None:
     """The provider keeps retrying a refused SQS endpoint (max_retries = 25)."""
     stack = converge(MODULES / "stalled_egress")
-    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)
+    stack.settings = dataclasses.replace(
+        stack.settings, stall_limits=StallLimits(repeats=3, seconds=8.0)
+    )
     started = time.monotonic()
     result = stack.apply()
     took = time.monotonic() - started
@@ -164,7 +169,9 @@ def test_after_a_cut_wait_the_second_plan_still_checks_the_rest(converge) -> Non
     finished is still checked (its repeated CIDR is a permanent diff, an error); the
     table cut mid-apply and the queue never reached are told on the stalled finding."""
     stack = converge(MODULES / "stalled_and_rest")
-    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)
+    stack.settings = dataclasses.replace(
+        stack.settings, stall_limits=StallLimits(repeats=3, seconds=8.0)
+    )
     found = stack.converged_defects()
     by_kind = {(d.kind, d.address) for d in found if d.kind != "drift"}
     assert by_kind == {
@@ -186,7 +193,9 @@ def test_a_fault_scenario_whose_rerun_stalls_still_finds_the_duplicate(converge)
     from pytest_converge import LostResponse
 
     stack = converge(MODULES / "stalled_and_rest")
-    stack.stall_limits = StallLimits(repeats=3, seconds=8.0)
+    stack.settings = dataclasses.replace(
+        stack.settings, stall_limits=StallLimits(repeats=3, seconds=8.0)
+    )
     report = stack.recover(LostResponse("CreateVpc", address="aws_vpc.main"), replay=False)
     assert report.second is not None
     kinds = {(d.kind, d.address) for d in report.defects}
@@ -213,7 +222,9 @@ def test_a_wait_in_silence_is_stopped_and_named(converge, tmp_path) -> None:
         "}\n"
     )
     stack = converge(tmp_path)
-    stack.stall_limits = StallLimits(repeats=3, seconds=8.0, silence=10.0)
+    stack.settings = dataclasses.replace(
+        stack.settings, stall_limits=StallLimits(repeats=3, seconds=8.0, silence=10.0)
+    )
     result = stack.apply()
     assert not result.ok
     assert isinstance(result.error, TerraformStalled)

@@ -73,3 +73,48 @@ def test_the_message_is_written_from_the_records_when_shown() -> None:
         "`terraform apply` failed (exit code 1):\n"
         "  the moto emulator does not implement `ec2:Op`\n  plain\n  x [a.b]"
     )
+
+
+def test_a_providers_wrong_answer_names_its_resource_in_terraforms_words() -> None:
+    # Terraform gives these diagnostics no address; its own sentence names the resource.
+    body = {
+        "summary": "Provider produced inconsistent result after apply",
+        "detail": 'When applying changes to module.app.aws_s3_bucket.b["a, b"], provider '
+        '"provider[\\"registry.terraform.io/hashicorp/aws\\"]" produced an unexpected new '
+        'value: .acl: was cty.StringVal("private"), but now cty.StringVal("public-read").',
+    }
+    [found] = _ran([_diagnostic(**body)]).diagnostics()
+    assert found.address == 'module.app.aws_s3_bucket.b["a, b"]'
+    plan = {
+        "summary": "Provider produced inconsistent final plan",
+        "detail": "When expanding the plan for aws_x.y[0] to include new values learned so "
+        "far during apply, provider produced an invalid new value for .tags",
+    }
+    assert _ran([_diagnostic(**plan)]).diagnostics()[0].address == "aws_x.y[0]"
+    stderr = "│ Error: Provider produced inconsistent result after apply\n│\n│ " + body["detail"]
+    assert _ran([], stderr).diagnostics()[0].address == 'module.app.aws_s3_bucket.b["a, b"]'
+
+
+def test_an_answer_the_sdk_could_not_decode_is_marked_on_its_record() -> None:
+    v2 = {
+        "summary": "creating EC2 Subnet",
+        "detail": "operation error EC2: CreateSubnet, https response error StatusCode: 200, "
+        "RequestID: x, deserialization failed, failed to decode response body",
+        "address": "aws_subnet.a",
+    }
+    [found] = _ran([_diagnostic(**v2)]).diagnostics()
+    assert (found.service, found.operation, found.undecodable) == ("ec2", "CreateSubnet", True)
+    stderr = (
+        "│ Error: reading EC2 Subnet: SerializationError: failed decoding EC2 Query "
+        "response\n│   caused by: parsing\n│\n│   with aws_subnet.a,\n"
+    )
+    [v1] = _ran([], stderr).diagnostics()
+    assert (v1.address, v1.service, v1.operation, v1.undecodable) == (
+        "aws_subnet.a",
+        "ec2",
+        None,
+        True,
+    )
+    refusal = _diagnostic(summary="x", detail="operation error EC2: CreateVpc, 500")
+    [refused] = _ran([refusal]).diagnostics()
+    assert (refused.operation, refused.undecodable) == ("CreateVpc", False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -341,15 +342,23 @@ def test_an_answer_the_provider_cannot_decode_is_named_as_an_emulator_gap():
         'body, strconv.ParseInt: parsing "18446744073709551611": value out of range '
         "[module.vpc.aws_subnet.public[0], main.tf:3]"
     )
-    said = [Diagnostic(v2), Diagnostic(v2), Diagnostic("error creating VPC: InvalidParameterValue")]
+    undecodable = Diagnostic(v2, service="ec2", operation="CreateSubnet", undecodable=True)
+    vpc = Diagnostic("error creating VPC: InvalidParameterValue")
+    said = [undecodable, undecodable, vpc]
     [note] = undecodable_notes(said, "moto")
     assert note.text.startswith("the moto emulator answered `ec2:CreateSubnet` with a response")
     assert "emulator gap, not a module error" in note.text
     assert (note.service, note.operation) == ("ec2", "CreateSubnet")
     subnet = "module.vpc.aws_subnet.public[0]"
-    [located] = undecodable_notes([Diagnostic(v2, subnet), Diagnostic(v2, subnet)], "moto")
+    on_subnet = replace(undecodable, address=subnet)
+    [located] = undecodable_notes([on_subnet, on_subnet], "moto")
     assert located.address == subnet
     assert undecodable_notes([Diagnostic("AccessDenied: no")], "moto") == []
+    # Only the record says it: the same words in a note's text are not read again.
+    assert undecodable_notes([Diagnostic(v2)], "moto") == []
+    v1 = Diagnostic("reading: SerializationError: ...", service="ec2", undecodable=True)
+    [answer] = undecodable_notes([v1], "moto")
+    assert answer.text.startswith("the moto emulator answered `ec2 (an answer)`")
 
 
 def _module_output_plan() -> dict:

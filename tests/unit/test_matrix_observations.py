@@ -21,6 +21,7 @@ from pytest_converge.faults import Fault, parse_fault
 from pytest_converge.inventory import Inventory
 from pytest_converge.run import matrix
 from pytest_converge.run import stack as stack_module
+from pytest_converge.run.protocol import RunSettings
 from pytest_converge.run.results import ApplyResult
 from pytest_converge.run.stack import Stack
 from pytest_converge.run.worlds import CleanWorlds
@@ -61,9 +62,7 @@ class ToldStack(Stack):
     """The real Stack's judging, over runs told rather than made."""
 
     def __init__(self, workdir: Path) -> None:  # no workspace, proxy, provider
-        self.name = "mods/net"
-        self.reproduce = ""
-        self.strict = False
+        self.settings = RunSettings(name="mods/net")
         self.emulator = _Emulator()  # type: ignore[assignment]
         self.workdir = workdir
         self.provider_regions = {}
@@ -75,7 +74,6 @@ class ToldStack(Stack):
         self.runs: list[str] = []
         self.applies: list[ApplyResult] = []
         self.reports: list[Any] = []
-        self.replay = True
         self._on_seen = None
         self.untested: dict[str, str] = {}  # the backend serves all of it
         self._untested_told = False

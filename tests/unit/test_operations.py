@@ -716,7 +716,7 @@ def test_recorded_points_are_ordered_by_operation_resource_and_call() -> None:
 
 
 def test_a_call_is_located_in_the_one_open_apply_or_the_one_its_service_serves() -> None:
-    from pytest_converge.run.stack import applying_for
+    from pytest_converge.faults.locate import applying_for
 
     assert applying_for([], "sqs") is None
     assert applying_for(["aws_vpc.main"], "sqs") == "aws_vpc.main"  # one open: it made the call

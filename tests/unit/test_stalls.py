@@ -255,7 +255,7 @@ def test_an_sqs_queues_own_wait_is_never_cut_short_by_a_catalogued_neighbour():
     catalogued gap) is in flight too: the call's owner is not one resource, so no early stop."""
     from pytest_converge.analysis.gaps import load_catalogue
     from pytest_converge.analysis.stalls import KNOWN_WAIT_LIMITS, catalogued_wait
-    from pytest_converge.run.stack import applying_for
+    from pytest_converge.faults.locate import applying_for
 
     waiter = polls("GetQueueAttributes", [0.0, 5.0, 10.1, 15.1, 20.1], service="sqs")
     early = find_stall(waiter, limits=KNOWN_WAIT_LIMITS)

@@ -29,11 +29,11 @@ from ...analysis.defects import Defect
 from ...analysis.labels import Label
 from ...errors import ConvergeError, ConvergenceError, FaultPointsError
 from ...faults import parse_fault
-from ...report import convergence_error, defect_json, jsonable, junit_properties
+from ...report import convergence_error, defect_json, junit_properties
 from ...run.loop import drift_scenario
 from ...run.matrix import Verdict
 from ...run.stack import Stack
-from ..session import get_session, module_id, record_toolchain
+from ..session import get_session, module_id, record_loops, record_toolchain
 from .batches import point_kind, verdict_for
 from .points import remember_world
 from .stacks import make_stack
@@ -189,9 +189,7 @@ class ConvergeItem(ReportedItem):
 
     def _run_drift(self, stack: Stack) -> list[Defect]:
         """``drift-<kind>@<address>``: the loop must notice and repair an out-of-band change."""
-        stack.on_loop = lambda record: self.user_properties.append(
-            ("converge_loop", json.dumps(jsonable(record)))
-        )
+        record_loops(self, stack)
         label = Label.parse(self.scenario)
         report = drift_scenario(stack, label.kind.removeprefix("drift-"), label.target or "")
         # The drift's lifetime and the loop's calls: shown with -rA, and on failure.

@@ -137,7 +137,7 @@ class UpgradeItem(ConvergeItem):
         if old is None:
             if fresh:
                 stack.fresh_start()
-            stack.progress(f"{stack.name}: not in {self.old.label}: a new module, two-run")
+            stack.progress(f"{stack.settings.name}: not in {self.old.label}: a new module, two-run")
             return stack.converged_defects(self.scenario)
         report = upgrade_from(
             stack,
@@ -201,7 +201,7 @@ class StagesItem(UpgradeItem):
                         stack.proxy.extra_headers = view.headers
                         try:
                             stack.progress(
-                                f"{stack.name}: stage {stage} (account {view.account_id})"
+                                f"{stack.settings.name}: stage {stage} (account {view.account_id})"
                             )
                             if self.old is not None:
                                 found = self.run_on(stack, fresh=False)
