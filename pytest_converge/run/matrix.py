@@ -19,6 +19,21 @@ of the whole module, a clean re-run, a second plan, an inventory and a world che
   apart are run again apart; a group with a finding no point accounts for is split
   in halves, down to single points, which run as :class:`~.scenario.Scenario` does
   for one fault (adaptive group testing). Every verdict belongs to one point.
+- **A crash later in one create shares that create's verdict** (:func:`same_create`)
+  where nothing can tell the two apart. With one apply open at a time (how fault
+  points are recorded and each point runs alone), a resource's create makes its calls
+  in a row, and terraform records the resource only when its create ends. So a crash
+  at a later call ``pk`` of the create leaves the state a crash at its first call
+  ``p1`` leaves (the resource missing, everything else as it was) and the object
+  ``p1`` made, changed by the calls between. When those calls only change that object
+  or add parts the leftover check counts with it (verbs Modify, Update, Authorize,
+  Revoke, Enable, Disable, Set, Tag, Untag; EC2's CreateTags and DeleteTags: a group's
+  rules go with the group), and ``p1``'s verdict is a failed re-run on the resource
+  with that object joined to it as its cause (its create collided with the object: a
+  taken name) and no other error, ``pk``'s re-run plans the same, makes the same
+  create, meets the same object and fails the same way before any call where the two
+  objects differ: ``pk`` gets ``p1``'s verdict without a run (:attr:`Verdict.shares`).
+  Otherwise ``pk`` is run as any other point.
 
     verdicts = decide(stack, [parse_fault(l) for l in labels], clean_state=state)
     verdicts["crash@CreateVpc#1@aws_vpc.main"].defects
@@ -30,6 +45,7 @@ its reproduce line) runs it alone, replay included.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +55,7 @@ from ..analysis.addresses import Address
 from ..analysis.attribution import Attribution, attribute, finding_key, origin_of
 from ..analysis.defects import Defect
 from ..analysis.gaps import resource_type
+from ..analysis.labels import FaultPoint
 from ..analysis.left_behind import left_behind
 from ..analysis.leftovers import left_object
 from ..analysis.state import StateResource
@@ -53,7 +70,7 @@ if TYPE_CHECKING:
     from ..faults.proxy import Call
     from ..inventory import CloudObject
 
-__all__ = ["Verdict", "decide", "decisions", "ends_terraform"]
+__all__ = ["Verdict", "decide", "decisions", "ends_terraform", "same_create"]
 
 _log = logging.getLogger("pytest_converge")
 
@@ -82,6 +99,9 @@ class Verdict:
     error: ConvergeError | None = None
     #: The engine and providers that ran it (``terraform 1.11.4, hashicorp/aws 5.100.0``).
     ran_with: str = ""
+    #: The point whose verdict this one shares without a run of its own: the crash at
+    #: the first call of the create this point's call is part of (:func:`same_create`).
+    shares: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -89,8 +109,8 @@ class Verdict:
 
     @property
     def shared(self) -> bool:
-        """Decided by a run of several points."""
-        return len(self.points) > 1
+        """Decided by a run of several points, or by another point's run."""
+        return len(self.points) > 1 or self.shares is not None
 
 
 class GroupScenario(Scenario):
@@ -249,7 +269,14 @@ def decisions(
     first.
     """
     rank = {point: i for i, point in enumerate(order)}
-    queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
+    # A crash later in a create waits for the crash at its first call (module docstring).
+    leaders = same_create(faults, order) if (stack.parallelism or 1) == 1 else {}
+    held: dict[str, list[Fault]] = {}
+    for fault in faults:
+        if fault.label in leaders:
+            held.setdefault(leaders[fault.label], []).append(fault)
+    first = [f for f in faults if f.label not in leaders]
+    queue: list[list[Fault]] = [group for group in _first_groups(first, rank) if group]
     decided = 0
     runs = 0
     own = _OwnFindings(stack)
@@ -263,13 +290,25 @@ def decisions(
         verdict.ran_with = stack.ran_with
         return verdict
 
+    def with_followers(verdict: Verdict, observed: Observations) -> Iterator[Verdict]:
+        """``verdict`` judged, then the verdicts of the crashes later in its create that
+        share it; those that cannot wait in the queue for runs of their own."""
+        nonlocal decided
+        waiting = held.pop(verdict.label, [])
+        sharing = [_sharing(verdict, f) for f in waiting if _left_its_object(verdict, f)]
+        if waiting and not sharing:
+            queue.insert(0, waiting)
+        decided += 1 + len(sharing)
+        yield judged(verdict, observed)
+        for follower in sharing:
+            yield judged(follower, observed)
+
     while queue:
         group = queue.pop(0)
         runs += 1
         started = time.monotonic()
         if len(group) == 1:
-            decided += 1
-            yield judged(*_alone(stack, group[0], runs, started))
+            yield from with_followers(*_alone(stack, group[0], runs, started))
             continue
         scenario = GroupScenario(
             stack, group, f"{len(group)} points together", clean_state or (), order
@@ -285,12 +324,11 @@ def decisions(
             later += [points[:half], points[half:]]
         else:
             for verdict in _group_verdicts(run, runs):
-                decided += 1
-                yield judged(verdict, run.found.observed)
+                yield from with_followers(verdict, run.found.observed)
             # Points a finding could belong to are run again, each in another group.
             apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
             later.extend(_spread([by_label[p] for p in apart]))
-        queue = _then(later, scenario.unfired(), len(group)) + queue
+        queue[:0] = _then(later, scenario.unfired(), len(group))
 
 
 class _OwnFindings:
@@ -396,6 +434,96 @@ def _first_groups(faults: Sequence[Fault], rank: Mapping[str, int]) -> list[list
     staying = sorted((f for f in faults if not ends_terraform(f)), key=key)
     ending = sorted((f for f in faults if ends_terraform(f)), key=key)
     return [staying, ending]
+
+
+#: Verbs of calls that only change the object a create's first call made, or add parts
+#: of it the leftover check counts with it (a group's rules): see :func:`same_create`.
+_CHANGING_VERBS = frozenset(
+    {"Modify", "Update", "Authorize", "Revoke", "Enable", "Disable", "Set", "Tag", "Untag"}
+)
+#: EC2's tag calls: a Create or Delete verb, no object made or removed.
+_TAG_CALLS = frozenset({"CreateTags", "DeleteTags"})
+_VERB = re.compile(r"[A-Z][a-z]*")
+
+
+def changes_only(operation: str) -> bool:
+    """The call only changes an existing object (``ModifyVpcAttribute``, ``CreateTags``,
+    ``AuthorizeSecurityGroupIngress``): it makes and removes none of its own."""
+    verb = _VERB.match(operation)
+    return operation in _TAG_CALLS or (verb is not None and verb.group() in _CHANGING_VERBS)
+
+
+def same_create(faults: Sequence[Fault], order: Sequence[str]) -> dict[str, str]:
+    """``{label: leader}``: each crash of ``faults`` at a later call of a create whose
+    verdict may be the crash's at that create's first call (``leader``, also in
+    ``faults``), once that one's verdict shows it (:func:`_left_its_object`).
+
+    ``order`` is a clean apply's fault points in the order it made their calls, one apply
+    open at a time. A resource's points must stand in a row there, the first being its
+    first call (the create); a later point follows its leader only if it and every call
+    between them :func:`changes_only`. The module docstring says why these share::
+
+        same_create([crash("CreateSecurityGroup#1@sg"), crash("RevokeSecurityGroupEgress#1@sg")],
+                    ["CreateSecurityGroup#1@sg", "RevokeSecurityGroupEgress#1@sg"])
+        # {"crash@RevokeSecurityGroupEgress#1@sg": "crash@CreateSecurityGroup#1@sg"}
+    """
+    crashes = {f.point: f.label for f in faults if isinstance(f, Crash) and f.address}
+    walk: list[FaultPoint] = []
+    for text in order:
+        try:
+            walk.append(FaultPoint.parse(text))
+        except ValueError:
+            return {}  # not a walk of fault points: nothing is known of its order
+    rows: dict[str, list[list[FaultPoint]]] = {}
+    for i, point in enumerate(walk):
+        if point.address is None:
+            continue
+        mine = rows.setdefault(point.address, [])
+        if i and walk[i - 1].address == point.address:
+            mine[-1].append(point)
+        else:
+            mine.append([point])
+    found: dict[str, str] = {}
+    for row in (r[0] for r in rows.values() if len(r) == 1):  # one row: one create
+        leader = crashes.get(str(row[0]))
+        if leader is None:
+            continue
+        for point in row[1:]:
+            if not changes_only(point.operation):
+                break
+            if str(point) in crashes:
+                found[crashes[str(point)]] = leader
+    return found
+
+
+def _left_its_object(verdict: Verdict, later: Fault) -> bool:
+    """``verdict`` (a crash at a create's first call) is one the crash ``later`` in that
+    create shares: decided by a run, it hit ``later``'s resource, and every error is a
+    failed re-run on that resource with the object the crash left joined to it as its
+    cause (:func:`.left_behind.left_behind`)."""
+    errors = [d for d in verdict.defects if d.is_error]
+    return (
+        verdict.error is None
+        and verdict.hit is not None
+        and verdict.hit == later.address
+        and bool(errors)
+        and all(
+            d.kind == "recovery-failed" and d.address == verdict.hit and d.objects for d in errors
+        )
+    )
+
+
+def _sharing(leader: Verdict, fault: Fault) -> Verdict:
+    """``fault``'s verdict: ``leader``'s findings as its own (see :func:`same_create`)."""
+    return Verdict(
+        fault.label,
+        [d.for_scenario(fault.label) for d in leader.defects],
+        leader.run,
+        leader.points,
+        leader.seconds,
+        leader.hit,
+        shares=leader.label,
+    )
 
 
 def _spread(faults: list[Fault]) -> list[list[Fault]]:
