@@ -33,7 +33,9 @@ of the whole module, a clean re-run, a second plan, an inventory and a world che
   taken name) and no other error, ``pk``'s re-run plans the same, makes the same
   create, meets the same object and fails the same way before any call where the two
   objects differ: ``pk`` gets ``p1``'s verdict without a run (:attr:`Verdict.shares`).
-  Otherwise ``pk`` is run as any other point.
+  ``pk`` is armed in the groups as any point; only when a run did not fire it (the
+  create failed first) and ``p1``'s verdict is as above does it take that verdict
+  instead of a run of its own. Otherwise it runs as any other point.
 
     verdicts = decide(stack, [parse_fault(l) for l in labels], clean_state=state)
     verdicts["crash@CreateVpc#1@aws_vpc.main"].defects
@@ -269,46 +271,44 @@ def decisions(
     first.
     """
     rank = {point: i for i, point in enumerate(order)}
-    # A crash later in a create waits for the crash at its first call (module docstring).
-    leaders = same_create(faults, order) if (stack.parallelism or 1) == 1 else {}
-    held: dict[str, list[Fault]] = {}
-    for fault in faults:
-        if fault.label in leaders:
-            held.setdefault(leaders[fault.label], []).append(fault)
-    first = [f for f in faults if f.label not in leaders]
-    queue: list[list[Fault]] = [group for group in _first_groups(first, rank) if group]
+    queue: list[list[Fault]] = [group for group in _first_groups(faults, rank) if group]
     decided = 0
     runs = 0
     own = _OwnFindings(stack)
+    # A crash later in a create whose first call's crash left its object (module docstring)
+    # is not run again: when its group's run did not fire it, it shares that verdict.
+    leaders = same_create(faults, order) if (stack.parallelism or 1) == 1 else {}
+    leading = {f.label: f.address for f in faults if f.label in leaders.values()}
+    #: Each leader's verdict as its run found it (before judging), when it is shared.
+    shareable: dict[str, tuple[Verdict, Observations]] = {}
 
     def judged(verdict: Verdict, observed: Observations) -> Verdict:
         """``verdict``'s defects judged on the run that decided it (``observed``): a run
-        without faults may have run since (:func:`_without_faults`)."""
+        without faults may have run since (:func:`_without_faults`). A leader's verdict
+        its followers share is kept first, as found."""
+        nonlocal decided
+        decided += 1
+        address = leading.get(verdict.label)
+        if address is not None and _left_its_object(verdict, address):
+            shareable[verdict.label] = (_sharing(verdict, verdict.label), observed)
         for d in verdict.defects:
             d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
         verdict.defects = stack.finish(verdict.defects, observed)
         verdict.ran_with = stack.ran_with
         return verdict
 
-    def with_followers(verdict: Verdict, observed: Observations) -> Iterator[Verdict]:
-        """``verdict`` judged, then the verdicts of the crashes later in its create that
-        share it; those that cannot wait in the queue for runs of their own."""
-        nonlocal decided
-        waiting = held.pop(verdict.label, [])
-        sharing = [_sharing(verdict, f) for f in waiting if _left_its_object(verdict, f)]
-        if waiting and not sharing:
-            queue.insert(0, waiting)
-        decided += 1 + len(sharing)
-        yield judged(verdict, observed)
-        for follower in sharing:
-            yield judged(follower, observed)
-
     while queue:
         group = queue.pop(0)
+        for fault in [f for f in group if leaders.get(f.label) in shareable]:
+            group.remove(fault)
+            found, observed = shareable[leaders[fault.label]]
+            yield judged(_sharing(found, fault.label), observed)
+        if not group:
+            continue
         runs += 1
         started = time.monotonic()
         if len(group) == 1:
-            yield from with_followers(*_alone(stack, group[0], runs, started))
+            yield judged(*_alone(stack, group[0], runs, started))
             continue
         scenario = GroupScenario(
             stack, group, f"{len(group)} points together", clean_state or (), order
@@ -324,7 +324,7 @@ def decisions(
             later += [points[:half], points[half:]]
         else:
             for verdict in _group_verdicts(run, runs):
-                yield from with_followers(verdict, run.found.observed)
+                yield judged(verdict, run.found.observed)
             # Points a finding could belong to are run again, each in another group.
             apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
             later.extend(_spread([by_label[p] for p in apart]))
@@ -496,33 +496,32 @@ def same_create(faults: Sequence[Fault], order: Sequence[str]) -> dict[str, str]
     return found
 
 
-def _left_its_object(verdict: Verdict, later: Fault) -> bool:
-    """``verdict`` (a crash at a create's first call) is one the crash ``later`` in that
-    create shares: decided by a run, it hit ``later``'s resource, and every error is a
-    failed re-run on that resource with the object the crash left joined to it as its
-    cause (:func:`.left_behind.left_behind`)."""
+def _left_its_object(verdict: Verdict, address: str | None) -> bool:
+    """``verdict`` (the crash at the first call of ``address``'s create) is one the
+    crashes later in that create share: decided by a run, it hit ``address``, and every
+    error is a failed re-run on that resource with the object the crash left joined to
+    it as its cause (:func:`.left_behind.left_behind`)."""
     errors = [d for d in verdict.defects if d.is_error]
     return (
         verdict.error is None
-        and verdict.hit is not None
-        and verdict.hit == later.address
+        and address is not None
+        and verdict.hit == address
         and bool(errors)
-        and all(
-            d.kind == "recovery-failed" and d.address == verdict.hit and d.objects for d in errors
-        )
+        and all(d.kind == "recovery-failed" and d.address == address and d.objects for d in errors)
     )
 
 
-def _sharing(leader: Verdict, fault: Fault) -> Verdict:
-    """``fault``'s verdict: ``leader``'s findings as its own (see :func:`same_create`)."""
+def _sharing(leader: Verdict, label: str) -> Verdict:
+    """The verdict of point ``label``: ``leader``'s findings as its own (a copy; see
+    :func:`same_create`)."""
     return Verdict(
-        fault.label,
-        [d.for_scenario(fault.label) for d in leader.defects],
+        label,
+        [d.for_scenario(label) for d in leader.defects],
         leader.run,
         leader.points,
         leader.seconds,
         leader.hit,
-        shares=leader.label,
+        shares=leader.label if leader.label != label else leader.shares,
     )
 
 

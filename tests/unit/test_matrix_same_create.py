@@ -116,6 +116,8 @@ def alone(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], dict[str, Any]]:
         return Verdict(fault.label, list(made), run, (fault.label,), 1.0, SG), Observations()
 
     monkeypatch.setattr(matrix, "_alone", run_alone)
+    # Each point in a group of its own, in the order given (a group's run needs a Stack).
+    monkeypatch.setattr(matrix, "_first_groups", lambda faults, rank: [[f] for f in faults])
     return ran, told
 
 
@@ -126,7 +128,7 @@ def test_a_create_that_left_its_object_decides_its_later_crashes(
     leader, later = _crashes(CREATE, AUTHORIZE)
     told[leader.label] = [_failed_recovery(leader.label, ["sg-1"])]
 
-    verdicts = matrix.decide(_Stack(), [later, leader], order=WALK)
+    verdicts = matrix.decide(_Stack(), [leader, later], order=WALK)
 
     assert ran == [leader.label]
     shared = verdicts[later.label]
@@ -164,11 +166,9 @@ def test_later_crashes_run_when_the_create_did_not_fail_on_its_object(
 
 
 def test_nothing_is_shared_when_applies_run_in_parallel(
-    alone: tuple[list[str], dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    alone: tuple[list[str], dict[str, Any]],
 ) -> None:
     ran, told = alone
-    # Each point alone here (a group's run needs a real Stack).
-    monkeypatch.setattr(matrix, "_first_groups", lambda faults, rank: [[f] for f in faults])
     leader, later = _crashes(CREATE, AUTHORIZE)
     told[leader.label] = [_failed_recovery(leader.label, ["sg-1"])]
 
