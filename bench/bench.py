@@ -27,7 +27,9 @@ machine, same moment), so the load of the machine cancels out as far as it can:
     (grouped runs, :mod:`pytest_converge.run.matrix`) / the whole two-run process of (1),
     interleaved; with where the matrix's time went (its runs per fault kind, from
     its JSON report). ``--per-point`` adds one ``--converge-matrix per-point`` run
-    (one scenario per point) beside them. Target <= 5 (issue #29).
+    (one scenario per point) beside them and compares every point's verdict (its
+    outcome and error findings, kind and address) with the last grouped run's.
+    Target <= 5 (issue #29); <= 3 asked by issue #36.
 
 Caches are warm for the plugin (a second run of a module reuses its
 initialised copy and its recorded fault points); the bare side uses the same
@@ -501,7 +503,8 @@ def matrix_figures(
         )
     )
     if per_point:
-        single = [*matrix[:-1], "--converge-matrix=per-point"]
+        alone = bench.scratch / "per-point-report.json"
+        single = [*matrix[:-1], "--converge-matrix=per-point", f"--converge-report={alone}"]
         seconds = bench.pytest(single)[0]
         rows.append(
             (
@@ -510,7 +513,37 @@ def matrix_figures(
                 f"grouped / per-point {statistics.median(pair.wall[0]) / seconds:.2f}",
             )
         )
+        grouped, own = _verdicts(data), _verdicts(json.loads(alone.read_text()))
+        differ = sorted(k for k in {*grouped, *own} if grouped.get(k) != own.get(k))
+        shown = "; ".join(f"{k}: {grouped.get(k)} / {own.get(k)}" for k in differ)
+        shared = sum(bool((s.get("decided_by") or {}).get("shares")) for s in points)
+        rows.append(
+            (
+                "    verdicts, grouped (last run) against per-point, point by point",
+                f"{len(own) - len(differ)} of {len(own)}",
+                f"identical ({shared} shared a create's crash verdict)"
+                if not differ
+                else f"DIFFER (grouped / per-point): {shown}",
+            )
+        )
     return rows
+
+
+def _verdicts(report: dict[str, Any]) -> dict[str, tuple[str, list[tuple[str, str]]]]:
+    """Each fault point's outcome and error findings (kind, address), as
+    tests/integration/test_matrix.py compares them (a flaky point is a failed one)."""
+    found: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    for s in report["scenarios"]:
+        if s["scenario"] in ("two-run", "fault-points"):
+            continue
+        errors = {
+            (d["kind"], str(d.get("address")))
+            for d in report["defects"]
+            if d["scenario"] == s["scenario"] and d["severity"] == "error"
+        }
+        outcome = "failed" if s["outcome"] == "flaky" else s["outcome"]
+        found[s["scenario"]] = (outcome, sorted(errors))
+    return found
 
 
 def fault_and_matrix(

@@ -424,11 +424,14 @@ def _scenario(item: Any) -> dict[str, Any]:
         entry["fault_address"] = str(hit)
     decided = get("decided_by", None)
     if isinstance(decided, Mapping):
-        entry["decided_by"] = {
+        by: dict[str, object] = {
             "run": int(decided.get("run", 0)),
             "points": int(decided.get("points", 1)),
             "seconds": round(float(decided.get("seconds", 0.0)), 3),
         }
+        if decided.get("shares"):
+            by["shares"] = str(decided["shares"])
+        entry["decided_by"] = by
     # Upgrade items: the revision and the upgrade plan's action per address.
     old = get("upgrade_from", None)
     if old:

@@ -429,6 +429,8 @@ def _decided(decided: Any) -> str:
         return ""
     points = int(decided.get("points", 1))
     shared = f"with {points - 1} other point(s) in one run" if points > 1 else "in a run of its own"
+    if decided.get("shares"):
+        shared = f"as {decided['shares']} (a crash earlier in the same create), " + shared
     return f"; decided {shared} ({float(decided.get('seconds', 0)):.0f} s)"
 
 

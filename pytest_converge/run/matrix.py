@@ -19,6 +19,23 @@ of the whole module, a clean re-run, a second plan, an inventory and a world che
   apart are run again apart; a group with a finding no point accounts for is split
   in halves, down to single points, which run as :class:`~.scenario.Scenario` does
   for one fault (adaptive group testing). Every verdict belongs to one point.
+- **A crash later in one create shares that create's verdict** (:func:`same_create`)
+  where nothing can tell the two apart. With one apply open at a time (how fault
+  points are recorded and each point runs alone), a resource's create makes its calls
+  in a row, and terraform records the resource only when its create ends. So a crash
+  at a later call ``pk`` of the create leaves the state a crash at its first call
+  ``p1`` leaves (the resource missing, everything else as it was) and the object
+  ``p1`` made, changed by the calls between. When those calls only change that object
+  or add parts the leftover check counts with it (verbs Modify, Update, Authorize,
+  Revoke, Enable, Disable, Set, Tag, Untag; EC2's CreateTags and DeleteTags: a group's
+  rules go with the group), and ``p1``'s verdict is a failed re-run on the resource
+  with that object joined to it as its cause (its create collided with the object: a
+  taken name) and no other error, ``pk``'s re-run plans the same, makes the same
+  create, meets the same object and fails the same way before any call where the two
+  objects differ: ``pk`` gets ``p1``'s verdict without a run (:attr:`Verdict.shares`).
+  ``pk`` is armed in the groups as any point; only when a run did not fire it (the
+  create failed first) and ``p1``'s verdict is as above does it take that verdict
+  instead of a run of its own. Otherwise it runs as any other point.
 
     verdicts = decide(stack, [parse_fault(l) for l in labels], clean_state=state)
     verdicts["crash@CreateVpc#1@aws_vpc.main"].defects
@@ -30,6 +47,7 @@ its reproduce line) runs it alone, replay included.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +57,7 @@ from ..analysis.addresses import Address
 from ..analysis.attribution import Attribution, attribute, finding_key, origin_of
 from ..analysis.defects import Defect
 from ..analysis.gaps import resource_type
+from ..analysis.labels import FaultPoint
 from ..analysis.left_behind import left_behind
 from ..analysis.leftovers import left_object
 from ..analysis.state import StateResource
@@ -53,7 +72,7 @@ if TYPE_CHECKING:
     from ..faults.proxy import Call
     from ..inventory import CloudObject
 
-__all__ = ["Verdict", "decide", "decisions", "ends_terraform"]
+__all__ = ["Verdict", "decide", "decisions", "ends_terraform", "same_create"]
 
 _log = logging.getLogger("pytest_converge")
 
@@ -82,6 +101,9 @@ class Verdict:
     error: ConvergeError | None = None
     #: The engine and providers that ran it (``terraform 1.11.4, hashicorp/aws 5.100.0``).
     ran_with: str = ""
+    #: The point whose verdict this one shares without a run of its own: the crash at
+    #: the first call of the create this point's call is part of (:func:`same_create`).
+    shares: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -89,8 +111,8 @@ class Verdict:
 
     @property
     def shared(self) -> bool:
-        """Decided by a run of several points."""
-        return len(self.points) > 1
+        """Decided by a run of several points, or by another point's run."""
+        return len(self.points) > 1 or self.shares is not None
 
 
 class GroupScenario(Scenario):
@@ -253,10 +275,22 @@ def decisions(
     decided = 0
     runs = 0
     own = _OwnFindings(stack)
+    # A crash later in a create whose first call's crash left its object (module docstring)
+    # is not run again: when its group's run did not fire it, it shares that verdict.
+    leaders = same_create(faults, order) if (stack.parallelism or 1) == 1 else {}
+    leading = {f.label: f.address for f in faults if f.label in leaders.values()}
+    #: Each leader's verdict as its run found it (before judging), when it is shared.
+    shareable: dict[str, tuple[Verdict, Observations]] = {}
 
     def judged(verdict: Verdict, observed: Observations) -> Verdict:
         """``verdict``'s defects judged on the run that decided it (``observed``): a run
-        without faults may have run since (:func:`_without_faults`)."""
+        without faults may have run since (:func:`_without_faults`). A leader's verdict
+        its followers share is kept first, as found."""
+        nonlocal decided
+        decided += 1
+        address = leading.get(verdict.label)
+        if address is not None and _left_its_object(verdict, address):
+            shareable[verdict.label] = (_sharing(verdict, verdict.label), observed)
         for d in verdict.defects:
             d.reproduce = (reproduce or {}).get(verdict.label, d.reproduce)
         verdict.defects = stack.finish(verdict.defects, observed)
@@ -265,10 +299,15 @@ def decisions(
 
     while queue:
         group = queue.pop(0)
+        for fault in [f for f in group if leaders.get(f.label) in shareable]:
+            group.remove(fault)
+            found, observed = shareable[leaders[fault.label]]
+            yield judged(_sharing(found, fault.label), observed)
+        if not group:
+            continue
         runs += 1
         started = time.monotonic()
         if len(group) == 1:
-            decided += 1
             yield judged(*_alone(stack, group[0], runs, started))
             continue
         scenario = GroupScenario(
@@ -285,12 +324,11 @@ def decisions(
             later += [points[:half], points[half:]]
         else:
             for verdict in _group_verdicts(run, runs):
-                decided += 1
                 yield judged(verdict, run.found.observed)
             # Points a finding could belong to are run again, each in another group.
             apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
             later.extend(_spread([by_label[p] for p in apart]))
-        queue = _then(later, scenario.unfired(), len(group)) + queue
+        queue[:0] = _then(later, scenario.unfired(), len(group))
 
 
 class _OwnFindings:
@@ -396,6 +434,95 @@ def _first_groups(faults: Sequence[Fault], rank: Mapping[str, int]) -> list[list
     staying = sorted((f for f in faults if not ends_terraform(f)), key=key)
     ending = sorted((f for f in faults if ends_terraform(f)), key=key)
     return [staying, ending]
+
+
+#: Verbs of calls that only change the object a create's first call made, or add parts
+#: of it the leftover check counts with it (a group's rules): see :func:`same_create`.
+_CHANGING_VERBS = frozenset(
+    {"Modify", "Update", "Authorize", "Revoke", "Enable", "Disable", "Set", "Tag", "Untag"}
+)
+#: EC2's tag calls: a Create or Delete verb, no object made or removed.
+_TAG_CALLS = frozenset({"CreateTags", "DeleteTags"})
+_VERB = re.compile(r"[A-Z][a-z]*")
+
+
+def changes_only(operation: str) -> bool:
+    """The call only changes an existing object (``ModifyVpcAttribute``, ``CreateTags``,
+    ``AuthorizeSecurityGroupIngress``): it makes and removes none of its own."""
+    verb = _VERB.match(operation)
+    return operation in _TAG_CALLS or (verb is not None and verb.group() in _CHANGING_VERBS)
+
+
+def same_create(faults: Sequence[Fault], order: Sequence[str]) -> dict[str, str]:
+    """``{label: leader}``: each crash of ``faults`` at a later call of a create whose
+    verdict may be the crash's at that create's first call (``leader``, also in
+    ``faults``), once that one's verdict shows it (:func:`_left_its_object`).
+
+    ``order`` is a clean apply's fault points in the order it made their calls, one apply
+    open at a time. A resource's points must stand in a row there, the first being its
+    first call (the create); a later point follows its leader only if it and every call
+    between them :func:`changes_only`. The module docstring says why these share::
+
+        same_create([crash("CreateSecurityGroup#1@sg"), crash("RevokeSecurityGroupEgress#1@sg")],
+                    ["CreateSecurityGroup#1@sg", "RevokeSecurityGroupEgress#1@sg"])
+        # {"crash@RevokeSecurityGroupEgress#1@sg": "crash@CreateSecurityGroup#1@sg"}
+    """
+    crashes = {f.point: f.label for f in faults if isinstance(f, Crash) and f.address}
+    walk: list[FaultPoint] = []
+    for text in order:
+        try:
+            walk.append(FaultPoint.parse(text))
+        except ValueError:
+            return {}  # not a walk of fault points: nothing is known of its order
+    rows: dict[str, list[list[FaultPoint]]] = {}
+    for i, point in enumerate(walk):
+        if point.address is None:
+            continue
+        mine = rows.setdefault(point.address, [])
+        if i and walk[i - 1].address == point.address:
+            mine[-1].append(point)
+        else:
+            mine.append([point])
+    found: dict[str, str] = {}
+    for row in (r[0] for r in rows.values() if len(r) == 1):  # one row: one create
+        leader = crashes.get(str(row[0]))
+        if leader is None:
+            continue
+        for point in row[1:]:
+            if not changes_only(point.operation):
+                break
+            if str(point) in crashes:
+                found[crashes[str(point)]] = leader
+    return found
+
+
+def _left_its_object(verdict: Verdict, address: str | None) -> bool:
+    """``verdict`` (the crash at the first call of ``address``'s create) is one the
+    crashes later in that create share: decided by a run, it hit ``address``, and every
+    error is a failed re-run on that resource with the object the crash left joined to
+    it as its cause (:func:`.left_behind.left_behind`)."""
+    errors = [d for d in verdict.defects if d.is_error]
+    return (
+        verdict.error is None
+        and address is not None
+        and verdict.hit == address
+        and bool(errors)
+        and all(d.kind == "recovery-failed" and d.address == address and d.objects for d in errors)
+    )
+
+
+def _sharing(leader: Verdict, label: str) -> Verdict:
+    """The verdict of point ``label``: ``leader``'s findings as its own (a copy; see
+    :func:`same_create`)."""
+    return Verdict(
+        label,
+        [d.for_scenario(label) for d in leader.defects],
+        leader.run,
+        leader.points,
+        leader.seconds,
+        leader.hit,
+        shares=leader.label if leader.label != label else leader.shares,
+    )
 
 
 def _spread(faults: list[Fault]) -> list[list[Fault]]:

@@ -132,3 +132,30 @@ def test_one_cut_takes_the_crashes_of_resources_applied_at_once(converge) -> Non
     assert {"aws_vpc.main", "aws_iam_role.worker"} <= named, [
         (d.kind, d.address) for d in found.defects
     ]
+
+
+@pytest.mark.converge(allow_defects=True)  # the failed recoveries are the point
+def test_a_crash_later_in_a_create_gets_the_verdict_its_own_run_gives(converge) -> None:
+    """The crashes at the security group's later calls (its egress revoked twice, its
+    ingress authorized) share the verdict of the crash at its create without a run
+    (matrix.same_create): each one's own run, one point at a time, gives that verdict."""
+    from pytest_converge.analysis.state import state_resources
+    from pytest_converge.faults import parse_fault
+    from pytest_converge.run.matrix import decide
+
+    stack = converge(str(ROOT / "examples" / "network"))
+    walk = stack.fault_points()  # in the order the clean apply made the calls
+    clean = state_resources(stack.worlds.recorded_state())
+    crashes = [parse_fault(f"crash@{p}") for p in walk if p.endswith("@aws_security_group.app")]
+    leader = "crash@CreateSecurityGroup#1@aws_security_group.app"
+    assert crashes[0].label == leader and len(crashes) >= 3, walk
+
+    verdicts = decide(stack, crashes, clean_state=clean, order=walk)
+
+    assert {v.shares for label, v in verdicts.items() if label != leader} == {leader}
+    for fault in crashes:
+        alone = stack.recover(fault, replay=False)
+        own = sorted((d.kind, d.address) for d in alone.defects if d.is_error)
+        shared = sorted((d.kind, d.address) for d in verdicts[fault.label].defects if d.is_error)
+        assert (fault.label, own) == (fault.label, shared)
+        assert own == [("recovery-failed", "aws_security_group.app")]

@@ -78,6 +78,7 @@ class ToldStack(Stack):
         self.untested: dict[str, str] = {}  # the backend serves all of it
         self._untested_told = False
         self.variables: dict[str, Any] = {}
+        self.parallelism = None
         self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
         self._waiting: list[str] = []
         self._servable: list[str] = []

@@ -144,6 +144,12 @@ class ConvergeItem(ReportedItem):
                     if verdict.shared
                     else ""
                 )
+                if verdict.shares is not None:
+                    together = (
+                        f"Shares the verdict of {verdict.shares}: a crash later in the same "
+                        "create leaves the object that create made, and the re-run fails on "
+                        f"it before any later call (see run/matrix.py). " + together
+                    )
                 raise convergence_error(
                     verdict.defects,
                     f"{self.module_id} does not recover from {self.scenario}{where}:",
@@ -227,11 +233,14 @@ class ConvergeItem(ReportedItem):
             entry["fault_address"] = hit
         if decided is not None:
             # The run that decided it: with other points (grouped), or this point alone.
-            entry["decided_by"] = {
+            by: dict[str, object] = {
                 "run": decided.run,
                 "points": len(decided.points),
                 "seconds": round(decided.seconds, 3),
             }
+            if decided.shares is not None:
+                by["shares"] = decided.shares
+            entry["decided_by"] = by
             self.user_properties.append(
                 (
                     "converge.decided_by",
