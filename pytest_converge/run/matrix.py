@@ -277,7 +277,7 @@ def decisions(
     own = _OwnFindings(stack)
     # A crash later in a create whose first call's crash left its object (module docstring)
     # is not run again: when its group's run did not fire it, it shares that verdict.
-    leaders = same_create(faults, order) if (stack.parallelism or 1) == 1 else {}
+    leaders = same_create(faults, order) if (stack.settings.parallelism or 1) == 1 else {}
     leading = {f.label: f.address for f in faults if f.label in leaders.values()}
     #: Each leader's verdict as its run found it (before judging), when it is shared.
     shareable: dict[str, tuple[Verdict, Observations]] = {}

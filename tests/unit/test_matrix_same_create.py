@@ -7,6 +7,7 @@ no emulator): which points ran, and what each verdict holds.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -79,11 +80,10 @@ def test_changes_only_reads_the_verb() -> None:
 class _Stack:
     """What :func:`matrix.decisions` uses of a Stack when every point runs alone."""
 
-    name = "mods/net"
     ran_with = "terraform (told)"
 
     def __init__(self, parallelism: int | None = None) -> None:
-        self.parallelism = parallelism
+        self.settings = SimpleNamespace(name="mods/net", parallelism=parallelism)
 
     def finish(self, defects: list[Defect], observed: Observations | None = None) -> list[Defect]:
         return defects
