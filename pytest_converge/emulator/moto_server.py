@@ -68,21 +68,6 @@ WARM_UP: dict[str, tuple[str | None, str]] = {
 }
 
 
-#: Services served before the fidelity layer is in place: what the provider asks while it
-#: is configured (its account id: ``sts:GetCallerIdentity``, ``iam:GetUser``), so a first
-#: apply's plan walk overlaps the layer's install instead of waiting for it (~0.6 s: it
-#: imports moto's EC2 models). No behaviour of the layer is of these services or replaces
-#: code of theirs (tests/unit/test_moto_server.py checks so); every other request waits.
-EARLY_SERVICES = frozenset({"sts", "iam"})
-
-
-def signing_service(environ: dict[str, Any]) -> str | None:
-    """The service a request is signed for (``Credential=KEY/DATE/REGION/SERVICE/...``)."""
-    credential = environ.get("HTTP_AUTHORIZATION", "").partition("Credential=")[2]
-    parts = credential.split(",", 1)[0].split("/")
-    return parts[3] if len(parts) > 3 else None
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="moto_server")
     parser.add_argument("--host", default="127.0.0.1")
@@ -170,9 +155,8 @@ class _ResetAfterWarmUp:
     """WSGI wrapper: requests wait for the fidelity layer, a reset for the warm-up.
 
     Every request waits until :func:`.fidelity.install` has run (moto answers
-    as AWS does from the first call on), but those of :data:`EARLY_SERVICES`.
-    moto's reset walks every backend while the warm-up thread may be adding one:
-    run together, the reset fails
+    as AWS does from the first call on). moto's reset walks every backend
+    while the warm-up thread may be adding one: run together, the reset fails
     with a 500, so ``POST /moto-api/reset`` waits for the warm-up. It also
     answers ``GET /converge-api/world`` (:func:`.moto_world.read_world`: the
     backend model, which holds what no describe call returns) and ``GET
@@ -185,8 +169,7 @@ class _ResetAfterWarmUp:
         self.faithful = faithful
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if signing_service(environ) not in EARLY_SERVICES:
-            self.faithful.wait(timeout=120)
+        self.faithful.wait(timeout=120)
         path = environ.get("PATH_INFO")
         if path == "/moto-api/reset":
             self.warmed.wait(timeout=120)
