@@ -124,8 +124,8 @@ class Scenario:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied).
-        baseline = stack.inventory()
-        stack.warm_inventory()
+        baseline = stack.touched.inventory()
+        stack.touched.warm()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)
         # After a wait the stall watch cut (a finding of its own), or a re-run that failed
@@ -134,7 +134,7 @@ class Scenario:
         if (second or first).ok or stack.cut_since_start() or failed:
             defects.extend(stack.second_plan_defects(label, cut=failed))
         stack.step(Step.INVENTORY)
-        after = stack.inventory()
+        after = stack.touched.inventory()
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
@@ -153,7 +153,7 @@ class Scenario:
             stack.take_run_findings(label) + defects,
             created,
             unverified,
-            sorted(stack.regions),
+            sorted(stack.touched.regions),
             stack.observations(),
         )
 
@@ -193,7 +193,7 @@ class Scenario:
             state,
             module=self.stack.settings.name,
             scenario=self.label,
-            provider_regions=self.stack.provider_regions,
+            provider_regions=self.stack.touched.provider_regions,
         )
 
     def world_check(

@@ -53,11 +53,9 @@ from ..emulator.served import preflight_of
 from ..errors import ConvergenceError, EmulatorError, TerraformError
 from ..faults import Call, Fault, Proxy, parse_fault
 from ..faults.locate import CleanApply, serving
-from ..inventory import Inventory, prepare_clients, take_inventory
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
-from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, Runner, read_json
 from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
@@ -68,6 +66,7 @@ from .protocol import RunSettings, Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
+from .touched import Touched
 from .watch import StallWatch
 from .worlds import CleanWorlds
 
@@ -114,7 +113,6 @@ class Stack:
         self.emulator = emulator
         self.variables = dict(variables or {})
         self._classify = classify
-        self._inventory = inventory
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
@@ -134,7 +132,7 @@ class Stack:
             strict=strict,
         )
         self._start_record(emulator_empty)
-        self._read_module()
+        self._read_module(inventory)
         self._start_servers(workdir, reattach)
 
     def _start_record(self, emulator_empty: bool) -> None:
@@ -152,12 +150,8 @@ class Stack:
         #: This scenario's runs have told the untested part already (take_run_findings).
         self._untested_told = False
         self.defects: list[Defect] = []
-        #: Region -> SigV4 services the runs called there; None once an unsigned call
-        #: (no credential scope) was seen, which makes every service worth listing.
-        self.services: dict[str, set[str]] | None = {}
         #: Every fault scenario's report, in the order :meth:`recover` made them.
         self.reports: list[RecoveryReport] = []
-        self._clients_prepared = False
         #: Nothing has used the emulator since it started or was emptied (the
         #: session knows): the first scenario skips its reset; any apply ends it.
         self._emulator_empty = emulator_empty
@@ -166,26 +160,23 @@ class Stack:
         #: What arms the fault proxy for an apply and tells each call to its resource.
         self.arming = FaultArming(self)
 
-    def _read_module(self) -> None:
+    def _read_module(self, listers: Callable[[Emulator], Any] | None) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
         any apply, what of it the backend is known not to serve."""
         emulator = self.emulator
-        #: Provider configuration ("aws", "aws.west") -> its literal region.
-        self.provider_regions = provider_regions(self.module)
-        #: Every region a run signed a call for, plus the declared ones: what to inventory.
-        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
-        #: The AWS resources and data sources the module and its modules declare.
-        self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        # The AWS resources and data sources the module and its modules declare.
+        addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The regions and services the runs touched (the declared regions to start
+        #: with), and the inventory of them.
+        self.touched = Touched(emulator, self.module, addresses, listers)
         #: The clean worlds (and state files) a recovery is checked against.
-        self.worlds = CleanWorlds(self, self._addresses)
+        self.worlds = CleanWorlds(self, addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(self._addresses, self.settings.name)
+            check_served(addresses, self.settings.name)
         #: What the backend is known not to serve of the module, before any apply (the
         #: runs confirm it: :attr:`untested` is what they found).
-        self.preflight = preflight_of(
-            self._addresses, emulator.name, aws_major(self.template.providers)
-        )
+        self.preflight = preflight_of(addresses, emulator.name, aws_major(self.template.providers))
         if self.preflight.unservable:
             self.progress(
                 f"{self.settings.name}: pre-flight: {self.preflight.words(emulator.name)}"
@@ -378,7 +369,7 @@ class Stack:
         self.applied = self.applied or result.ok
         self.last_apply = result
         self.watch.keep_cut(result)
-        self.note_calls(result.calls)
+        self.touched.note(result.calls)
         if not armed and result.error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", result.error))
 
@@ -850,42 +841,6 @@ class Stack:
         if guarded:
             env.update(self.egress_guard.proxy_env())
         return Runner(self.templates.toolchain.command, workdir, env, self.settings.timeouts)
-
-    def inventory(self) -> Inventory:
-        """The cloud objects in the emulator now: every region and service the runs touched.
-
-        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
-        """
-        return take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
-
-    def warm_inventory(self) -> None:
-        """Build the inventory's clients now (once per Stack), while the runs go on.
-
-        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
-        """
-        if self._clients_prepared:
-            return
-        self._clients_prepared = True
-        prepare_clients(
-            self.emulator,
-            sorted(self.regions),
-            {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
-        )
-
-    def note_calls(self, calls: Sequence[Call]) -> None:
-        """Add the regions and services ``calls`` signed for to what :meth:`inventory` lists.
-
-        :meth:`apply` does it for its own runs; a run of another workspace through
-        this Stack's proxy (an old revision's apply) is noted with this.
-        """
-        self.regions.update(c.region for c in calls if c.region)
-        for c in calls:
-            if self.services is None:
-                break
-            if c.region is None:
-                self.services = None
-            else:
-                self.services.setdefault(c.region, set()).add(c.service)
 
     def take_run_findings(self, scenario: str) -> list[Defect]:
         """The egress and stalled defects gathered since the last call, one per host and
