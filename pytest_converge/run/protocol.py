@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
     from .results import ApplyResult, Observations
+    from .served_part import ServedPart
     from .touched import Touched
     from .watch import StallWatch
     from .worlds import CleanWorlds
@@ -164,8 +165,8 @@ class ScenarioStack(Protocol):
 
     def cut_since_start(self) -> list[str]: ...
     @property
-    def untested(self) -> dict[str, str]:
-        """What the backend cannot serve of the module: ``{address: "service:Operation"}``."""
+    def served(self) -> ServedPart:
+        """What the backend serves of the module, and the untested rest (:mod:`.served_part`)."""
 
     # -- observations -----------------------------------------------------------
     @property

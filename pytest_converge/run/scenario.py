@@ -246,7 +246,7 @@ def rerun_clean(
     # made, failed on the emulator: the ``stalled`` finding tells it.
     failed_on = address_in(second.error.diagnostics) if second.error is not None else None
     # A part the backend cannot serve failing again is that part, not a failed recovery.
-    stall_cut = set(stack.cut_since_start()) - set(stack.untested)
+    stall_cut = set(stack.cut_since_start()) - set(stack.served.untested)
     done = second.ok or second.cut or second.servable_ok or failed_on in stall_cut
     failed = [] if done else recovery_failures(stack.settings.name, scenario, first, second)
     if not second.ok and done and not second.cut and first.stalled:

@@ -17,11 +17,13 @@ import pytest
 
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.plan import Plan, ResourceChange
+from pytest_converge.analysis.preflight import Preflight
 from pytest_converge.faults import Fault, parse_fault
 from pytest_converge.run import matrix
 from pytest_converge.run import stack as stack_module
 from pytest_converge.run.protocol import RunSettings
 from pytest_converge.run.results import ApplyResult
+from pytest_converge.run.served_part import ServedPart
 from pytest_converge.run.stack import Stack
 from pytest_converge.run.touched import Touched
 from pytest_converge.run.worlds import CleanWorlds
@@ -76,13 +78,10 @@ class ToldStack(Stack):
         self.applies: list[ApplyResult] = []
         self.reports: list[Any] = []
         self._on_seen = None
-        self.untested: dict[str, str] = {}  # the backend serves all of it
-        self._untested_told = False
         self.variables: dict[str, Any] = {}
         self.parallelism = None
         self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
-        self._waiting: list[str] = []
-        self._servable: list[str] = []
+        self.served = ServedPart(self, Preflight())  # the backend serves all of it
 
     @property
     def ran_with(self) -> str:
