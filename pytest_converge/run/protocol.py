@@ -31,12 +31,13 @@ if TYPE_CHECKING:
     from ..analysis.plan import Plan
     from ..analysis.world_check import World
     from ..emulator.base import Emulator
-    from ..faults import Call, Fault, Proxy
+    from ..faults import Fault, Proxy
     from ..faults.locate import CleanApply
-    from ..inventory import Inventory
     from ..terraform.runner import Completed, Runner
     from ..terraform.workspace import Template, Templates
     from .results import ApplyResult, Observations
+    from .served_part import ServedPart
+    from .touched import Touched
     from .watch import StallWatch
     from .worlds import CleanWorlds
 
@@ -135,14 +136,6 @@ class ScenarioStack(Protocol):
     @property
     def proxy(self) -> Proxy: ...
     @property
-    def regions(self) -> set[str]:
-        """Every region a run signed a call for, and the declared ones."""
-
-    @property
-    def provider_regions(self) -> dict[str, str]:
-        """Provider configuration (``aws``, ``aws.west``) -> its literal region."""
-
-    @property
     def applied(self) -> bool:
         """The state holds a successful apply of this configuration."""
 
@@ -170,15 +163,16 @@ class ScenarioStack(Protocol):
     def watch(self) -> StallWatch:
         """The stall watch of its commands (:mod:`.watch`)."""
 
-    def note_calls(self, calls: Sequence[Call]) -> None: ...
     def cut_since_start(self) -> list[str]: ...
     @property
-    def untested(self) -> dict[str, str]:
-        """What the backend cannot serve of the module: ``{address: "service:Operation"}``."""
+    def served(self) -> ServedPart:
+        """What the backend serves of the module, and the untested rest (:mod:`.served_part`)."""
 
     # -- observations -----------------------------------------------------------
-    def inventory(self) -> Inventory: ...
-    def warm_inventory(self) -> None: ...
+    @property
+    def touched(self) -> Touched:
+        """The regions and services its runs touched, and their inventory (:mod:`.touched`)."""
+
     def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]: ...
     def take_run_findings(self, scenario: str) -> list[Defect]: ...
     @property

@@ -124,8 +124,8 @@ class Scenario:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied).
-        baseline = stack.inventory()
-        stack.warm_inventory()
+        baseline = stack.touched.inventory()
+        stack.touched.warm()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)
         # After a wait the stall watch cut (a finding of its own), or a re-run that failed
@@ -134,7 +134,7 @@ class Scenario:
         if (second or first).ok or stack.cut_since_start() or failed:
             defects.extend(stack.second_plan_defects(label, cut=failed))
         stack.step(Step.INVENTORY)
-        after = stack.inventory()
+        after = stack.touched.inventory()
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
@@ -153,7 +153,7 @@ class Scenario:
             stack.take_run_findings(label) + defects,
             created,
             unverified,
-            sorted(stack.regions),
+            sorted(stack.touched.regions),
             stack.observations(),
         )
 
@@ -193,7 +193,7 @@ class Scenario:
             state,
             module=self.stack.settings.name,
             scenario=self.label,
-            provider_regions=self.stack.provider_regions,
+            provider_regions=self.stack.touched.provider_regions,
         )
 
     def world_check(
@@ -246,7 +246,7 @@ def rerun_clean(
     # made, failed on the emulator: the ``stalled`` finding tells it.
     failed_on = address_in(second.error.diagnostics) if second.error is not None else None
     # A part the backend cannot serve failing again is that part, not a failed recovery.
-    stall_cut = set(stack.cut_since_start()) - set(stack.untested)
+    stall_cut = set(stack.cut_since_start()) - set(stack.served.untested)
     done = second.ok or second.cut or second.servable_ok or failed_on in stall_cut
     failed = [] if done else recovery_failures(stack.settings.name, scenario, first, second)
     if not second.ok and done and not second.cut and first.stalled:

@@ -41,7 +41,7 @@ from ..analysis.model_gaps import ModelFacts, refusal_notes
 from ..analysis.plan import Plan, parse_plan, top_attribute
 from ..analysis.stalls import split_after_cut
 from ..analysis.state import state_resources
-from ..analysis.untested import Graph, unreached, untested_defects, untested_resources
+from ..analysis.untested import untested_resources
 from ..analysis.world_check import World, world_defects
 from ..analysis.writers import sibling_writers
 from ..awsapi.model import api_members
@@ -53,11 +53,9 @@ from ..emulator.served import preflight_of
 from ..errors import ConvergenceError, EmulatorError, TerraformError
 from ..faults import Call, Fault, Proxy, parse_fault
 from ..faults.locate import CleanApply, serving
-from ..inventory import Inventory, prepare_clients, take_inventory
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
-from ..terraform.hcl import declared_regions, provider_regions
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, Runner, read_json
 from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
@@ -68,6 +66,8 @@ from .protocol import RunSettings, Step
 from .results import ApplyResult, Observations, RecoveryReport, UpgradeReport
 from .results import outcome as _outcome  # noqa: F401  (the name tests import from here)
 from .scenario import Scenario, points, report_fields
+from .served_part import ServedPart, managed_in_state
+from .touched import Touched
 from .watch import StallWatch
 from .worlds import CleanWorlds
 
@@ -114,7 +114,6 @@ class Stack:
         self.emulator = emulator
         self.variables = dict(variables or {})
         self._classify = classify
-        self._inventory = inventory
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
@@ -134,7 +133,7 @@ class Stack:
             strict=strict,
         )
         self._start_record(emulator_empty)
-        self._read_module()
+        self._read_module(inventory)
         self._start_servers(workdir, reattach)
 
     def _start_record(self, emulator_empty: bool) -> None:
@@ -142,22 +141,9 @@ class Stack:
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
-        #: What this backend cannot serve of the module, learned from its applies
-        #: (``{address: "service:Operation"}``), and the resources a clean apply made
-        #: beside them: every later run targets those (:meth:`_default_targets`).
-        self.untested: dict[str, str] = {}
-        self._servable: list[str] = []
-        #: The resources that waited on an untested one (never reached), as first seen.
-        self._waiting: list[str] = []
-        #: This scenario's runs have told the untested part already (take_run_findings).
-        self._untested_told = False
         self.defects: list[Defect] = []
-        #: Region -> SigV4 services the runs called there; None once an unsigned call
-        #: (no credential scope) was seen, which makes every service worth listing.
-        self.services: dict[str, set[str]] | None = {}
         #: Every fault scenario's report, in the order :meth:`recover` made them.
         self.reports: list[RecoveryReport] = []
-        self._clients_prepared = False
         #: Nothing has used the emulator since it started or was emptied (the
         #: session knows): the first scenario skips its reset; any apply ends it.
         self._emulator_empty = emulator_empty
@@ -166,30 +152,28 @@ class Stack:
         #: What arms the fault proxy for an apply and tells each call to its resource.
         self.arming = FaultArming(self)
 
-    def _read_module(self) -> None:
+    def _read_module(self, listers: Callable[[Emulator], Any] | None) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
         any apply, what of it the backend is known not to serve."""
         emulator = self.emulator
-        #: Provider configuration ("aws", "aws.west") -> its literal region.
-        self.provider_regions = provider_regions(self.module)
-        #: Every region a run signed a call for, plus the declared ones: what to inventory.
-        self.regions: set[str] = {emulator.region} | declared_regions(self.module)
-        #: The AWS resources and data sources the module and its modules declare.
-        self._addresses = aws_addresses(self.template.root / self.template.subdir)
+        # The AWS resources and data sources the module and its modules declare.
+        addresses = aws_addresses(self.template.root / self.template.subdir)
+        #: The regions and services the runs touched (the declared regions to start
+        #: with), and the inventory of them.
+        self.touched = Touched(emulator, self.module, addresses, listers)
         #: The clean worlds (and state files) a recovery is checked against.
-        self.worlds = CleanWorlds(self, self._addresses)
+        self.worlds = CleanWorlds(self, addresses)
         check_served = getattr(emulator, "check_served", None)
         if check_served is not None:  # before any apply: not minutes of provider retries
-            check_served(self._addresses, self.settings.name)
-        #: What the backend is known not to serve of the module, before any apply (the
-        #: runs confirm it: :attr:`untested` is what they found).
-        self.preflight = preflight_of(
-            self._addresses, emulator.name, aws_major(self.template.providers)
+            check_served(addresses, self.settings.name)
+        #: What the backend serves of the module: known before any apply (its preflight),
+        #: then learned from the applies (the untested part, what later runs target).
+        self.served = ServedPart(
+            self, preflight_of(addresses, emulator.name, aws_major(self.template.providers))
         )
-        if self.preflight.unservable:
-            self.progress(
-                f"{self.settings.name}: pre-flight: {self.preflight.words(emulator.name)}"
-            )
+        preflight = self.served.preflight
+        if preflight.unservable:
+            self.progress(f"{self.settings.name}: pre-flight: {preflight.words(emulator.name)}")
 
     def _start_servers(self, workdir: Path, reattach: bool) -> None:
         """Start the fault proxy and the egress guard, make the workspace in a directory of
@@ -272,7 +256,7 @@ class Stack:
         self.check_emulator()
         self._emulator_empty = False
         self.proxy.clear()
-        targets = list(targets) or self._default_targets()
+        targets = list(targets) or self.served.targets()
         armed_apply = self.arming.arm(armed, clean)
         started = time.monotonic()
         timeline: list[tuple[float, dict[str, Any]]] = []
@@ -310,7 +294,7 @@ class Stack:
             clock_offset=time.time() - time.monotonic(),
             untested=untested_resources(events, self.proxy.calls, _served_by) if error else {},
         )
-        if self._served_part_to_retry(result, targets):
+        if self.served.retry(result, targets):
             # A read that failed at plan time stopped the whole apply: run it again on
             # the part the backend serves (the same faults, armed afresh).
             return self._apply(armed, parallelism, (), refresh, clean)
@@ -365,20 +349,13 @@ class Stack:
             str(self.workdir),
         )
 
-    def _served_part_to_retry(self, result: ApplyResult, targets: Sequence[str]) -> bool:
-        """Learn what ``result`` left untested; True when the apply stopped before any
-        resource (a read failed at plan time) and the part the backend serves is now
-        known, so the apply runs again on that part."""
-        learned = result.untested and result.servable_ok and self._learn_untested(result)
-        return bool(learned and not targets and not _applied_any(result) and self._servable)
-
     def _keep_apply(self, result: ApplyResult, armed: list[Fault]) -> None:
         """What the Stack keeps of an apply: applied once, the last apply, its calls (and
         the watch its cut); a no-fault apply that failed with the emulator gone is its death."""
         self.applied = self.applied or result.ok
         self.last_apply = result
         self.watch.keep_cut(result)
-        self.note_calls(result.calls)
+        self.touched.note(result.calls)
         if not armed and result.error is not None and not self.emulator.is_alive():
             raise EmulatorError(self._emulator_died("during apply", result.error))
 
@@ -404,7 +381,7 @@ class Stack:
                 detailed_exitcode=IsFlagged,
                 out=planfile,
                 parallelism=self.settings.parallelism,
-                target=self._default_targets() or None,
+                target=self.served.targets() or None,
                 check=True,
                 ok_codes=(0, 2),
                 on_event=lambda event: timeline.append((time.monotonic(), event)),
@@ -460,7 +437,7 @@ class Stack:
             found = self.take_run_findings(scenario)
             # What the run's own findings explain (egress, a stall, a part the backend
             # cannot serve) is reported as them; anything else is raised.
-            if not any(d.kind != "untested" for d in found) and not self._untested_error(exc):
+            if not any(d.kind != "untested" for d in found) and not self.served.explains(exc):
                 raise
             return self.finish(found)
         return self.finish(self.take_run_findings(scenario) + defects)
@@ -488,7 +465,7 @@ class Stack:
         second = self.plan()
         state: list[str] = []
         if cut:
-            state = self._managed_in_state()
+            state = managed_in_state(self.workdir)
             after = split_after_cut(second, cut, state)
             for finding in self.watch.last_cut_findings():
                 finding.message = f"{finding.message}. {after.note()}"
@@ -521,53 +498,7 @@ class Stack:
         """The resources in flight when the stall watch cut an apply of this scenario
         (since :meth:`fresh_start`), and those the backend cannot serve (part of the
         runner's interface)."""
-        return list(dict.fromkeys([*self.watch.cut(), *self.untested]))
-
-    def _learn_untested(self, result: ApplyResult) -> bool:
-        """Keep what ``result`` showed this backend cannot serve, and what can be applied
-        beside it (what the apply made; terraform's graph when a read at plan time
-        stopped it before anything was made): later runs target only that."""
-        new = {a: op for a, op in result.untested.items() if a not in self.untested}
-        if not new:
-            return False
-        self.untested.update(new)
-        made = self._managed_in_state()
-        if made:
-            self._waiting = unreached(result.events, made, self.untested)
-            self._servable = [a for a in made if a not in self.untested]
-        else:
-            graph = Graph.from_dot(self.runner.run("graph", check=True).stdout)
-            self._waiting = graph.waiting_on(self.untested)
-            self._servable = graph.servable(self.untested)
-        waiting = f"; {len(self._waiting)} resource(s) wait on it" if self._waiting else ""
-        self.progress(
-            f"{self.settings.name}: the {self.emulator.name} emulator cannot serve "
-            + ", ".join(f"{a} ({op})" for a, op in new.items())
-            + f"{waiting}: left out, the rest is applied and judged"
-        )
-        return True
-
-    def _has_code_for(self, operation: str) -> bool:
-        """The emulator has code for ``operation`` (``svc:Op``): its error page was it
-        failing on the request (moto's dispatch tells; other backends cannot)."""
-        service, _, name = operation.partition(":")
-        return self.emulator.name == "moto" and implements(service, name) is True
-
-    def _untested_error(self, error: BaseException) -> bool:
-        """``error`` names only resources this backend cannot serve (a data source read at
-        plan time, say): the untested part failed, nothing of the module did."""
-        diagnostics = error.diagnostics if isinstance(error, TerraformError) else []
-        named = [d.address for d in diagnostics if d.address is not None]
-        return bool(named) and all(a in self.untested for a in named)
-
-    def _default_targets(self) -> list[str]:
-        """``-target`` for a run of a module with an untested part: what a clean apply made
-        beside it (nothing to add when the backend serves the whole module)."""
-        return list(self._servable) if self.untested else []
-
-    def _managed_in_state(self) -> list[str]:
-        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
-        return [r.address for r in state if r.is_managed]
+        return list(dict.fromkeys([*self.watch.cut(), *self.served.untested]))
 
     def _sibling_writers(
         self, plan: Plan, applied: ApplyResult | None
@@ -851,59 +782,10 @@ class Stack:
             env.update(self.egress_guard.proxy_env())
         return Runner(self.templates.toolchain.command, workdir, env, self.settings.timeouts)
 
-    def inventory(self) -> Inventory:
-        """The cloud objects in the emulator now: every region and service the runs touched.
-
-        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
-        """
-        return take_inventory(self.emulator, self._inventory, sorted(self.regions), self.services)
-
-    def warm_inventory(self) -> None:
-        """Build the inventory's clients now (once per Stack), while the runs go on.
-
-        Part of the runner's interface (see :mod:`pytest_converge.run.scenario`).
-        """
-        if self._clients_prepared:
-            return
-        self._clients_prepared = True
-        prepare_clients(
-            self.emulator,
-            sorted(self.regions),
-            {a.split(".")[0] for a in self._addresses if not a.startswith("data.")},
-        )
-
-    def note_calls(self, calls: Sequence[Call]) -> None:
-        """Add the regions and services ``calls`` signed for to what :meth:`inventory` lists.
-
-        :meth:`apply` does it for its own runs; a run of another workspace through
-        this Stack's proxy (an old revision's apply) is noted with this.
-        """
-        self.regions.update(c.region for c in calls if c.region)
-        for c in calls:
-            if self.services is None:
-                break
-            if c.region is None:
-                self.services = None
-            else:
-                self.services.setdefault(c.region, set()).add(c.service)
-
     def take_run_findings(self, scenario: str) -> list[Defect]:
         """The egress and stalled defects gathered since the last call, one per host and
-        resource (part of the runner's interface)."""
-        found = self.watch.take(scenario)
-        untested: list[Defect] = []
-        if self.untested and not self._untested_told:
-            self._untested_told = True
-            untested = untested_defects(
-                self.untested,
-                self._waiting,
-                self.emulator.name,
-                module=self.settings.name,
-                scenario=scenario,
-                predicted=self.preflight.addresses,
-                failing={op for op in self.untested.values() if self._has_code_for(op)},
-            )
-        return [*found, *untested]
+        resource, and the untested part once a scenario (part of the runner's interface)."""
+        return [*self.watch.take(scenario), *self.served.findings(scenario)]
 
     def fresh_start(self) -> None:
         """Empty emulator, empty state: the start of a scenario (part of the runner's interface)."""
@@ -921,7 +803,7 @@ class Stack:
                 path.unlink()
         self.applied = False
         self.last_apply = None
-        self._untested_told = False
+        self.served.start()
 
     def check_emulator(self) -> None:
         """Raise :class:`EmulatorError` when the emulator under this Stack went away."""
@@ -1097,19 +979,6 @@ def _drifted(done: Completed) -> list[str]:
         for e in done.events
         if e.get("type") == "resource_drift"
     ]
-
-
-def _applied_any(result: ApplyResult) -> bool:
-    """Terraform started applying some managed resource (it did not stop at the plan;
-    a data source's read at plan time is an ``apply_start`` too)."""
-    return any(
-        e.get("type") == "apply_start"
-        and (e.get("hook") or {}).get("action") != "read"
-        and not str(((e.get("hook") or {}).get("resource") or {}).get("addr", "")).startswith(
-            "data."
-        )
-        for e in result.events
-    )
 
 
 def _served_by(address: str, service: str) -> bool:

@@ -185,7 +185,7 @@ class _Upgrade:
                 )
             stack.adopt_state(workdir / "terraform.tfstate")
             result = ApplyResult(True, None, time.monotonic() - begun, stack.proxy.calls)
-            stack.note_calls(result.calls)  # the inventory lists what the old revision touched
+            stack.touched.note(result.calls)  # the inventory lists what the old revision touched
         finally:
             shutil.rmtree(root, ignore_errors=True)
         return result

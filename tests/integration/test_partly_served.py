@@ -29,7 +29,7 @@ def test_the_rest_is_judged_and_the_untested_part_named(converge):
     assert untested.waiting == ["aws_sqs_queue.waiting"]
     assert not untested.is_error
     # Known before the apply: the pre-flight read it from what moto serves.
-    assert [u.address for u in stack.preflight.unservable] == [GAP]
+    assert [u.address for u in stack.served.preflight.unservable] == [GAP]
     assert untested.evidence.startswith("named before the apply")
     # The queue that does not wait on it was made; the unserved call was made once:
     # answered as not implemented, the SDK did not retry it.

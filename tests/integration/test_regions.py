@@ -80,5 +80,5 @@ def test_a_clean_apply_through_the_alias_creates_the_bucket_in_us_west_2(converg
     assert (create.status, create.region) == (200, "us-west-2")
     regions = {c.label: c.region for c in result.calls if c.operation == "CreateVpc"}
     assert sorted(regions.values()) == ["eu-west-1", "us-west-2"]
-    assert stack.regions >= {"eu-west-1", "us-west-2"}
-    assert stack.provider_regions == {"aws": "eu-west-1", "aws.west": "us-west-2"}
+    assert stack.touched.regions >= {"eu-west-1", "us-west-2"}
+    assert stack.touched.provider_regions == {"aws": "eu-west-1", "aws.west": "us-west-2"}

@@ -17,13 +17,15 @@ import pytest
 
 from pytest_converge.analysis.defects import Defect
 from pytest_converge.analysis.plan import Plan, ResourceChange
+from pytest_converge.analysis.preflight import Preflight
 from pytest_converge.faults import Fault, parse_fault
-from pytest_converge.inventory import Inventory
 from pytest_converge.run import matrix
 from pytest_converge.run import stack as stack_module
 from pytest_converge.run.protocol import RunSettings
 from pytest_converge.run.results import ApplyResult
+from pytest_converge.run.served_part import ServedPart
 from pytest_converge.run.stack import Stack
+from pytest_converge.run.touched import Touched
 from pytest_converge.run.worlds import CleanWorlds
 
 VPC = "lost-response@CreateVpc#1@aws_vpc.a"
@@ -33,6 +35,7 @@ SUBNET = "lost-response@CreateSubnet#1@aws_subnet.b"
 class _Emulator:
     name = "moto"
     version = "5.2.5"
+    region = "us-east-1"
 
     def is_alive(self) -> bool:
         return True
@@ -65,8 +68,8 @@ class ToldStack(Stack):
         self.settings = RunSettings(name="mods/net")
         self.emulator = _Emulator()  # type: ignore[assignment]
         self.workdir = workdir
-        self.provider_regions = {}
-        self.regions = set()
+        # Nothing is listed: the runs are told, no object is made.
+        self.touched = Touched(self.emulator, workdir, (), listers=lambda emulator: [])
         self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
@@ -75,13 +78,10 @@ class ToldStack(Stack):
         self.applies: list[ApplyResult] = []
         self.reports: list[Any] = []
         self._on_seen = None
-        self.untested: dict[str, str] = {}  # the backend serves all of it
-        self._untested_told = False
         self.variables: dict[str, Any] = {}
         self.parallelism = None
         self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
-        self._waiting: list[str] = []
-        self._servable: list[str] = []
+        self.served = ServedPart(self, Preflight())  # the backend serves all of it
 
     @property
     def ran_with(self) -> str:
@@ -94,12 +94,6 @@ class ToldStack(Stack):
         self.runs.append(f"run {len(self.runs) + 1}")
         self.applied = False
         self.last_apply = None
-
-    def inventory(self) -> Inventory:
-        return Inventory()
-
-    def warm_inventory(self) -> None:
-        pass
 
     def check_emulator(self) -> None:
         pass
