@@ -1113,6 +1113,40 @@ def test_emr_serverless_keeps_an_applications_settings(emulator, raw_moto) -> No
     )
 
 
+#: An Alertmanager configuration as terraform-aws-modules/managed-service-prometheus writes one.
+ALERT_MANAGER = """alertmanager_config: |
+  route:
+    receiver: 'default'
+  receivers:
+    - name: 'default'
+"""
+
+
+def test_prometheus_keeps_an_alert_manager_definition(emulator, raw_moto) -> None:
+    amp = emulator.client("amp")
+    workspace = amp.create_workspace(alias="example")["workspaceId"]
+    made = amp.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
+    assert made["status"]["statusCode"] == "CREATING"
+    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
+    assert read["status"]["statusCode"] == "ACTIVE" and read["data"] == ALERT_MANAGER.encode()
+    again = amp.create_alert_manager_definition
+    assert _error(again, workspaceId=workspace, data=b"x") == "ConflictException"
+    changed = ALERT_MANAGER.replace("default", "oncall").encode()
+    put = amp.put_alert_manager_definition(workspaceId=workspace, data=changed)
+    assert put["status"]["statusCode"] == "UPDATING"
+    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
+    assert read["data"] == changed and read["status"]["statusCode"] == "ACTIVE"
+    amp.delete_alert_manager_definition(workspaceId=workspace)
+    describe = amp.describe_alert_manager_definition
+    assert _error(describe, workspaceId=workspace) == "ResourceNotFoundException"
+    assert _error(describe, workspaceId="ws-missing") == "ResourceNotFoundException"
+    # The layer off: moto 5.2 has no alert manager definitions.
+    raw = raw_moto.client("amp")
+    workspace = raw.create_workspace(alias="example")["workspaceId"]
+    with pytest.raises(ClientError, match=r"404|500|not been implemented|NotImplemented"):
+        raw.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {

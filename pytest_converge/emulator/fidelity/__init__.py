@@ -77,6 +77,7 @@ SERVICES = (
     "secretsmanager",
     "opensearchserverless",
     "emrserverless",
+    "amp",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
