@@ -1147,6 +1147,74 @@ def test_prometheus_keeps_an_alert_manager_definition(emulator, raw_moto) -> Non
         raw.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
 
 
+def test_grafana_keeps_a_workspace(emulator, raw_moto) -> None:
+    grafana = emulator.client("grafana")
+    made = grafana.create_workspace(
+        accountAccessType="CURRENT_ACCOUNT", authenticationProviders=["AWS_SSO"],
+        permissionType="SERVICE_MANAGED", workspaceName="example", grafanaVersion="10.4",
+        workspaceDataSources=["CLOUDWATCH"], configuration='{"unifiedAlerting":{"enabled":true}}',
+        tags={"Example": "fidelity"},
+    )["workspace"]  # fmt: skip
+    assert made["status"] == "CREATING"
+    workspace = made["id"]
+    read = grafana.describe_workspace(workspaceId=workspace)["workspace"]
+    assert (read["status"], read["name"]) == ("ACTIVE", "example")
+    assert read["dataSources"] == ["CLOUDWATCH"]
+    assert read["authentication"] == {"providers": ["AWS_SSO"]}
+    configured = grafana.describe_workspace_configuration(workspaceId=workspace)
+    assert configured["configuration"] == '{"unifiedAlerting":{"enabled":true}}'
+    arn = f"arn:aws:grafana:us-east-1:123456789012:/workspaces/{workspace}"
+    assert grafana.list_tags_for_resource(resourceArn=arn)["tags"] == {"Example": "fidelity"}
+    grafana.update_workspace(workspaceId=workspace, workspaceDescription="changed")
+    assert grafana.describe_workspace(workspaceId=workspace)["workspace"]["description"] == (
+        "changed"
+    )
+    key = grafana.create_workspace_api_key(
+        workspaceId=workspace, keyName="viewer", keyRole="VIEWER", secondsToLive=3600
+    )
+    assert key["key"] and key["keyName"] == "viewer"
+    again = grafana.create_workspace_api_key
+    assert _error(again, workspaceId=workspace, keyName="viewer", keyRole="VIEWER",
+                  secondsToLive=60) == "ConflictException"  # fmt: skip
+    grafana.delete_workspace_api_key(workspaceId=workspace, keyName="viewer")
+    account = grafana.create_workspace_service_account(
+        workspaceId=workspace, name="editor", grafanaRole="EDITOR"
+    )["id"]
+    listed = grafana.list_workspace_service_accounts(workspaceId=workspace)["serviceAccounts"]
+    assert [(a["id"], a["grafanaRole"]) for a in listed] == [(account, "EDITOR")]
+    token = grafana.create_workspace_service_account_token(
+        workspaceId=workspace, serviceAccountId=account, name="t", secondsToLive=3600
+    )["serviceAccountToken"]
+    [summary] = grafana.list_workspace_service_account_tokens(
+        workspaceId=workspace, serviceAccountId=account
+    )["serviceAccountTokens"]
+    assert summary["id"] == token["id"] and "key" not in summary
+    grafana.delete_workspace_service_account_token(
+        workspaceId=workspace, serviceAccountId=account, tokenId=token["id"]
+    )
+    grafana.delete_workspace_service_account(workspaceId=workspace, serviceAccountId=account)
+    grafana.update_permissions(workspaceId=workspace, updateInstructionBatch=[
+        {"action": "ADD", "role": "ADMIN", "users": [{"id": "g-1", "type": "SSO_GROUP"}]}
+    ])  # fmt: skip
+    [permission] = grafana.list_permissions(workspaceId=workspace)["permissions"]
+    assert permission == {"role": "ADMIN", "user": {"id": "g-1", "type": "SSO_GROUP"}}
+    licensed = grafana.associate_license(workspaceId=workspace, licenseType="ENTERPRISE")
+    assert licensed["workspace"]["licenseType"] == "ENTERPRISE"
+    grafana.update_workspace_authentication(
+        workspaceId=workspace, authenticationProviders=["AWS_SSO", "SAML"],
+        samlConfiguration={"idpMetadata": {"url": "https://idp.example/metadata"}},
+    )  # fmt: skip
+    saml = grafana.describe_workspace_authentication(workspaceId=workspace)["authentication"]
+    assert saml["saml"]["status"] == "CONFIGURED"
+    assert grafana.delete_workspace(workspaceId=workspace)["workspace"]["status"] == "DELETING"
+    assert _error(grafana.describe_workspace, workspaceId=workspace) == (
+        "ResourceNotFoundException"
+    )
+    # The layer off: moto 5.2 has no grafana service.
+    with pytest.raises((ClientError, ResponseParserError)):
+        raw_moto.client("grafana").list_workspaces()
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
