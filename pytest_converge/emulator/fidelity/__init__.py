@@ -79,6 +79,7 @@ SERVICES = (
     "emrserverless",
     "amp",
     "grafana",
+    "apprunner",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
