@@ -1287,6 +1287,44 @@ def test_app_runner_keeps_a_service(emulator, raw_moto) -> None:
         raw_moto.client("apprunner").list_services()
 
 
+@pytest.mark.aws5_extra  # aws 3.39 has no App Runner or Managed Grafana resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_app_runner_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
+    """tests/modules/fidelity_apprunner on aws 5.100: a private service behind a VPC
+    ingress connection, with its auto scaling and observability configurations, VPC
+    connector and a connection, which moto as released cannot serve; the second plan is
+    empty, and ``terraform destroy`` deletes every part."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_apprunner"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    apprunner = converge_emulator.client("apprunner", region="us-east-1")
+    service = apprunner.describe_service(ServiceArn=stack.outputs()["service_arn"])["Service"]
+    assert service["NetworkConfiguration"]["IngressConfiguration"] == {
+        "IsPubliclyAccessible": False
+    }
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert apprunner.list_services()["ServiceSummaryList"] == []
+    assert apprunner.list_connections()["ConnectionSummaryList"] == []
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has no App Runner or Managed Grafana resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_grafana_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
+    """tests/modules/fidelity_grafana on aws 5.100: a SAML workspace with its SAML
+    configuration, license, role association, API key, service account and token, which
+    moto as released cannot serve; the second plan is empty, and ``terraform destroy``
+    deletes the workspace."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_grafana"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    grafana = converge_emulator.client("grafana", region="us-east-1")
+    workspace = stack.outputs()["workspace_id"]
+    authentication = grafana.describe_workspace_authentication(workspaceId=workspace)
+    assert authentication["authentication"]["saml"]["status"] == "CONFIGURED"
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert grafana.list_workspaces()["workspaces"] == []
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
