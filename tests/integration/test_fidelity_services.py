@@ -1287,6 +1287,30 @@ def test_app_runner_keeps_a_service(emulator, raw_moto) -> None:
         raw_moto.client("apprunner").list_services()
 
 
+@pytest.mark.aws5_extra  # aws 3.39 has neither EMR Serverless nor alert manager resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+@pytest.mark.parametrize("module", ["fidelity_emrserverless", "fidelity_prometheus"])
+def test_emr_serverless_and_prometheus_converge_on_aws5(
+    converge, converge_emulator, provider_line, module
+) -> None:
+    """tests/modules/fidelity_emrserverless (a Spark application of type "spark" on ARM64
+    with an interactive configuration, and a Hive one) and fidelity_prometheus (a
+    workspace's alert manager definition) on aws 5.100, which moto as released refuses,
+    fails to wait for or cannot serve: the second plan is empty, and ``terraform
+    destroy`` deletes them."""
+    stack = converge(provider_line.pin(MODULES / module))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    if module == "fidelity_emrserverless":
+        emr = converge_emulator.client("emr-serverless", region="eu-west-1")
+        states = {a["state"] for a in emr.list_applications()["applications"]}
+        assert states == {"TERMINATED"}
+    else:
+        amp = converge_emulator.client("amp", region="eu-west-1")
+        assert amp.list_workspaces()["workspaces"] == []
+
+
 @pytest.mark.aws5_extra  # aws 3.39 has no App Runner or Managed Grafana resources
 @pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
 def test_app_runner_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
