@@ -1051,6 +1051,304 @@ def test_opensearch_serverless_operations_moto_lacks_converge_on_aws5(
     assert aoss.list_vpc_endpoints()["vpcEndpointSummaries"] == []
 
 
+def _emr_application(moto: Any, engine: str) -> tuple[str, str] | str:
+    """An application as terraform-aws-modules/emr's serverless module makes one: its
+    type and state as GetApplication answers them, or the error CreateApplication gives."""
+    emr = moto.client("emr-serverless")
+    try:
+        made = emr.create_application(name=f"ex-{engine}", releaseLabel="emr-7.0.0", type=engine)
+    except ClientError as exc:
+        return str(exc.response["Error"]["Code"])
+    read = emr.get_application(applicationId=made["applicationId"])["application"]
+    return read["type"], read["state"]
+
+
+def test_emr_serverless_creates_an_application_as_aws_does(emulator, raw_moto) -> None:
+    assert _emr_application(emulator, "spark") == ("Spark", "CREATED")
+    assert _emr_application(emulator, "Hive") == ("Hive", "CREATED")
+    assert _emr_application(emulator, "flink") == "ValidationException"
+    emr = emulator.client("emr-serverless")
+    created = emr.list_applications(states=["CREATED"])["applications"]
+    assert sorted(a["type"] for a in created) == ["Hive", "Spark"]
+    made = created[0]["id"]
+    emr.start_application(applicationId=made)
+    assert emr.get_application(applicationId=made)["application"]["state"] == "STARTED"
+    emr.stop_application(applicationId=made)
+    emr.delete_application(applicationId=made)
+    assert emr.get_application(applicationId=made)["application"]["state"] == "TERMINATED"
+    # The layer off: moto 5.2 takes upper case only, and a new application is STARTED.
+    assert _emr_application(raw_moto, "spark") == "ValidationException"
+    assert _emr_application(raw_moto, "SPARK") == ("Spark", "STARTED"), retire(
+        "emrserverless.created-state"
+    )
+
+
+def _emr_settings(moto: Any) -> dict[str, Any]:
+    """The settings of an application made and changed as terraform-aws-modules/emr's
+    serverless example makes one, as GetApplication answers them."""
+    emr = moto.client("emr-serverless")
+    made = emr.create_application(
+        name="ex", releaseLabel="emr-7.0.0", type="SPARK",
+        interactiveConfiguration={"livyEndpointEnabled": True, "studioEnabled": True},
+    )["applicationId"]  # fmt: skip
+    first = emr.get_application(applicationId=made)["application"]
+    if first["state"] == "STARTED":  # moto 5.2: it updates only a stopped application
+        emr.stop_application(applicationId=made)
+    emr.update_application(applicationId=made, architecture="ARM64")
+    then = emr.get_application(applicationId=made)["application"]
+    keys = ("architecture", "interactiveConfiguration")
+    return {"made": {k: first.get(k) for k in keys}, "updated": {k: then.get(k) for k in keys}}
+
+
+def test_emr_serverless_keeps_an_applications_settings(emulator, raw_moto) -> None:
+    interactive = {"livyEndpointEnabled": True, "studioEnabled": True}
+    assert _emr_settings(emulator) == {
+        "made": {"architecture": "X86_64", "interactiveConfiguration": interactive},
+        "updated": {"architecture": "ARM64", "interactiveConfiguration": interactive},
+    }
+    # The layer off: moto 5.2 drops both.
+    none = {"architecture": None, "interactiveConfiguration": None}
+    assert _emr_settings(raw_moto) == {"made": none, "updated": none}, retire(
+        "emrserverless.application-settings"
+    )
+
+
+#: An Alertmanager configuration as terraform-aws-modules/managed-service-prometheus writes one.
+ALERT_MANAGER = """alertmanager_config: |
+  route:
+    receiver: 'default'
+  receivers:
+    - name: 'default'
+"""
+
+
+def test_prometheus_keeps_an_alert_manager_definition(emulator, raw_moto) -> None:
+    amp = emulator.client("amp")
+    workspace = amp.create_workspace(alias="example")["workspaceId"]
+    made = amp.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
+    assert made["status"]["statusCode"] == "CREATING"
+    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
+    assert read["status"]["statusCode"] == "ACTIVE" and read["data"] == ALERT_MANAGER.encode()
+    again = amp.create_alert_manager_definition
+    assert _error(again, workspaceId=workspace, data=b"x") == "ConflictException"
+    changed = ALERT_MANAGER.replace("default", "oncall").encode()
+    put = amp.put_alert_manager_definition(workspaceId=workspace, data=changed)
+    assert put["status"]["statusCode"] == "UPDATING"
+    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
+    assert read["data"] == changed and read["status"]["statusCode"] == "ACTIVE"
+    amp.delete_alert_manager_definition(workspaceId=workspace)
+    describe = amp.describe_alert_manager_definition
+    assert _error(describe, workspaceId=workspace) == "ResourceNotFoundException"
+    assert _error(describe, workspaceId="ws-missing") == "ResourceNotFoundException"
+    # The layer off: moto 5.2 has no alert manager definitions.
+    raw = raw_moto.client("amp")
+    workspace = raw.create_workspace(alias="example")["workspaceId"]
+    with pytest.raises(ClientError, match=r"404|500|not been implemented|NotImplemented"):
+        raw.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
+
+
+def test_grafana_keeps_a_workspace(emulator, raw_moto) -> None:
+    grafana = emulator.client("grafana")
+    made = grafana.create_workspace(
+        accountAccessType="CURRENT_ACCOUNT", authenticationProviders=["AWS_SSO"],
+        permissionType="SERVICE_MANAGED", workspaceName="example", grafanaVersion="10.4",
+        workspaceDataSources=["CLOUDWATCH"], configuration='{"unifiedAlerting":{"enabled":true}}',
+        tags={"Example": "fidelity"},
+    )["workspace"]  # fmt: skip
+    assert made["status"] == "CREATING"
+    workspace = made["id"]
+    read = grafana.describe_workspace(workspaceId=workspace)["workspace"]
+    assert (read["status"], read["name"]) == ("ACTIVE", "example")
+    assert read["dataSources"] == ["CLOUDWATCH"]
+    assert read["authentication"] == {"providers": ["AWS_SSO"]}
+    configured = grafana.describe_workspace_configuration(workspaceId=workspace)
+    assert configured["configuration"] == '{"unifiedAlerting":{"enabled":true}}'
+    arn = f"arn:aws:grafana:us-east-1:123456789012:/workspaces/{workspace}"
+    assert grafana.list_tags_for_resource(resourceArn=arn)["tags"] == {"Example": "fidelity"}
+    grafana.update_workspace(workspaceId=workspace, workspaceDescription="changed")
+    assert grafana.describe_workspace(workspaceId=workspace)["workspace"]["description"] == (
+        "changed"
+    )
+    key = grafana.create_workspace_api_key(
+        workspaceId=workspace, keyName="viewer", keyRole="VIEWER", secondsToLive=3600
+    )
+    assert key["key"] and key["keyName"] == "viewer"
+    again = grafana.create_workspace_api_key
+    assert _error(again, workspaceId=workspace, keyName="viewer", keyRole="VIEWER",
+                  secondsToLive=60) == "ConflictException"  # fmt: skip
+    grafana.delete_workspace_api_key(workspaceId=workspace, keyName="viewer")
+    account = grafana.create_workspace_service_account(
+        workspaceId=workspace, name="editor", grafanaRole="EDITOR"
+    )["id"]
+    listed = grafana.list_workspace_service_accounts(workspaceId=workspace)["serviceAccounts"]
+    assert [(a["id"], a["grafanaRole"]) for a in listed] == [(account, "EDITOR")]
+    token = grafana.create_workspace_service_account_token(
+        workspaceId=workspace, serviceAccountId=account, name="t", secondsToLive=3600
+    )["serviceAccountToken"]
+    [summary] = grafana.list_workspace_service_account_tokens(
+        workspaceId=workspace, serviceAccountId=account
+    )["serviceAccountTokens"]
+    assert summary["id"] == token["id"] and "key" not in summary
+    grafana.delete_workspace_service_account_token(
+        workspaceId=workspace, serviceAccountId=account, tokenId=token["id"]
+    )
+    grafana.delete_workspace_service_account(workspaceId=workspace, serviceAccountId=account)
+    grafana.update_permissions(workspaceId=workspace, updateInstructionBatch=[
+        {"action": "ADD", "role": "ADMIN", "users": [{"id": "g-1", "type": "SSO_GROUP"}]}
+    ])  # fmt: skip
+    [permission] = grafana.list_permissions(workspaceId=workspace)["permissions"]
+    assert permission == {"role": "ADMIN", "user": {"id": "g-1", "type": "SSO_GROUP"}}
+    licensed = grafana.associate_license(workspaceId=workspace, licenseType="ENTERPRISE")
+    assert licensed["workspace"]["licenseType"] == "ENTERPRISE"
+    grafana.update_workspace_authentication(
+        workspaceId=workspace, authenticationProviders=["AWS_SSO", "SAML"],
+        samlConfiguration={"idpMetadata": {"url": "https://idp.example/metadata"}},
+    )  # fmt: skip
+    saml = grafana.describe_workspace_authentication(workspaceId=workspace)["authentication"]
+    assert saml["saml"]["status"] == "CONFIGURED"
+    assert grafana.delete_workspace(workspaceId=workspace)["workspace"]["status"] == "DELETING"
+    assert _error(grafana.describe_workspace, workspaceId=workspace) == (
+        "ResourceNotFoundException"
+    )
+    # The layer off: moto 5.2 has no grafana service.
+    with pytest.raises((ClientError, ResponseParserError)):
+        raw_moto.client("grafana").list_workspaces()
+
+
+def test_app_runner_keeps_a_service(emulator, raw_moto) -> None:
+    apprunner = emulator.client("apprunner")
+    mini = apprunner.create_auto_scaling_configuration(
+        AutoScalingConfigurationName="mini", MaxConcurrency=20, MinSize=1, MaxSize=5
+    )["AutoScalingConfiguration"]
+    again = apprunner.create_auto_scaling_configuration(AutoScalingConfigurationName="mini")
+    assert again["AutoScalingConfiguration"]["AutoScalingConfigurationRevision"] == 2
+    read = apprunner.describe_auto_scaling_configuration(
+        AutoScalingConfigurationArn=mini["AutoScalingConfigurationArn"]
+    )["AutoScalingConfiguration"]
+    assert (read["Status"], read["Latest"], read["MaxSize"]) == ("active", False, 5)
+    traced = apprunner.create_observability_configuration(
+        ObservabilityConfigurationName="traced", TraceConfiguration={"Vendor": "AWSXRAY"}
+    )["ObservabilityConfiguration"]["ObservabilityConfigurationArn"]
+    connector = apprunner.create_vpc_connector(
+        VpcConnectorName="egress", Subnets=["subnet-1"], SecurityGroups=["sg-1"]
+    )["VpcConnector"]
+    assert connector["Status"] == "ACTIVE" and connector["VpcConnectorRevision"] == 1
+    github = apprunner.create_connection(ConnectionName="github", ProviderType="GITHUB")
+    assert github["Connection"]["Status"] == "PENDING_HANDSHAKE"
+    listed = apprunner.list_connections(ConnectionName="github")["ConnectionSummaryList"]
+    assert [c["ProviderType"] for c in listed] == ["GITHUB"]
+    made = apprunner.create_service(
+        ServiceName="web-app",
+        SourceConfiguration={"AutoDeploymentsEnabled": False, "ImageRepository": {
+            "ImageIdentifier": "public.ecr.aws/aws-containers/hello-app-runner:latest",
+            "ImageRepositoryType": "ECR_PUBLIC"}},
+        AutoScalingConfigurationArn=mini["AutoScalingConfigurationArn"],
+        NetworkConfiguration={"EgressConfiguration": {
+            "EgressType": "VPC", "VpcConnectorArn": connector["VpcConnectorArn"]}},
+        ObservabilityConfiguration={"ObservabilityEnabled": True,
+                                    "ObservabilityConfigurationArn": traced},
+        Tags=[{"Key": "Example", "Value": "fidelity"}],
+    )["Service"]  # fmt: skip
+    assert made["Status"] == "OPERATION_IN_PROGRESS"
+    service = apprunner.describe_service(ServiceArn=made["ServiceArn"])["Service"]
+    assert service["Status"] == "RUNNING"
+    assert service["InstanceConfiguration"] == {"Cpu": "1024", "Memory": "2048"}
+    assert service["HealthCheckConfiguration"]["Protocol"] == "TCP"
+    assert service["NetworkConfiguration"]["IngressConfiguration"] == {"IsPubliclyAccessible": True}
+    assert service["NetworkConfiguration"]["EgressConfiguration"]["EgressType"] == "VPC"
+    # The provider's SDK leaves out a false IsPubliclyAccessible: such an ingress is private.
+    private = apprunner.update_service(
+        ServiceArn=made["ServiceArn"], NetworkConfiguration={"IngressConfiguration": {}}
+    )["Service"]["NetworkConfiguration"]
+    assert private["IngressConfiguration"] == {"IsPubliclyAccessible": False}
+    assert service["SourceConfiguration"]["AutoDeploymentsEnabled"] is False
+    image = service["SourceConfiguration"]["ImageRepository"]["ImageConfiguration"]
+    assert image == {"Port": "8080"}
+    summary = service["AutoScalingConfigurationSummary"]
+    assert summary["AutoScalingConfigurationArn"] == mini["AutoScalingConfigurationArn"]
+    tags = apprunner.list_tags_for_resource(ResourceArn=made["ServiceArn"])["Tags"]
+    assert tags == [{"Key": "Example", "Value": "fidelity"}]
+    ingress = apprunner.create_vpc_ingress_connection(
+        ServiceArn=made["ServiceArn"], VpcIngressConnectionName="private",
+        IngressVpcConfiguration={"VpcId": "vpc-1", "VpcEndpointId": "vpce-1"},
+    )["VpcIngressConnection"]  # fmt: skip
+    assert ingress["Status"] == "PENDING_CREATION"
+    arn = ingress["VpcIngressConnectionArn"]
+    read_ingress = apprunner.describe_vpc_ingress_connection(VpcIngressConnectionArn=arn)
+    assert read_ingress["VpcIngressConnection"]["Status"] == "AVAILABLE"
+    apprunner.delete_vpc_ingress_connection(VpcIngressConnectionArn=arn)
+    apprunner.delete_service(ServiceArn=made["ServiceArn"])
+    missing = apprunner.describe_service
+    assert _error(missing, ServiceArn=made["ServiceArn"]) == "ResourceNotFoundException"
+    gone = apprunner.delete_vpc_connector(VpcConnectorArn=connector["VpcConnectorArn"])
+    assert gone["VpcConnector"]["Status"] == "INACTIVE"
+    # The layer off: moto 5.2 has no apprunner service.
+    with pytest.raises((ClientError, ResponseParserError)):
+        raw_moto.client("apprunner").list_services()
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has neither EMR Serverless nor alert manager resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+@pytest.mark.parametrize("module", ["fidelity_emrserverless", "fidelity_prometheus"])
+def test_emr_serverless_and_prometheus_converge_on_aws5(
+    converge, converge_emulator, provider_line, module
+) -> None:
+    """tests/modules/fidelity_emrserverless (a Spark application of type "spark" on ARM64
+    with an interactive configuration, and a Hive one) and fidelity_prometheus (a
+    workspace's alert manager definition) on aws 5.100, which moto as released refuses,
+    fails to wait for or cannot serve: the second plan is empty, and ``terraform
+    destroy`` deletes them."""
+    stack = converge(provider_line.pin(MODULES / module))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    if module == "fidelity_emrserverless":
+        emr = converge_emulator.client("emr-serverless", region="eu-west-1")
+        states = {a["state"] for a in emr.list_applications()["applications"]}
+        assert states == {"TERMINATED"}
+    else:
+        amp = converge_emulator.client("amp", region="eu-west-1")
+        assert amp.list_workspaces()["workspaces"] == []
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has no App Runner or Managed Grafana resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_app_runner_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
+    """tests/modules/fidelity_apprunner on aws 5.100: a private service behind a VPC
+    ingress connection, with its auto scaling and observability configurations, VPC
+    connector and a connection, which moto as released cannot serve; the second plan is
+    empty, and ``terraform destroy`` deletes every part."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_apprunner"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    apprunner = converge_emulator.client("apprunner", region="us-east-1")
+    service = apprunner.describe_service(ServiceArn=stack.outputs()["service_arn"])["Service"]
+    assert service["NetworkConfiguration"]["IngressConfiguration"] == {
+        "IsPubliclyAccessible": False
+    }
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert apprunner.list_services()["ServiceSummaryList"] == []
+    assert apprunner.list_connections()["ConnectionSummaryList"] == []
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has no App Runner or Managed Grafana resources
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_grafana_converges_on_aws5(converge, converge_emulator, provider_line) -> None:
+    """tests/modules/fidelity_grafana on aws 5.100: a SAML workspace with its SAML
+    configuration, license, role association, API key, service account and token, which
+    moto as released cannot serve; the second plan is empty, and ``terraform destroy``
+    deletes the workspace."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_grafana"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    grafana = converge_emulator.client("grafana", region="us-east-1")
+    workspace = stack.outputs()["workspace_id"]
+    authentication = grafana.describe_workspace_authentication(workspaceId=workspace)
+    assert authentication["authentication"]["saml"]["status"] == "CONFIGURED"
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert grafana.list_workspaces()["workspaces"] == []
+
+
 #: A stateless rule group's rules, as terraform-aws-modules/network-firewall's example has them.
 STATELESS_RULES = {
     "RulesSource": {
