@@ -577,6 +577,12 @@ _UNSUPPORTED_SERVICE = re.compile(rb'\{\s*"error"\s*:\s*"Unsupported service\b')
 _UNKNOWN_ACTION = re.compile(
     rb"unknown [\w -]*action|action [^<]* (is )?not (valid|supported)", re.I
 )
+#: MiniStack's answer to an action its service does not dispatch, whatever code it
+#: gives (``InvalidOperationException`` in logs, ``UnknownOperationException`` in
+#: dynamodb, ``InvalidRequestException`` in secretsmanager): the message names it.
+_UNKNOWN_NAMED = re.compile(
+    rb'(?:"message"\s*:\s*"|<Message>)Unknown (?:action|operation): \w+(?:"|</Message>)', re.I
+)
 
 
 def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
@@ -585,7 +591,8 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
     moto answers an unknown operation with an HTML 404 or 500 page, or an
     error whose code is ``NotImplemented``/``InternalFailure``; a 501 is the
     HTTP form of the same; MiniStack (as AWS for an action that does not exist)
-    answers a 400 ``InvalidAction`` naming the action unknown, and a 400
+    answers a 400 ``InvalidAction`` naming the action unknown (or another code with
+    the message ``Unknown action: Name``), and a 400
     ``{"error": "Unsupported service: redshift"}`` for a service it lacks. A real API error
     (4xx with an AWS error code such as ``InvalidParameterValue``) is not one.
     """
@@ -598,7 +605,7 @@ def unimplemented_operation(status: int, headers: Any, body: bytes) -> bool:
         return status in (404, 405, 500)
     if b"InvalidAction" in head and _UNKNOWN_ACTION.search(head):
         return True
-    if _UNSUPPORTED_SERVICE.match(head):
+    if _UNSUPPORTED_SERVICE.match(head) or _UNKNOWN_NAMED.search(head):
         return True
     return bool(_NOT_IMPLEMENTED.search(head)) and (status >= 500 or b"Implemented" in head)
 

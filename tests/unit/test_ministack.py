@@ -51,6 +51,28 @@ def test_a_module_needing_a_service_it_lacks_is_not_refused() -> None:
     assert not unimplemented_operation(400, {}, b'{"__type": "ValidationException"}')
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # logs, dynamodb, secretsmanager: MiniStack's own codes for an action it lacks
+        b'{"__type": "InvalidOperationException",'
+        b' "message": "Unknown action: PutDataProtectionPolicy"}',
+        b'{"__type": "UnknownOperationException", "message": "Unknown operation: DescribeImport"}',
+        b'{"__type": "InvalidRequestException", "message": "Unknown action: BatchGetSecretValue"}',
+        b"<ErrorResponse><Error><Code>InvalidInput</Code>"
+        b"<Message>Unknown action: ListCidrCollections</Message></Error></ErrorResponse>",
+    ],
+)
+def test_an_action_it_does_not_dispatch_is_not_implemented(answer: bytes) -> None:
+    """Whatever the code, MiniStack's "Unknown action: Name" leaves the resource untested
+    (cloudwatch v5.7.2 ``log-group-with-data-protection-policy`` failed on it instead)."""
+    assert unimplemented_operation(400, {}, answer)
+    refused = answer.replace(b"Unknown action: ", b"Unknown log group: ").replace(
+        b"Unknown operation: ", b"Unknown table: "
+    )
+    assert not unimplemented_operation(400, {}, refused)
+
+
 def test_nothing_installed_says_what_to_run(nowhere: Path) -> None:
     command, tried = ms.find_ministack()
     assert command is None
