@@ -1933,6 +1933,40 @@ def test_rds_a_cluster_keeps_its_settings(emulator, raw_moto) -> None:
     assert kept == set(), retire("rds.cluster-settings")
 
 
+def _rds_instances(moto: Any) -> dict[str, Any]:
+    rds = moto.client("rds")
+    given = {
+        "Engine": "mysql", "DBInstanceClass": "db.t3.micro", "MasterUsername": "u",
+        "MasterUserPassword": "secret123", "AllocatedStorage": 20,
+    }  # fmt: skip
+    rds.create_db_instance(DBInstanceIdentifier="unset", **given)
+    rds.create_db_instance(
+        DBInstanceIdentifier="advanced", DatabaseInsightsMode="advanced",
+        EnablePerformanceInsights=True, PerformanceInsightsRetentionPeriod=465, **given,
+    )  # fmt: skip
+    rds.create_db_cluster(
+        DBClusterIdentifier="aurora", Engine="aurora-postgresql", MasterUsername="u",
+        MasterUserPassword="secret123", DatabaseInsightsMode="advanced",
+    )  # fmt: skip
+    rds.create_db_instance(
+        DBInstanceIdentifier="member", DBClusterIdentifier="aurora",
+        Engine="aurora-postgresql", DBInstanceClass="db.r6g.large",
+    )  # fmt: skip
+    instances = rds.describe_db_instances()["DBInstances"]
+    return {i["DBInstanceIdentifier"]: i for i in instances}
+
+
+def test_rds_an_instance_keeps_its_database_insights_mode(emulator, raw_moto) -> None:
+    seen = _rds_instances(emulator)
+    assert seen["unset"]["DatabaseInsightsMode"] == "standard"
+    assert seen["advanced"]["DatabaseInsightsMode"] == "advanced"
+    assert seen["member"]["DatabaseInsightsMode"] == "advanced"
+    # The layer off: moto 5.2 keeps none at creation.
+    raw = _rds_instances(raw_moto)
+    kept = [name for name, i in raw.items() if "DatabaseInsightsMode" in i]
+    assert kept == [], retire("rds.instance-database-insights")
+
+
 def test_rds_only_a_serverless_v1_cluster_has_a_scaling_configuration(emulator, raw_moto) -> None:
     seen = _rds_clusters(emulator)
     assert "ScalingConfigurationInfo" not in seen["insights"]

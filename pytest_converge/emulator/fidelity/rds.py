@@ -16,6 +16,11 @@ Following the Amazon RDS API reference
   ``EnablePerformanceInsights``, which it keeps under a name it never
   answers), so a cluster declaring them was modified on every apply or on the
   second.
+- ``CreateDBInstance``: an instance keeps the ``DatabaseInsightsMode`` it is
+  created with, ``standard`` unless given, and ``DescribeDBInstances`` answers
+  it; an Aurora instance answers its cluster's. moto 5.2 keeps it only from a
+  ``ModifyDBInstance``, so an instance declaring it was modified on every apply
+  (through a blue/green deployment where the module asks for one).
 - ``DescribeDBClusters``: ``ScalingConfigurationInfo`` is answered for a
   serverless v1 cluster (``EngineMode`` ``serverless``) only; moto 5.2 answers
   an empty one for every cluster, read as a scaling configuration of nothing
@@ -137,6 +142,38 @@ def _cluster_settings() -> None:
 
     patch(RDSBackend, "create_db_cluster", create_db_cluster)
     patch(RDSBackend, "modify_db_cluster", modify_db_cluster)
+
+
+#: The mode of Database Insights of an RDS DB instance created without one.
+DEFAULT_INSIGHTS_MODE = "standard"
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.instance-database-insights",
+    does="CreateDBInstance keeps DatabaseInsightsMode and DescribeDBInstances answers it, "
+    "standard unless given; an Aurora instance answers its cluster's (moto: none kept at "
+    "creation, so an instance declaring it was modified on every apply)",
+    reference=_API + "API_CreateDBInstance.html",
+    test=_TESTS + "test_rds_an_instance_keeps_its_database_insights_mode",
+    replaces={"moto.rds.models:RDSBackend.create_db_instance": "aba121431790f5fd"},
+)
+def _instance_database_insights() -> None:
+    from moto.rds.models import RDSBackend
+
+    before = original(RDSBackend, "create_db_instance")
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = before(self, db_kwargs)
+        cluster = self.clusters.get(database.db_cluster_identifier or "")
+        # Aurora instances inherit the mode from their cluster: it cannot be set on them.
+        asked = getattr(cluster, "database_insights_mode", None) if cluster else None
+        database.database_insights_mode = (
+            asked or db_kwargs.get("database_insights_mode") or DEFAULT_INSIGHTS_MODE
+        )
+        return database
+
+    patch(RDSBackend, "create_db_instance", create_db_instance)
 
 
 @behaviour(
