@@ -1967,6 +1967,31 @@ def test_rds_an_instance_keeps_its_database_insights_mode(emulator, raw_moto) ->
     assert kept == [], retire("rds.instance-database-insights")
 
 
+def _rds_windows(moto: Any, backup: str, maintenance: str, name: str) -> Any:
+    return moto.client("rds").create_db_instance(
+        DBInstanceIdentifier=name, Engine="mysql", DBInstanceClass="db.t3.micro",
+        MasterUsername="u", MasterUserPassword="secret123", AllocatedStorage=20,
+        PreferredBackupWindow=backup, PreferredMaintenanceWindow=maintenance,
+    )  # fmt: skip
+
+
+def test_rds_backup_and_maintenance_windows_may_touch(emulator, raw_moto) -> None:
+    # cloudposse/rds examples/complete: a backup window spilling past midnight up to
+    # the start of the maintenance window.
+    made = _rds_windows(emulator, "22:00-03:00", "Mon:03:00-Mon:04:00", "spills")["DBInstance"]
+    assert made["PreferredBackupWindow"] == "22:00-03:00"
+    _rds_windows(emulator, "04:30-05:00", "sun:04:00-sun:04:30", "after")
+    rds = emulator.client("rds")
+    rds.modify_db_instance(
+        DBInstanceIdentifier="after", PreferredBackupWindow="03:30-04:00", ApplyImmediately=True
+    )
+    with pytest.raises(ClientError, match="must not overlap"):
+        _rds_windows(emulator, "03:30-04:15", "sun:04:00-sun:04:30", "overlaps")
+    # The layer off: moto 5.2 refuses windows that touch.
+    with pytest.raises(ClientError, match="must not overlap"):
+        _rds_windows(raw_moto, "22:00-03:00", "Mon:03:00-Mon:04:00", "spills")
+
+
 def test_rds_only_a_serverless_v1_cluster_has_a_scaling_configuration(emulator, raw_moto) -> None:
     seen = _rds_clusters(emulator)
     assert "ScalingConfigurationInfo" not in seen["insights"]

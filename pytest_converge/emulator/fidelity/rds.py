@@ -21,6 +21,9 @@ Following the Amazon RDS API reference
   it; an Aurora instance answers its cluster's. moto 5.2 keeps it only from a
   ``ModifyDBInstance``, so an instance declaring it was modified on every apply
   (through a blue/green deployment where the module asks for one).
+- ``CreateDBInstance`` / ``ModifyDBInstance``: a backup window may end when the
+  maintenance window starts (or start when it ends): the two share no time.
+  moto 5.2 refuses such windows as overlapping.
 - ``DescribeDBClusters``: ``ScalingConfigurationInfo`` is answered for a
   serverless v1 cluster (``EngineMode`` ``serverless``) only; moto 5.2 answers
   an empty one for every cluster, read as a scaling configuration of nothing
@@ -174,6 +177,29 @@ def _instance_database_insights() -> None:
         return database
 
     patch(RDSBackend, "create_db_instance", create_db_instance)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.adjacent-windows",
+    does="CreateDBInstance and ModifyDBInstance accept a backup window that ends when the "
+    "maintenance window starts, or starts when it ends: windows that only touch share no "
+    "time (moto: 'The backup window and maintenance window must not overlap.')",
+    reference=_API + "API_CreateDBInstance.html",
+    test=_TESTS + "test_rds_backup_and_maintenance_windows_may_touch",
+    replaces={"moto.rds.utils:get_overlap_between_two_date_ranges": "bd6b25876d7bd7c7"},
+)
+def _adjacent_windows() -> None:
+    from moto.rds import utils
+
+    before = original(utils, "get_overlap_between_two_date_ranges")
+
+    def get_overlap_between_two_date_ranges(*ranges: Any) -> int:
+        overlap = int(before(*ranges))
+        # moto's only caller counts an overlap >= 0 as a conflict: a shared end point is none.
+        return -1 if overlap == 0 else overlap
+
+    patch(utils, "get_overlap_between_two_date_ranges", get_overlap_between_two_date_ranges)
 
 
 @behaviour(
