@@ -2130,6 +2130,65 @@ def test_secretsmanager_a_secret_keeps_its_rotation_rules(emulator, raw_moto) ->
     )
 
 
+def _rds_proxy(moto: Any) -> tuple[Any, list[str], str]:
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.0.{i}.0/24")["Subnet"]["SubnetId"]
+        for i in (1, 2)
+    ]
+    rds = moto.client("rds")
+    rds.create_db_proxy(
+        DBProxyName="proxy", EngineFamily="MYSQL", RoleArn="arn:aws:iam::123456789012:role/p",
+        Auth=[{"AuthScheme": "SECRETS", "IAMAuth": "REQUIRED"}], VpcSubnetIds=subnets,
+    )  # fmt: skip
+    return rds, subnets, vpc
+
+
+def test_rds_a_proxys_endpoints_are_kept(emulator, raw_moto) -> None:
+    rds, subnets, vpc = _rds_proxy(emulator)
+    made = rds.create_db_proxy_endpoint(
+        DBProxyName="proxy", DBProxyEndpointName="read-only", VpcSubnetIds=subnets,
+        TargetRole="READ_ONLY", Tags=[{"Key": "team", "Value": "db"}],
+    )["DBProxyEndpoint"]  # fmt: skip
+    assert made["Status"] == "creating"
+    assert made["Endpoint"].startswith("read-only.endpoint.proxy-")
+    [read] = rds.describe_db_proxy_endpoints(DBProxyName="proxy", DBProxyEndpointName="read-only")[
+        "DBProxyEndpoints"
+    ]
+    assert (read["Status"], read["TargetRole"], read["VpcId"]) == ("available", "READ_ONLY", vpc)
+    assert read["VpcSecurityGroupIds"] and read["IsDefault"] is False
+    assert read["DBProxyEndpointArn"] == made["DBProxyEndpointArn"]
+    tags = rds.list_tags_for_resource(ResourceName=read["DBProxyEndpointArn"])["TagList"]
+    assert tags == [{"Key": "team", "Value": "db"}]
+    # Asked by proxy: its default endpoint too.
+    every = rds.describe_db_proxy_endpoints(DBProxyName="proxy")["DBProxyEndpoints"]
+    assert [(e["DBProxyEndpointName"], e["IsDefault"]) for e in every] == [
+        ("proxy", True), ("read-only", False),
+    ]  # fmt: skip
+    modified = rds.modify_db_proxy_endpoint(
+        DBProxyEndpointName="read-only", NewDBProxyEndpointName="reader"
+    )["DBProxyEndpoint"]
+    assert modified["DBProxyEndpointName"] == "reader"
+    again = {"DBProxyName": "proxy", "DBProxyEndpointName": "reader", "VpcSubnetIds": subnets}
+    assert _error(rds.create_db_proxy_endpoint, **again) == "DBProxyEndpointAlreadyExistsFault"
+    assert (
+        _error(rds.create_db_proxy_endpoint, **{**again, "DBProxyName": "missing"})
+        == "DBProxyNotFoundFault"
+    )
+    rds.delete_db_proxy_endpoint(DBProxyEndpointName="reader")
+    assert (
+        _error(rds.describe_db_proxy_endpoints, DBProxyEndpointName="reader")
+        == "DBProxyEndpointNotFoundFault"
+    )
+    # The layer off: moto 5.2 has no such operation.
+    raw, subnets, _ = _rds_proxy(raw_moto)
+    with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
+        raw.create_db_proxy_endpoint(
+            DBProxyName="proxy", DBProxyEndpointName="read-only", VpcSubnetIds=subnets
+        )
+
+
 def test_rds_a_clusters_custom_endpoints_are_kept(emulator, raw_moto) -> None:
     rds = emulator.client("rds")
     rds.create_db_cluster(

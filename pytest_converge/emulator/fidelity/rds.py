@@ -1,6 +1,7 @@
 """RDS: a cluster's settings, scaling configuration and storage type,
 activity streams, custom endpoints, the source of a DB parameter, a cluster
-restored from S3.
+restored from S3, an instance's Database Insights mode and maintenance
+window, DB proxy endpoints.
 
 Following the Amazon RDS API reference
 (https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/):
@@ -56,8 +57,18 @@ Following the Amazon RDS API reference
   in an S3 bucket is made as ``CreateDBCluster`` makes one, from the request's
   cluster members; a bucket that does not exist is ``InvalidS3BucketFault``.
   moto 5.2 has no such operation.
+- ``CreateDBProxyEndpoint``, ``DescribeDBProxyEndpoints``,
+  ``ModifyDBProxyEndpoint``, ``DeleteDBProxyEndpoint``: a DB proxy's extra
+  endpoints (``TargetRole`` ``READ_WRITE`` unless ``READ_ONLY``, in the VPC of
+  their subnets, the VPC's default security group unless given), each at
+  ``<name>.endpoint.proxy-<the proxy's>`` and tagged by its ARN; asked by
+  proxy, the proxy's default endpoint too. A missing proxy is
+  ``DBProxyNotFoundFault``, a taken name ``DBProxyEndpointAlreadyExistsFault``,
+  a missing endpoint ``DBProxyEndpointNotFoundFault``. moto 5.2 has none of
+  these operations.
 
-Not modelled: the ``Filters`` of DescribeDBClusterEndpoints, a family's
+Not modelled: the ``Filters`` of DescribeDBClusterEndpoints and
+DescribeDBProxyEndpoints, a proxy's endpoints deleted with it, a family's
 ``engine-default`` and ``system`` parameters (none is answered), the Kinesis
 data stream AWS makes for an activity stream, and an activity stream of a DB
 instance (RDS for Oracle and SQL Server).
@@ -622,3 +633,236 @@ def _restore_cluster_from_s3() -> None:
 
     graft(S3ImportBackend, onto=RDSBackend)
     graft(S3ImportResponse, onto=RDSResponse)
+
+
+class DBProxyEndpoint:
+    """An endpoint of a DB proxy, as DescribeDBProxyEndpoints answers it."""
+
+    def __init__(self, proxy: Any, name: str, subnets: list[str], groups: list[str]) -> None:
+        import random
+        import string
+
+        from moto.core.utils import utcnow
+
+        self.db_proxy_endpoint_name = name
+        self.db_proxy_name = proxy.db_proxy_name
+        suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=17))
+        self.db_proxy_endpoint_arn = (
+            f"arn:{proxy.partition}:rds:{proxy.region}:{proxy.account_id}:"
+            f"db-proxy-endpoint:prx-endpoint-{suffix}"
+        )
+        self.endpoint = (
+            f"{name}.endpoint.proxy-{proxy.url_identifier}.{proxy.region}.rds.amazonaws.com"
+        )
+        self.vpc_id = proxy.vpc_id
+        self.vpc_subnet_ids = list(subnets)
+        self.vpc_security_group_ids = list(groups)
+        self.target_role = "READ_WRITE"
+        self.created_date = utcnow()
+        self.tags: list[dict[str, str]] = []
+
+    def answer(self, status: str) -> dict[str, Any]:
+        return {
+            "DBProxyEndpointName": self.db_proxy_endpoint_name,
+            "DBProxyEndpointArn": self.db_proxy_endpoint_arn,
+            "DBProxyName": self.db_proxy_name,
+            "Status": status,
+            "VpcId": self.vpc_id,
+            "VpcSecurityGroupIds": self.vpc_security_group_ids,
+            "VpcSubnetIds": self.vpc_subnet_ids,
+            "Endpoint": self.endpoint,
+            "CreatedDate": self.created_date,
+            "TargetRole": self.target_role,
+            "IsDefault": False,
+        }
+
+    # RDS tags by ARN (ListTagsForResource and its kin), as moto's models keep them.
+    def get_tags(self) -> list[dict[str, str]]:
+        return self.tags
+
+    def add_tags(self, tags: list[dict[str, str]]) -> list[dict[str, str]]:
+        given = {t["Key"]: t for t in tags}
+        self.tags = [t for t in self.tags if t["Key"] not in given] + list(given.values())
+        return self.tags
+
+    def remove_tags(self, keys: list[str]) -> None:
+        self.tags = [t for t in self.tags if t["Key"] not in keys]
+
+
+def _default_proxy_endpoint(proxy: Any) -> dict[str, Any]:
+    """The endpoint a proxy is made with: its own, read/write, named as the proxy."""
+    return {
+        "DBProxyEndpointName": proxy.db_proxy_name,
+        "DBProxyEndpointArn": proxy.arn,
+        "DBProxyName": proxy.db_proxy_name,
+        "Status": proxy.status,
+        "VpcId": proxy.vpc_id,
+        "VpcSecurityGroupIds": proxy.vpc_security_group_ids,
+        "VpcSubnetIds": proxy.vpc_subnet_ids,
+        "Endpoint": proxy.endpoint,
+        "CreatedDate": proxy.created_date,
+        "TargetRole": "READ_WRITE",
+        "IsDefault": True,
+    }
+
+
+class ProxyEndpointBackend:
+    """A Region's DB proxy endpoints (an RDSBackend mixin)."""
+
+    proxy_endpoints: Kept[DBProxyEndpoint] = Kept()
+
+    def _proxy(self, name: str) -> Any:
+        proxy = self.db_proxies.get(name)  # type: ignore[attr-defined]
+        if proxy is None:
+            raise _error("DBProxyNotFoundFault", f"The specified proxy name {name} doesn't exist.")
+        return proxy
+
+    def create_db_proxy_endpoint(
+        self, proxy_name: str, name: str, subnets: Any, groups: Any, role: Any, tags: Any
+    ) -> DBProxyEndpoint:
+        from moto.ec2.models import ec2_backends
+
+        proxy = self._proxy(proxy_name)
+        taken = name in self.proxy_endpoints or name in self.db_proxies  # type: ignore[attr-defined]
+        if taken:
+            raise _error(
+                "DBProxyEndpointAlreadyExistsFault",
+                f"The specified DB proxy endpoint name {name} must be unique.",
+            )
+        ec2 = ec2_backends[self.account_id][self.region_name]  # type: ignore[attr-defined]
+        found = ec2.describe_subnets(subnet_ids=list(subnets or []))
+        default = ec2.get_default_security_group(found[0].vpc_id)
+        if not groups and default is not None:
+            groups = [default.id]
+        endpoint = DBProxyEndpoint(proxy, name, list(subnets or []), list(groups))
+        endpoint.vpc_id = found[0].vpc_id
+        endpoint.target_role = role or "READ_WRITE"
+        endpoint.tags = list(tags or [])
+        self.proxy_endpoints[name] = endpoint
+        return endpoint
+
+    def get_db_proxy_endpoint(self, name: str) -> DBProxyEndpoint:
+        found = self.proxy_endpoints.get(name or "")
+        if found is None:
+            raise _error(
+                "DBProxyEndpointNotFoundFault", f"The DB proxy endpoint {name} doesn't exist."
+            )
+        return found
+
+    def describe_db_proxy_endpoints(
+        self, proxy_name: str | None, name: str | None
+    ) -> list[dict[str, Any]]:
+        answered: list[dict[str, Any]] = []
+        if proxy_name:
+            proxy = self._proxy(proxy_name)
+            if not name or name == proxy_name:
+                answered.append(_default_proxy_endpoint(proxy))
+        for endpoint in self.proxy_endpoints.values():
+            if proxy_name and endpoint.db_proxy_name != proxy_name:
+                continue
+            if name and endpoint.db_proxy_endpoint_name != name:
+                continue
+            answered.append(endpoint.answer("available"))
+        if name and not answered:
+            self.get_db_proxy_endpoint(name)
+        return answered
+
+    def modify_db_proxy_endpoint(
+        self, name: str, new_name: str | None, groups: Any
+    ) -> DBProxyEndpoint:
+        endpoint = self.get_db_proxy_endpoint(name)
+        if new_name and new_name != name:
+            if new_name in self.proxy_endpoints:
+                raise _error(
+                    "DBProxyEndpointAlreadyExistsFault",
+                    f"The specified DB proxy endpoint name {new_name} must be unique.",
+                )
+            del self.proxy_endpoints[name]
+            proxy = self._proxy(endpoint.db_proxy_name)
+            endpoint.db_proxy_endpoint_name = new_name
+            endpoint.endpoint = (
+                f"{new_name}.endpoint.proxy-{proxy.url_identifier}.{proxy.region}.rds.amazonaws.com"
+            )
+            self.proxy_endpoints[new_name] = endpoint
+        if groups:
+            endpoint.vpc_security_group_ids = list(groups)
+        return endpoint
+
+    def delete_db_proxy_endpoint(self, name: str) -> DBProxyEndpoint:
+        endpoint = self.get_db_proxy_endpoint(name)
+        del self.proxy_endpoints[name]
+        return endpoint
+
+
+class ProxyEndpointResponse:
+    """The DB proxy endpoint actions (an RDSResponse mixin)."""
+
+    def create_db_proxy_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.create_db_proxy_endpoint(  # type: ignore[attr-defined]
+            get("DBProxyName"), get("DBProxyEndpointName"), get("VpcSubnetIds"),
+            get("VpcSecurityGroupIds"), get("TargetRole"), get("Tags"),
+        )  # fmt: skip
+        return ActionResult({"DBProxyEndpoint": endpoint.answer("creating")})
+
+    def describe_db_proxy_endpoints(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        found = self.backend.describe_db_proxy_endpoints(  # type: ignore[attr-defined]
+            get("DBProxyName"), get("DBProxyEndpointName")
+        )
+        page, marker = one_page(found, get("Marker"), get("MaxRecords"))
+        return ActionResult({"DBProxyEndpoints": page, "Marker": marker})
+
+    def modify_db_proxy_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        get = self._get_param  # type: ignore[attr-defined]
+        endpoint = self.backend.modify_db_proxy_endpoint(  # type: ignore[attr-defined]
+            get("DBProxyEndpointName"), get("NewDBProxyEndpointName"), get("VpcSecurityGroupIds")
+        )
+        return ActionResult({"DBProxyEndpoint": endpoint.answer("modifying")})
+
+    def delete_db_proxy_endpoint(self) -> Any:
+        from moto.core.responses import ActionResult
+
+        name = self._get_param("DBProxyEndpointName")  # type: ignore[attr-defined]
+        endpoint = self.backend.delete_db_proxy_endpoint(name)  # type: ignore[attr-defined]
+        return ActionResult({"DBProxyEndpoint": endpoint.answer("deleting")})
+
+
+@behaviour(
+    BEHAVIOURS,
+    "rds.proxy-endpoints",
+    does="Create/Describe/Modify/DeleteDBProxyEndpoint(s): a DB proxy's extra endpoints "
+    "(READ_WRITE unless READ_ONLY, in the proxy's VPC, the VPC's default security group "
+    "unless given) at <name>.endpoint.proxy-<the proxy's>, tagged by their ARN; asked by "
+    "proxy, its default endpoint too; DBProxyNotFoundFault, "
+    "DBProxyEndpointAlreadyExistsFault, DBProxyEndpointNotFoundFault (moto: none of these "
+    "operations)",
+    reference=_API + "API_CreateDBProxyEndpoint.html",
+    test=_TESTS + "test_rds_a_proxys_endpoints_are_kept",
+    replaces={"moto.rds.models:RDSBackend._get_resource_for_tagging": "7ba7c2b7d1288d2a"},
+)
+def _proxy_endpoints() -> None:
+    from moto.rds.models import RDSBackend
+    from moto.rds.responses import RDSResponse
+
+    graft(ProxyEndpointBackend, onto=RDSBackend)
+    graft(ProxyEndpointResponse, onto=RDSResponse)
+    before = original(RDSBackend, "_get_resource_for_tagging")
+
+    def _get_resource_for_tagging(self: Any, arn: str) -> Any:
+        if arn.rpartition(":")[0].endswith(":db-proxy-endpoint"):
+            for endpoint in self.proxy_endpoints.values():
+                if endpoint.db_proxy_endpoint_arn == arn:
+                    return endpoint
+            raise _error(
+                "DBProxyEndpointNotFoundFault", f"The DB proxy endpoint {arn} doesn't exist."
+            )
+        return before(self, arn)
+
+    patch(RDSBackend, "_get_resource_for_tagging", _get_resource_for_tagging)
