@@ -1961,6 +1961,13 @@ def test_rds_an_instance_keeps_its_database_insights_mode(emulator, raw_moto) ->
     assert seen["unset"]["DatabaseInsightsMode"] == "standard"
     assert seen["advanced"]["DatabaseInsightsMode"] == "advanced"
     assert seen["member"]["DatabaseInsightsMode"] == "advanced"
+    # A blue/green deployment's green copy has the blue instance's mode.
+    rds = emulator.client("rds")
+    blue = seen["advanced"]["DBInstanceArn"]
+    made = rds.create_blue_green_deployment(BlueGreenDeploymentName="bg", Source=blue)
+    green = made["BlueGreenDeployment"]["Target"]
+    [copy] = rds.describe_db_instances(DBInstanceIdentifier=green)["DBInstances"]
+    assert copy["DatabaseInsightsMode"] == "advanced"
     # The layer off: moto 5.2 keeps none at creation.
     raw = _rds_instances(raw_moto)
     kept = [name for name, i in raw.items() if "DatabaseInsightsMode" in i]

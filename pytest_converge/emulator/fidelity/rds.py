@@ -19,7 +19,8 @@ Following the Amazon RDS API reference
   second.
 - ``CreateDBInstance``: an instance keeps the ``DatabaseInsightsMode`` it is
   created with, ``standard`` unless given, and ``DescribeDBInstances`` answers
-  it; an Aurora instance answers its cluster's. moto 5.2 keeps it only from a
+  it; an Aurora instance answers its cluster's, the green instance of a
+  blue/green deployment its blue one's. moto 5.2 keeps it only from a
   ``ModifyDBInstance``, so an instance declaring it was modified on every apply
   (through a blue/green deployment where the module asks for one).
 - ``CreateDBInstance`` / ``ModifyDBInstance``: a backup window may end when the
@@ -170,12 +171,16 @@ DEFAULT_INSIGHTS_MODE = "standard"
     "creation, so an instance declaring it was modified on every apply)",
     reference=_API + "API_CreateDBInstance.html",
     test=_TESTS + "test_rds_an_instance_keeps_its_database_insights_mode",
-    replaces={"moto.rds.models:RDSBackend.create_db_instance": "aba121431790f5fd"},
+    replaces={
+        "moto.rds.models:RDSBackend.create_db_instance": "aba121431790f5fd",
+        "moto.rds.models:BlueGreenDeployment._create_green_instance": "c236216cde8d198d",
+    },
 )
 def _instance_database_insights() -> None:
-    from moto.rds.models import RDSBackend
+    from moto.rds.models import BlueGreenDeployment, DBCluster, RDSBackend
 
     before = original(RDSBackend, "create_db_instance")
+    green_before = original(BlueGreenDeployment, "_create_green_instance")
 
     def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
         database = before(self, db_kwargs)
@@ -187,7 +192,19 @@ def _instance_database_insights() -> None:
         )
         return database
 
+    def _create_green_instance(self: Any, *args: Any, **kwargs: Any) -> str:
+        green = green_before(self, *args, **kwargs)
+        source = self._get_valid_instance_or_raise(self.source)
+        if isinstance(source, DBCluster):  # its instances answer the cluster's mode
+            return str(green)
+        # The green copy is made with the blue's settings, its Database Insights mode too.
+        self.backend.find_db_from_id(green).database_insights_mode = getattr(
+            source, "database_insights_mode", DEFAULT_INSIGHTS_MODE
+        )
+        return str(green)
+
     patch(RDSBackend, "create_db_instance", create_db_instance)
+    patch(BlueGreenDeployment, "_create_green_instance", _create_green_instance)
 
 
 @behaviour(
