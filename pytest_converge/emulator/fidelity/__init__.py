@@ -346,6 +346,35 @@ def empty_action(
     return action
 
 
+def serve_package(service: str, directory: str, host: str) -> None:
+    """Load the service package at ``directory`` (laid out as moto's ``moto/<service>/``)
+    as ``moto.<service>``, and route requests whose host matches ``host`` to it, so that
+    moto's dispatch finds the service as it finds its own: its backends through
+    ``moto.backends.get_backend``, its requests through ``moto.backend_index``.
+    Refuses when moto has a package of that name (moto gained the service)."""
+    import importlib.util
+    import re
+    import types
+
+    from moto import backend_index
+
+    name = f"moto.{service}"
+    if name in sys.modules or importlib.util.find_spec(name):
+        raise RuntimeError(f"moto has a {service} service: re-check this behaviour against it")
+    package = types.ModuleType(name)
+    package.__path__ = [directory]
+    package.__package__ = name
+    sys.modules[name] = package
+    try:
+        models = importlib.import_module(f"{name}.models")
+    except BaseException:
+        del sys.modules[name]
+        raise
+    backends = f"{service}_backends"
+    setattr(package, backends, getattr(models, backends))
+    backend_index.backend_url_patterns.append((service, re.compile(host)))
+
+
 def installed_moto() -> str:
     from importlib.metadata import version
 

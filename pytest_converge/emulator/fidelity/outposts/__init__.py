@@ -10,14 +10,9 @@ after which document, is in ``models.py``.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
-import re
-import sys
-import types
 
-from .. import Behaviour, behaviour
+from .. import Behaviour, behaviour, serve_package
 
 BEHAVIOURS: list[Behaviour] = []
 
@@ -31,20 +26,7 @@ BEHAVIOURS: list[Behaviour] = []
     test="tests/integration/test_fidelity_services.py::test_outposts_lists_an_accounts_outposts",
 )
 def _outposts_service() -> None:
-    from moto import backend_index
-
-    if "moto.outposts" in sys.modules or importlib.util.find_spec("moto.outposts"):
-        raise RuntimeError("moto has an outposts service: re-check this behaviour against it")
-    package = types.ModuleType("moto.outposts")
-    package.__path__ = [os.path.dirname(os.path.abspath(__file__))]
-    package.__package__ = "moto.outposts"
-    sys.modules["moto.outposts"] = package
-    try:
-        models = importlib.import_module("moto.outposts.models")
-    except BaseException:
-        del sys.modules["moto.outposts"]
-        raise
-    package.outposts_backends = models.outposts_backends  # type: ignore[attr-defined]
-    backend_index.backend_url_patterns.append(
-        ("outposts", re.compile(r"https?://outposts\.(.+)\.amazonaws\.com"))
-    )
+    serve_package(
+        "outposts", os.path.dirname(os.path.abspath(__file__)),
+        r"https?://outposts\.(.+)\.amazonaws\.com",
+    )  # fmt: skip
