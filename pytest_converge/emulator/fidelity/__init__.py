@@ -76,6 +76,7 @@ SERVICES = (
     "rds",
     "secretsmanager",
     "opensearchserverless",
+    "globalaccelerator",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
