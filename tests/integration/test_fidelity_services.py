@@ -454,6 +454,26 @@ def test_global_accelerator_keeps_a_custom_routing_accelerator(emulator, raw_mot
         raw_moto.client("globalaccelerator", region="us-west-2").list_custom_routing_accelerators()
 
 
+@pytest.mark.aws5_extra  # the global-accelerator examples are the claim's public roots
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_global_accelerators_converge_and_are_destroyed_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
+    """tests/modules/fidelity_globalaccelerator on aws 5.100: a standard and a custom
+    routing accelerator with flow logs, a listener and an endpoint group each, which moto
+    as released cannot serve; the second plan is empty, and ``terraform destroy`` (which
+    disables each accelerator before deleting it) deletes them all."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_globalaccelerator"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    ga = converge_emulator.client("globalaccelerator", region="us-west-2")
+    [accelerator] = ga.list_accelerators()["Accelerators"]
+    assert stack.outputs()["dns_name"] == accelerator["DnsName"]
+    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    assert ga.list_accelerators()["Accelerators"] == []
+    assert ga.list_custom_routing_accelerators()["Accelerators"] == []
+
+
 def _redrive_policy(emulator: Any) -> str:
     sqs = emulator.client("sqs")
     dlq = sqs.create_queue(QueueName="dlq")["QueueUrl"]
