@@ -80,6 +80,7 @@ SERVICES = (
     "amp",
     "grafana",
     "apprunner",
+    "globalaccelerator",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
