@@ -195,6 +195,7 @@ def _wrote(
 ) -> bool:
     """One of ``writes`` carried ``attribute`` of a ``resource_type`` object named
     ``names`` (its id, ARN, name)."""
+    writes = [w for w in writes if not _creates_another(w.operation, resource_type, attribute)]
     operations = list(dict.fromkeys(w.operation for w in writes))
     known = list(members(resource_type, attribute, operations)) if members else []
     if known:
@@ -204,6 +205,29 @@ def _wrote(
         return any(_carries(m, w) for m in known for w in aimed)
     nouns = _words(attribute) - _VERBS
     return any(nouns & _words(w.operation) or _sets_named(w, attribute, names) for w in writes)
+
+
+def _creates_another(operation: str, resource_type: str, attribute: str) -> bool:
+    """``operation`` makes an object of its own, neither a part of a ``resource_type``
+    object nor the field: ``CreateVPCAssociationAuthorization`` sends a zone's VPC but
+    only authorizes it (the association writes the zone's ``vpc``), while
+    ``CreateNetworkAclEntry`` (a part of the ACL), ``CreateRoute`` and ``CreateTags`` (the
+    field) write what they name."""
+    if not operation.startswith("Create"):
+        return False
+    made = _ordered_words(operation.removeprefix("Create"))
+    if not made:
+        return False
+    owner = _words(resource_type.removeprefix("aws_"))
+    return not set(made) & owner and made[-1] not in _words(attribute)
+
+
+def _ordered_words(name: str) -> list[str]:
+    """:func:`_words` in their order (``VPCAssociationAuthorization`` -> vpc, association,
+    authorization)."""
+    import re
+
+    return [_singular(w.lower()) for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", name)]
 
 
 def _sets_named(write: _Write, attribute: str, names: frozenset[str]) -> bool:

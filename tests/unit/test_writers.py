@@ -334,3 +334,34 @@ def test_an_attribute_set_by_name_through_an_attribute_map_operation_is_written(
         )
         == {}
     )
+
+
+def test_an_authorization_that_sends_the_field_is_not_its_writer():
+    """route53 v5.0.0 complete: a private zone's ``vpc`` is written by the
+    aws_route53_zone_association (AssociateVPCWithHostedZone); the
+    aws_route53_vpc_association_authorization's CreateVPCAssociationAuthorization sends
+    the VPC too, but makes an authorization of its own and writes nothing of the zone."""
+    state = [
+        StateResource("aws_route53_zone.this", "aws_route53_zone", "managed", "Z1",
+                      {"id": "Z1", "zone_id": "Z1"}),
+        StateResource("aws_route53_vpc_association_authorization.this",
+                      "aws_route53_vpc_association_authorization", "managed", "Z1:vpc-2",
+                      {"id": "Z1:vpc-2", "zone_id": "Z1", "vpc_id": "vpc-2"}),
+        StateResource("aws_route53_zone_association.this", "aws_route53_zone_association",
+                      "managed", "Z1:vpc-2", {"id": "Z1:vpc-2", "zone_id": "Z1",
+                                              "vpc_id": "vpc-2"}),
+    ]  # fmt: skip
+    events = [
+        _event("apply_start", "aws_route53_zone.this", 1),
+        _event("apply_complete", "aws_route53_zone.this", 2),
+        _event("apply_start", "aws_route53_vpc_association_authorization.this", 3),
+        _event("apply_complete", "aws_route53_vpc_association_authorization.this", 4),
+        _event("apply_start", "aws_route53_zone_association.this", 5),
+        _event("apply_complete", "aws_route53_zone_association.this", 6),
+    ]
+    calls = [
+        _call("CreateVPCAssociationAuthorization", 3.5),
+        _call("AssociateVPCWithHostedZone", 5.5),
+    ]
+    found = sibling_writers({"aws_route53_zone.this": ["vpc"]}, events, calls, state, EPOCH_10H)
+    assert found == {"aws_route53_zone.this": {"vpc": ["aws_route53_zone_association.this"]}}
