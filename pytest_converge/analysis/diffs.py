@@ -38,7 +38,15 @@ from .escape import (
     follows_a_replacement,
     provisioner_types,
 )
-from .plan import SENSITIVE, UNKNOWN, AttributeChange, Plan, ResourceChange, top_attribute
+from .plan import (
+    SENSITIVE,
+    UNKNOWN,
+    AttributeChange,
+    Plan,
+    ResourceChange,
+    holds_unknown,
+    top_attribute,
+)
 from .source import attribute_expression, find_resource
 from .writers import natural
 
@@ -521,24 +529,13 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
         f"{hints.show(observed)} -> {hints.show(declared)}",
         why="the output is computed from a value that is recomputed on every run (a "
         "resource replaced each apply, timestamp(), uuid()) or only known after apply"
-        if _has_unknown(out.declared)
+        if holds_unknown(out.declared)
         else hints.why(classification, out.declared, out.observed),
         fix="derive the output from attributes that converge (ids, names, content hashes), "
         "not from a value recomputed on every run"
-        if _has_unknown(out.declared) or classification == "unknown"
+        if holds_unknown(out.declared) or classification == "unknown"
         else hints.fix(classification, f"output {out.name}", out.declared, out.observed),
     )
-
-
-def _has_unknown(value: Any) -> bool:
-    """``value`` is, or holds, a value only known after apply."""
-    if value is UNKNOWN:
-        return True
-    if isinstance(value, dict):
-        return any(_has_unknown(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_unknown(v) for v in value)
-    return False
 
 
 def _drift_defects(

@@ -41,6 +41,19 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+
+
+def holds_unknown(value: Any) -> bool:
+    """``value`` is, or holds anywhere, a value known only after apply."""
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, dict):
+        return any(holds_unknown(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(holds_unknown(v) for v in value)
+    return False
+
+
 """A declared value terraform knows only after apply (shown as ``(known after apply)``)."""
 
 

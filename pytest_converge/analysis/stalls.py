@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from .defects import ERROR, WARNING, Defect
 from .egress_check import Refused, fix_for
 from .gaps import Gap, operation_name, resource_type
-from .plan import UNKNOWN, Plan, ResourceChange
+from .plan import Plan, ResourceChange, holds_unknown
 
 __all__ = [
     "KNOWN_WAIT_LIMITS",
@@ -584,7 +584,7 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
         )
     ]
     skipped = {rc.address for rc in cut} | set(unreached)
-    known = [o for o in plan.outputs if not _unknown(o.declared)]
+    known = [o for o in plan.outputs if not holds_unknown(o.declared)]
     unwritten = [o.name for o in known if "create" in o.actions]
     checked = replace(
         plan,
@@ -597,14 +597,3 @@ def split_after_cut(plan: Plan, in_flight: Iterable[str], in_state: Iterable[str
 #: Why terraform reads a data source during apply: its configuration holds a value
 #: known only after apply, or it depends on a resource with changes pending.
 _DEFERRED_READS = frozenset({"read_because_config_unknown", "read_because_dependency_pending"})
-
-
-def _unknown(value: Any) -> bool:
-    """``value`` is, or holds anywhere, a value known only after apply."""
-    if value is UNKNOWN:
-        return True
-    if isinstance(value, dict):
-        return any(_unknown(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_unknown(v) for v in value)
-    return False

@@ -26,6 +26,7 @@ Pure: events, calls and state in (the API model's lookup handed in as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -223,10 +224,8 @@ def _creates_another(operation: str, resource_type: str, attribute: str) -> bool
 
 
 def _ordered_words(name: str) -> list[str]:
-    """:func:`_words` in their order (``VPCAssociationAuthorization`` -> vpc, association,
-    authorization)."""
-    import re
-
+    """:func:`_words` of one name in their order (``VPCAssociationAuthorization`` -> vpc,
+    association, authorization)."""
     return [_singular(w.lower()) for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", name)]
 
 
@@ -286,12 +285,7 @@ _VERBS = {
 
 def _words(name: str) -> set[str]:
     """Lower-case singular words of ``AuthorizeSecurityGroupIngress`` / ``managed_policy_arns``."""
-    import re
-
-    parts = [
-        w for chunk in name.split("_") for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", chunk)
-    ]
-    return {_singular(p.lower()) for p in parts}
+    return {word for chunk in name.split("_") for word in _ordered_words(chunk)}
 
 
 def _singular(word: str) -> str:
