@@ -41,6 +41,7 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+"""A declared value terraform knows only after apply (shown as ``(known after apply)``)."""
 
 
 def holds_unknown(value: Any) -> bool:
@@ -52,9 +53,6 @@ def holds_unknown(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return any(holds_unknown(v) for v in value)
     return False
-
-
-"""A declared value terraform knows only after apply (shown as ``(known after apply)``)."""
 
 
 #: Shown instead of a sensitive value in every report.
