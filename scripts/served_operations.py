@@ -125,6 +125,31 @@ def _methods(cls: type) -> set[str]:
     }
 
 
+def _finds(cls: type, methods: set[str], operation: str, paths: list[str]) -> str | None:
+    """The method ``call_action`` reaches for ``operation``: named in snake_case, or,
+    where the class reads the action from the path its own way (Batch takes the word
+    after ``/v1/``: ``createcomputeenvironment``, ``tags``), the method that word names."""
+    from moto.core.responses import BaseResponse
+    from moto.core.utils import camelcase_to_underscores
+
+    method = camelcase_to_underscores(operation)
+    if method in methods:
+        return method
+    own = cls.__dict__.get("_get_action")
+    if own is None or own is BaseResponse._get_action:
+        return None
+    for path in paths:
+        reader = cls.__new__(cls)
+        reader.uri = reader.path = path
+        try:
+            word = own(reader)
+        except Exception:  # it reads more than the path (CloudFront's query string)
+            return None
+        if isinstance(word, str) and camelcase_to_underscores(word) in methods:
+            return camelcase_to_underscores(word)
+    return None
+
+
 @functools.cache
 def _stub(function: Any) -> bool:
     """A method that raises NotImplementedError on every path (moto's
@@ -183,7 +208,6 @@ def _model(service: str) -> Any:
 
 def analyse() -> dict[str, dict[str, Any]]:
     """botocore service -> ``{"operations", "unlisted", "whole"}`` as moto routes them now."""
-    from moto.core.utils import camelcase_to_underscores
 
     available = set(_loader().list_available_services("service-2"))
 
@@ -214,10 +238,9 @@ def analyse() -> dict[str, dict[str, Any]]:
         rest = model["metadata"].get("protocol") in _REST
         served, unlisted = [], []
         for operation, spec in sorted(model["operations"].items()):
-            method = camelcase_to_underscores(operation)
             paths = _sample_paths(spec.get("http", {}).get("requestUri", "/"))
             if any(
-                method in methods[cls]
+                (method := _finds(cls, methods[cls], operation, paths)) is not None
                 and not _stub(getattr(cls, method))
                 and (not rest or _matches(regex, paths))
                 for regex, cls in routes

@@ -62,6 +62,11 @@ SERVED = [
     ("elbv2", "DescribeLoadBalancers"),
     ("es", "ListDomainNames"),
     ("opensearch", "ListDomainNames"),
+    # Classes that read the action from the path their own way (Batch: the word after
+    # /v1/, so the method is ``createcomputeenvironment``; one ``tags`` serves three):
+    ("batch", "CreateComputeEnvironment"),
+    ("batch", "TagResource"),
+    ("xray", "PutTraceSegments"),
 ]
 
 
