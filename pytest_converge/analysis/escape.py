@@ -19,7 +19,7 @@ from .addresses import module_calls
 from .defects import Defect
 from .gaps import attribute_references
 from .hints import ESCAPE_HATCH_WHY, escape_hatch_fix, show
-from .plan import UNKNOWN, ResourceChange
+from .plan import UNKNOWN, ResourceChange, holds_unknown
 from .source import attribute_expression
 
 #: Resource types whose only purpose is to be re-run when an attribute changes.
@@ -82,19 +82,21 @@ _EMPTY: tuple[Any, ...] = (None, "", [], {}, 0, False)
 def follows_a_replacement(
     plan_json: dict[str, Any] | None, rc: ResourceChange, replaced: Collection[str]
 ) -> bool:
-    """``rc`` is replaced only because a resource it refers to is replaced in the same
-    plan (``replaced``: their config addresses): every attribute forcing it is unknown
-    and refers to one of them (a VPN connection's route when the connection is
-    replaced). The cause is that resource's finding; this one is its consequence."""
-    if rc.action != "replace" or not replaced:
+    """``rc`` changes only because a resource it refers to is replaced in the same plan
+    (``replaced``: their config addresses): every attribute that forces its replacement,
+    or for an update every attribute it changes, holds a value known only after apply
+    and refers to one of them (a VPN connection's route when the connection is replaced;
+    a Batch job queue's ``compute_environments`` when the environment is). The cause is
+    that resource's finding; this one is its consequence."""
+    if not replaced or rc.action not in ("replace", "update"):
         return False
-    forcing = [a for a in rc.attributes if a.forces_replacement]
-    if not forcing or not all(a.unknown for a in forcing):
+    causes = [a for a in rc.attributes if a.forces_replacement or rc.action == "update"]
+    if not causes or not all(holds_unknown(a.declared) for a in causes):
         return False
     configuration = (plan_json or {}).get("configuration") or {}
     return all(
         attribute_references(configuration, rc.address, attr.path) & set(replaced)
-        for attr in forcing
+        for attr in causes
     )
 
 

@@ -336,6 +336,61 @@ def test_a_child_replaced_because_its_parent_is_is_no_finding_of_its_own():
     assert defect.kind == "escape-hatch"
 
 
+def test_an_update_that_only_follows_a_replaced_resource_is_no_finding_of_its_own():
+    """A Batch compute environment replaced every run (a value the API fills in forces
+    it) and the job queue that lists its ARN: the queue's update holds only the unknown
+    ARN, so the environment is the one finding. A known change beside it keeps the queue's."""
+    parent = _update(
+        "aws_batch_compute_environment.ce",
+        {"arn": "arn:ce", "compute_resources": [{"max_vcpus": 0}]},
+        {"arn": None, "compute_resources": []},
+        after_unknown={"arn": True},
+        actions=("delete", "create"),
+        replace_paths=[["compute_resources"]],
+    )
+    queue = {"arn": "arn:q", "compute_environments": ["arn:ce"], "priority": 1}
+    child = _update(
+        "aws_batch_job_queue.q",
+        queue,
+        {"arn": "arn:q", "compute_environments": [None], "priority": 1},
+        after_unknown={"compute_environments": [True]},
+    )
+    config = {
+        "root_module": {
+            "resources": [
+                {
+                    "address": "aws_batch_job_queue.q",
+                    "type": "aws_batch_job_queue",
+                    "name": "q",
+                    "expressions": {
+                        "compute_environments": {
+                            "references": [
+                                "aws_batch_compute_environment.ce.arn",
+                                "aws_batch_compute_environment.ce",
+                            ]
+                        }
+                    },
+                }
+            ]
+        }
+    }
+    plan = _plan(parent, child, configuration=config)
+    defects = plan_defects(plan, plan)
+    assert {d.address for d in defects} == {"aws_batch_compute_environment.ce"}, [
+        d.message for d in defects
+    ]
+    # A known change of its own (priority) keeps the queue's finding.
+    own = _update(
+        "aws_batch_job_queue.q",
+        queue,
+        {"arn": "arn:q", "compute_environments": [None], "priority": 2},
+        after_unknown={"compute_environments": [True]},
+    )
+    plan = _plan(parent, own, configuration=config)
+    found = {d.address for d in plan_defects(plan, plan)}
+    assert "aws_batch_job_queue.q" in found
+
+
 def test_provisioner_resource_replaced_each_run_is_an_escape_hatch():
     change = _update(
         "aws_instance.web",
