@@ -201,8 +201,8 @@ def applying_for(addresses: Sequence[str], service: str) -> str | None:
     """Which of the open applies ``addresses`` made a call to ``service``, if one can tell.
 
     One open apply made it; of several, the only one of a type that ``service``
-    serves (an inventory lister's service, or the type named after it:
-    ``aws_sqs_queue`` and ``sqs``); None when that is not one.
+    serves (its service by :func:`..awsapi.operations.service_of`, or the type named
+    after it: ``aws_sqs_queue`` and ``sqs``); None when that is not one.
     """
     if len(addresses) <= 1:
         return addresses[0] if addresses else None
