@@ -193,3 +193,171 @@ def test_policy_id_as_given(
         assert again == {**put, "Id": "mine"}
     else:
         assert read == {**put, "Id": "1"}, retire("efs.policy-id-as-given")
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_security_group_rule_prefix_lists(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """An egress rule to a prefix list keeps it: DescribeSecurityGroups and
+    DescribeSecurityGroupRules answer it, and revoking the same permission removes it."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    group = ec2.create_security_group(GroupName="g", Description="d", VpcId=vpc)["GroupId"]
+    listed = ec2.describe_managed_prefix_lists()["PrefixLists"][0]["PrefixListId"]
+    permission = {
+        "IpProtocol": "tcp",
+        "FromPort": 443,
+        "ToPort": 443,
+        "PrefixListIds": [{"PrefixListId": listed, "Description": "to s3"}],
+    }
+    ec2.authorize_security_group_egress(GroupId=group, IpPermissions=[permission])
+
+    def egress() -> list[dict[str, Any]]:
+        found = ec2.describe_security_groups(GroupIds=[group])["SecurityGroups"][0]
+        return [p for p in found["IpPermissionsEgress"] if p["IpProtocol"] == "tcp"]
+
+    rules = ec2.describe_security_group_rules(Filters=[{"Name": "group-id", "Values": [group]}])[
+        "SecurityGroupRules"
+    ]
+    if which == "raw":
+        assert [p["PrefixListIds"] for p in egress()] == [[]], retire(
+            "ec2.security-group-rule-prefix-lists"
+        )
+        return
+    assert [p["PrefixListIds"] for p in egress()] == [permission["PrefixListIds"]]
+    [rule] = [r for r in rules if r.get("PrefixListId")]
+    assert (rule["PrefixListId"], rule["IsEgress"], rule["Description"]) == (listed, True, "to s3")
+    ec2.revoke_security_group_egress(GroupId=group, IpPermissions=[permission])
+    assert egress() == []
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_vpc_endpoint_services(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """The interface endpoint services the vpc module's examples ask for are listed (S3 as
+    an Interface and a Gateway service); MiniStack's own are still there."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    ec2 = emulator.client("ec2")
+
+    def named(service: str, kind: str) -> list[str]:
+        found = ec2.describe_vpc_endpoint_services(
+            Filters=[
+                {"Name": "service-name", "Values": [f"com.amazonaws.us-east-1.{service}"]},
+                {"Name": "service-type", "Values": [kind]},
+            ]
+        )
+        return [d["ServiceName"] for d in found["ServiceDetails"]]
+
+    assert named("s3", "Gateway") == ["com.amazonaws.us-east-1.s3"]
+    assert named("sqs", "Interface") == ["com.amazonaws.us-east-1.sqs"]
+    asked = {name: named(name, "Interface") for name in ("ecs", "ecs-telemetry", "rds", "s3")}
+    if which == "raw":
+        assert asked == {name: [] for name in asked}, retire("ec2.vpc-endpoint-services")
+    else:
+        assert asked == {name: [f"com.amazonaws.us-east-1.{name}"] for name in asked}
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_route_destinations(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A ``::/0`` route to an internet gateway and one to an egress-only internet gateway
+    read back with their IPv6 destination and target, and are deleted by it."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    gateway = ec2.create_internet_gateway()["InternetGateway"]["InternetGatewayId"]
+    ec2.attach_internet_gateway(InternetGatewayId=gateway, VpcId=vpc)
+    egress = ec2.create_egress_only_internet_gateway(VpcId=vpc)["EgressOnlyInternetGateway"][
+        "EgressOnlyInternetGatewayId"
+    ]
+    public = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
+    private = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
+    ec2.create_route(RouteTableId=public, DestinationIpv6CidrBlock="::/0", GatewayId=gateway)
+    ec2.create_route(
+        RouteTableId=private, DestinationIpv6CidrBlock="::/0", EgressOnlyInternetGatewayId=egress
+    )
+
+    def created(table: str) -> list[dict[str, Any]]:
+        [found] = ec2.describe_route_tables(RouteTableIds=[table])["RouteTables"]
+        return [
+            {k: v for k, v in r.items() if k not in ("State", "Origin")}
+            for r in found["Routes"]
+            if r.get("Origin") == "CreateRoute"
+        ]
+
+    if which == "raw":
+        assert created(public) == [{"DestinationCidrBlock": "", "GatewayId": gateway}], retire(
+            "ec2.route-destinations"
+        )
+        return
+    assert created(public) == [{"DestinationIpv6CidrBlock": "::/0", "GatewayId": gateway}]
+    assert created(private) == [
+        {"DestinationIpv6CidrBlock": "::/0", "EgressOnlyInternetGatewayId": egress}
+    ]
+    ec2.delete_route(RouteTableId=private, DestinationIpv6CidrBlock="::/0")
+    assert created(private) == []
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_ipv6_addressing(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A VPC asking for an Amazon-provided IPv6 block has one; a dual-stack subnet keeps its
+    /64 and IPv6 attributes, an IPv6-only one has no IPv4 CIDR; both are found by their
+    association's filters, as the aws provider looks them up."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]
+    [described] = ec2.describe_vpcs(VpcIds=[vpc["VpcId"]])["Vpcs"]
+    if which == "raw":
+        assert "Ipv6CidrBlockAssociationSet" not in described, retire("ec2.ipv6-addressing")
+        return
+    [block] = described["Ipv6CidrBlockAssociationSet"]
+    assert block == vpc["Ipv6CidrBlockAssociationSet"][0]
+    assert block["Ipv6CidrBlock"].endswith("00::/56")
+    assert (block["Ipv6CidrBlockState"]["State"], block["Ipv6Pool"]) == ("associated", "Amazon")
+    by_block = ec2.describe_vpcs(
+        Filters=[
+            {
+                "Name": "ipv6-cidr-block-association.association-id",
+                "Values": [block["AssociationId"]],
+            }
+        ]
+    )
+    assert [v["VpcId"] for v in by_block["Vpcs"]] == [vpc["VpcId"]]
+
+    prefix = block["Ipv6CidrBlock"].split("00::/56")[0]
+    dual = ec2.create_subnet(
+        VpcId=vpc["VpcId"], CidrBlock="10.0.1.0/24", Ipv6CidrBlock=f"{prefix}01::/64"
+    )["Subnet"]
+    ec2.modify_subnet_attribute(
+        SubnetId=dual["SubnetId"], AssignIpv6AddressOnCreation={"Value": True}
+    )
+    only = ec2.create_subnet(VpcId=vpc["VpcId"], Ipv6Native=True, Ipv6CidrBlock=f"{prefix}02::/64")[
+        "Subnet"
+    ]
+    ec2.modify_subnet_attribute(SubnetId=only["SubnetId"], EnableDns64={"Value": True})
+    [association] = dual["Ipv6CidrBlockAssociationSet"]
+    found = ec2.describe_subnets(
+        Filters=[
+            {
+                "Name": "ipv6-cidr-block-association.association-id",
+                "Values": [association["AssociationId"]],
+            }
+        ]
+    )["Subnets"]
+    assert [s["SubnetId"] for s in found] == [dual["SubnetId"]]
+    assert found[0]["AssignIpv6AddressOnCreation"] is True
+    assert found[0]["Ipv6CidrBlockAssociationSet"][0]["Ipv6CidrBlock"] == f"{prefix}01::/64"
+    [native] = ec2.describe_subnets(Filters=[{"Name": "ipv6-native", "Values": ["true"]}])[
+        "Subnets"
+    ]
+    assert native["SubnetId"] == only["SubnetId"] and "CidrBlock" not in native
+    assert (native["AvailableIpAddressCount"], native["EnableDns64"]) == (0, True)
