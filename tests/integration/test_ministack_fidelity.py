@@ -361,3 +361,121 @@ def test_ipv6_addressing(
     ]
     assert native["SubnetId"] == only["SubnetId"] and "CidrBlock" not in native
     assert (native["AvailableIpAddressCount"], native["EnableDns64"]) == (0, True)
+
+
+def _vpc_with_subnet(ec2: Any) -> tuple[str, str]:
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.0.0/24")["Subnet"]["SubnetId"]
+    return vpc, subnet
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_vpc_endpoint_settings(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """An interface endpoint keeps its groups, policy, private DNS and DNS options, and its
+    interface takes the declared address; a gateway endpoint has the full-access policy."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc, subnet = _vpc_with_subnet(ec2)
+    group = ec2.create_security_group(GroupName="e", Description="d", VpcId=vpc)["GroupId"]
+    policy = json.dumps({"Statement": [{"Effect": "Deny", "Principal": "*", "Action": "*"}]})
+    made = ec2.create_vpc_endpoint(
+        VpcId=vpc,
+        ServiceName="com.amazonaws.us-east-1.ecs",
+        VpcEndpointType="Interface",
+        SubnetIds=[subnet],
+        SecurityGroupIds=[group],
+        PolicyDocument=policy,
+        SubnetConfigurations=[{"SubnetId": subnet, "Ipv4": "10.0.0.10"}],
+    )["VpcEndpoint"]
+    gateway = ec2.create_vpc_endpoint(VpcId=vpc, ServiceName="com.amazonaws.us-east-1.s3")
+    [endpoint] = ec2.describe_vpc_endpoints(VpcEndpointIds=[made["VpcEndpointId"]])["VpcEndpoints"]
+    if which == "raw":
+        assert "Groups" not in endpoint, retire("ec2.vpc-endpoint-settings")
+        return
+    assert [g["GroupId"] for g in endpoint["Groups"]] == [group]
+    assert endpoint["PolicyDocument"] == policy and endpoint["PrivateDnsEnabled"] is True
+    assert endpoint["DnsOptions"]["DnsRecordIpType"] == "ipv4"
+    [interface] = ec2.describe_network_interfaces(
+        NetworkInterfaceIds=endpoint["NetworkInterfaceIds"]
+    )["NetworkInterfaces"]
+    assert (interface["SubnetId"], interface["PrivateIpAddress"]) == (subnet, "10.0.0.10")
+    assert json.loads(gateway["VpcEndpoint"]["PolicyDocument"])["Statement"][0]["Effect"] == (
+        "Allow"
+    )
+    assert gateway["VpcEndpoint"]["PrivateDnsEnabled"] is False
+    ec2.modify_vpc_endpoint(
+        VpcEndpointId=made["VpcEndpointId"],
+        RemoveSecurityGroupIds=[group],
+        ResetPolicy=True,
+        PrivateDnsEnabled=False,
+    )
+    [changed] = ec2.describe_vpc_endpoints(VpcEndpointIds=[made["VpcEndpointId"]])["VpcEndpoints"]
+    assert changed["Groups"] == [] and changed["PrivateDnsEnabled"] is False
+    assert json.loads(changed["PolicyDocument"])["Statement"][0]["Action"] == "*"
+    ec2.delete_vpc_endpoints(VpcEndpointIds=[made["VpcEndpointId"]])
+    left = ec2.describe_network_interfaces()["NetworkInterfaces"]
+    assert interface["NetworkInterfaceId"] not in {i["NetworkInterfaceId"] for i in left}
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_gateway_creation_settings(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A customer gateway keeps its device name and creation tags; a VPN gateway its tags."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    tags = [{"Key": "Name", "Value": "branch"}]
+    customer = ec2.create_customer_gateway(
+        BgpAsn=65000,
+        PublicIp="203.0.113.12",
+        Type="ipsec.1",
+        DeviceName="edge-1",
+        TagSpecifications=[{"ResourceType": "customer-gateway", "Tags": tags}],
+    )["CustomerGateway"]
+    vpn = ec2.create_vpn_gateway(
+        Type="ipsec.1", TagSpecifications=[{"ResourceType": "vpn-gateway", "Tags": tags}]
+    )["VpnGateway"]
+    [read] = ec2.describe_customer_gateways(CustomerGatewayIds=[customer["CustomerGatewayId"]])[
+        "CustomerGateways"
+    ]
+    [gateway] = ec2.describe_vpn_gateways(VpnGatewayIds=[vpn["VpnGatewayId"]])["VpnGateways"]
+    if which == "raw":
+        assert (read["Tags"], gateway["Tags"], read.get("DeviceName")) == ([], [], None), retire(
+            "ec2.gateway-creation-settings"
+        )
+        return
+    assert (read["DeviceName"], read["Tags"], gateway["Tags"]) == ("edge-1", tags, tags)
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_flow_log_settings(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A flow log keeps its role, aggregation interval and tags; its format is AWS's default."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc, _ = _vpc_with_subnet(ec2)
+    role = "arn:aws:iam::123456789012:role/flow-logs"
+    tags = [{"Key": "Name", "Value": "flow"}]
+    made = ec2.create_flow_logs(
+        ResourceIds=[vpc],
+        ResourceType="VPC",
+        TrafficType="ALL",
+        LogGroupName="flow-logs",
+        DeliverLogsPermissionArn=role,
+        MaxAggregationInterval=60,
+        TagSpecifications=[{"ResourceType": "vpc-flow-log", "Tags": tags}],
+    )
+    [log] = ec2.describe_flow_logs(FlowLogIds=made["FlowLogIds"])["FlowLogs"]
+    if which == "raw":
+        assert "DeliverLogsPermissionArn" not in log and log["Tags"] == [], retire(
+            "ec2.flow-log-settings"
+        )
+        return
+    assert (log["DeliverLogsPermissionArn"], log["MaxAggregationInterval"]) == (role, 60)
+    assert log["Tags"] == tags and log["LogFormat"].startswith("${version} ${account-id}")

@@ -370,3 +370,303 @@ def _snake(action: str) -> str:
     import re
 
     return re.sub(r"(?<!^)([A-Z])", r"_\1", action).lower()
+
+
+#: The policy AWS gives an endpoint created without one (full access).
+FULL_ACCESS = (
+    '{"Version":"2008-10-17","Statement":[{"Effect":"Allow","Principal":"*",'
+    '"Action":"*","Resource":"*"}]}'
+)
+
+
+def _endpoint_xml(ep: dict[str, Any], esc: Any) -> str:
+    """The members of an endpoint MiniStack's answer leaves out, as DescribeVpcEndpoints
+    writes them."""
+    groups = "".join(
+        f"<item><groupId>{g}</groupId><groupName>{esc(name)}</groupName></item>"
+        for g, name in ep.get("Groups", [])
+    )
+    interfaces = "".join(f"<item>{i}</item>" for i in ep.get("NetworkInterfaceIds", []))
+    dns = ep.get("DnsOptions")
+    options = (
+        "<dnsOptions>"
+        f"<dnsRecordIpType>{dns['DnsRecordIpType']}</dnsRecordIpType>"
+        "<privateDnsOnlyForInboundResolverEndpoint>"
+        f"{'true' if dns['PrivateDnsOnlyForInboundResolverEndpoint'] else 'false'}"
+        "</privateDnsOnlyForInboundResolverEndpoint></dnsOptions>"
+        if dns
+        else ""
+    )
+    address_type = ep.get("IpAddressType")
+    return (
+        f"<groupSet>{groups}</groupSet>"
+        f"<policyDocument>{esc(ep.get('PolicyDocument') or FULL_ACCESS)}</policyDocument>"
+        f"<privateDnsEnabled>{'true' if ep.get('PrivateDnsEnabled') else 'false'}"
+        "</privateDnsEnabled>"
+        f"<networkInterfaceIdSet>{interfaces}</networkInterfaceIdSet>"
+        + options
+        + (f"<ipAddressType>{address_type}</ipAddressType>" if address_type else "")
+        + "<requesterManaged>false</requesterManaged>"
+    )
+
+
+@core.behaviour(
+    BEHAVIOURS,
+    "ec2.vpc-endpoint-settings",
+    does="CreateVpcEndpoint keeps SecurityGroupIds, PolicyDocument (full access when none), "
+    "PrivateDnsEnabled (true for an interface endpoint unless given), DnsOptions and "
+    "IpAddressType (ipv4 unless given) and gives an interface endpoint a network interface "
+    "in each subnet, at the address its SubnetConfiguration declares; ModifyVpcEndpoint "
+    "changes them (Add/RemoveSecurityGroupId, PolicyDocument, ResetPolicy, "
+    "PrivateDnsEnabled, DnsOptions); DeleteVpcEndpoints deletes the interfaces; "
+    "DescribeVpcEndpoints answers them (MiniStack kept none of them, so every endpoint of "
+    "the vpc module's vpc-endpoints planned its policy, security groups, private DNS and "
+    "subnet configuration back on every run)",
+    reference="https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_VpcEndpoint.html",
+    test="tests/integration/test_ministack_fidelity.py::test_vpc_endpoint_settings",
+    replaces={
+        "ministack.services.ec2:_create_vpc_endpoint": "d5a50e26518919f8",
+        "ministack.services.ec2:_modify_vpc_endpoint": "f60c0a5a042f7718",
+        "ministack.services.ec2:_delete_vpc_endpoints": "88183e801914411d",
+        "ministack.services.ec2:_vpce_fields_xml": "645fd486d62227a3",
+    },
+)
+def vpc_endpoint_settings() -> None:
+    from ministack.services import ec2
+
+    created = core.original(ec2, "_create_vpc_endpoint")
+    modified = core.original(ec2, "_modify_vpc_endpoint")
+    deleted = core.original(ec2, "_delete_vpc_endpoints")
+    fields = core.original(ec2, "_vpce_fields_xml")
+
+    def groups(ids: list[str]) -> list[tuple[str, str]]:
+        return [(g, ec2._security_groups.get(g, {}).get("GroupName", g)) for g in ids]
+
+    def dns(params: Any, now: dict[str, Any] | None) -> dict[str, Any]:
+        said = ec2._p(params, "DnsOptions.PrivateDnsOnlyForInboundResolverEndpoint")
+        return {
+            "DnsRecordIpType": ec2._p(params, "DnsOptions.DnsRecordIpType")
+            or (now or {}).get("DnsRecordIpType", "ipv4"),
+            "PrivateDnsOnlyForInboundResolverEndpoint": _flag(said)
+            if said
+            else (now or {}).get("PrivateDnsOnlyForInboundResolverEndpoint", False),
+        }
+
+    def interface(ep: dict[str, Any], subnet: str, address: str) -> str:
+        before = set(ec2._network_interfaces)
+        ec2._create_network_interface(
+            {
+                "SubnetId": [subnet],
+                "Description": [f"VPC Endpoint Interface {ep['VpcEndpointId']}"],
+                **{f"SecurityGroupId.{n}": [g] for n, (g, _) in enumerate(ep["Groups"], 1)},
+            }
+        )
+        [made] = set(ec2._network_interfaces) - before
+        record = ec2._network_interfaces[made]
+        record["InterfaceType"] = "vpc_endpoint"
+        record["RequesterManaged"] = True
+        if address:
+            record["PrivateIpAddress"] = address
+        else:  # an address of the subnet, as AWS picks one
+            import ipaddress
+            import random
+
+            cidr = ec2._subnets.get(subnet, {}).get("CidrBlock") or "10.0.0.0/24"
+            hosts = ipaddress.ip_network(cidr, strict=False)
+            record["PrivateIpAddress"] = str(hosts[random.randrange(4, hosts.num_addresses - 1)])
+        return str(made)
+
+    def _create_vpc_endpoint(params: Any) -> Any:
+        answer = created(params)
+        if answer[0] != 200:
+            return answer
+        ep = list(ec2._vpc_endpoints.values())[-1]
+        interface_type = ep["VpcEndpointType"] == "Interface"
+        ep["Groups"] = groups(ec2._parse_member_list(params, "SecurityGroupId"))
+        ep["PolicyDocument"] = ec2._p(params, "PolicyDocument") or FULL_ACCESS
+        said = ec2._p(params, "PrivateDnsEnabled")
+        ep["PrivateDnsEnabled"] = _flag(said) if said else interface_type
+        if interface_type:
+            ep["DnsOptions"] = dns(params, None)
+            ep["IpAddressType"] = ec2._p(params, "IpAddressType") or "ipv4"
+            declared = {}
+            n = 1
+            while subnet := ec2._p(params, f"SubnetConfiguration.{n}.SubnetId"):
+                declared[subnet] = ec2._p(params, f"SubnetConfiguration.{n}.Ipv4")
+                n += 1
+            ep["NetworkInterfaceIds"] = [
+                interface(ep, s, declared.get(s, "")) for s in ep.get("SubnetIds", [])
+            ]
+        return ec2._xml(
+            200, "CreateVpcEndpointResponse", ec2._vpce_fields_xml(ep, tag="vpcEndpoint")
+        )
+
+    def _modify_vpc_endpoint(params: Any) -> Any:
+        answer = modified(params)
+        ep = ec2._vpc_endpoints.get(ec2._p(params, "VpcEndpointId"))
+        if answer[0] != 200 or ep is None:
+            return answer
+        added = ec2._parse_member_list(params, "AddSecurityGroupId")
+        removed = set(ec2._parse_member_list(params, "RemoveSecurityGroupId"))
+        kept = [g for g, _ in ep.get("Groups", []) if g not in removed]
+        ep["Groups"] = groups(kept + [g for g in added if g not in kept])
+        if _flag(ec2._p(params, "ResetPolicy", "false")):
+            ep["PolicyDocument"] = FULL_ACCESS
+        said = ec2._p(params, "PrivateDnsEnabled")
+        if said:
+            ep["PrivateDnsEnabled"] = _flag(said)
+        if ep["VpcEndpointType"] == "Interface":
+            ep["DnsOptions"] = dns(params, ep.get("DnsOptions"))
+            if ec2._p(params, "IpAddressType"):
+                ep["IpAddressType"] = ec2._p(params, "IpAddressType")
+        return answer
+
+    def _delete_vpc_endpoints(params: Any) -> Any:
+        for vpce_id in ec2._parse_member_list(params, "VpcEndpointId"):
+            for eni in ec2._vpc_endpoints.get(vpce_id, {}).get("NetworkInterfaceIds", []):
+                ec2._network_interfaces.pop(eni, None)
+        return deleted(params)
+
+    def _vpce_fields_xml(ep: Any, tag: str = "item") -> Any:
+        text = fields(ep, tag)
+        end = "</subnetIdSet>"
+        return text.replace(end, end + _endpoint_xml(ep, ec2._esc), 1)
+
+    core.patch(ec2, "_create_vpc_endpoint", _create_vpc_endpoint)
+    core.patch(ec2, "_modify_vpc_endpoint", _modify_vpc_endpoint)
+    core.patch(ec2, "_delete_vpc_endpoints", _delete_vpc_endpoints)
+    core.patch(ec2, "_vpce_fields_xml", _vpce_fields_xml)
+    for action in ("CreateVpcEndpoint", "ModifyVpcEndpoint", "DeleteVpcEndpoints"):
+        ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
+
+
+@core.behaviour(
+    BEHAVIOURS,
+    "ec2.gateway-creation-settings",
+    does="CreateCustomerGateway keeps DeviceName and CertificateArn, and it and "
+    "CreateVpnGateway tag the gateway with their TagSpecifications (MiniStack read Tag.N "
+    "only, which the API has not, and dropped DeviceName: an aws_customer_gateway's "
+    "device_name and tags, an aws_vpn_gateway's tags planned back on every run)",
+    reference="https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
+    "API_CreateCustomerGateway.html",
+    test="tests/integration/test_ministack_fidelity.py::test_gateway_creation_settings",
+    replaces={
+        "ministack.services.ec2:_create_customer_gateway": "910e187ab0d99201",
+        "ministack.services.ec2:_cgw_xml": "306260d895a3af60",
+        "ministack.services.ec2:_create_vpn_gateway": "a7fb7197a421d7c5",
+    },
+)
+def gateway_creation_settings() -> None:
+    from ministack.services import ec2
+
+    customer = core.original(ec2, "_create_customer_gateway")
+    customer_xml = core.original(ec2, "_cgw_xml")
+    vpn = core.original(ec2, "_create_vpn_gateway")
+
+    def _create_customer_gateway(params: Any) -> Any:
+        answer = customer(params)
+        if answer[0] != 200:
+            return answer
+        gateway = list(ec2._customer_gateways.values())[-1]
+        for member in ("DeviceName", "CertificateArn"):
+            if ec2._p(params, member):
+                gateway[member] = ec2._p(params, member)
+        ec2._parse_tag_specs(params, "customer-gateway", gateway["CustomerGatewayId"])
+        return ec2._xml(
+            200, "CreateCustomerGatewayResponse", ec2._cgw_xml(gateway, tag="customerGateway")
+        )
+
+    def _cgw_xml(gateway: Any, tag: str = "item") -> Any:
+        text = customer_xml(gateway, tag)
+        extra = "".join(
+            f"<{member[0].lower()}{member[1:]}>{ec2._esc(gateway[member])}"
+            f"</{member[0].lower()}{member[1:]}>"
+            for member in ("DeviceName", "CertificateArn")
+            if gateway.get(member)
+        )
+        end = "</customerGatewayId>"
+        return text.replace(end, end + extra, 1) if extra else text
+
+    def _create_vpn_gateway(params: Any) -> Any:
+        answer = vpn(params)
+        if answer[0] != 200:
+            return answer
+        gateway = list(ec2._vpn_gateways.values())[-1]
+        ec2._parse_tag_specs(params, "vpn-gateway", gateway["VpnGatewayId"])
+        return ec2._xml(200, "CreateVpnGatewayResponse", ec2._vgw_xml(gateway, tag="vpnGateway"))
+
+    core.patch(ec2, "_create_customer_gateway", _create_customer_gateway)
+    core.patch(ec2, "_cgw_xml", _cgw_xml)
+    core.patch(ec2, "_create_vpn_gateway", _create_vpn_gateway)
+    for action in ("CreateCustomerGateway", "CreateVpnGateway"):
+        ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
+
+
+#: A flow log's default record format, as AWS answers it when none was given.
+DEFAULT_LOG_FORMAT = (
+    "${version} ${account-id} ${interface-id} ${srcaddr} ${dstaddr} ${srcport} ${dstport} "
+    "${protocol} ${packets} ${bytes} ${start} ${end} ${action} ${log-status}"
+)
+
+
+@core.behaviour(
+    BEHAVIOURS,
+    "ec2.flow-log-settings",
+    does="CreateFlowLogs keeps DeliverLogsPermissionArn, MaxAggregationInterval (600 unless "
+    "given), LogFormat (AWS's default format unless given) and tags the flow log with its "
+    "TagSpecifications of type vpc-flow-log; DescribeFlowLogs answers them and the log group "
+    "name (MiniStack kept none and tagged only a type flow-log, which AWS has not: an "
+    "aws_flow_log's iam_role_arn, max_aggregation_interval and tags planned back every run)",
+    reference="https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CreateFlowLogs.html",
+    test="tests/integration/test_ministack_fidelity.py::test_flow_log_settings",
+    replaces={
+        "ministack.services.ec2:_create_flow_logs": "8882a038ef8ef39d",
+        "ministack.services.ec2:_describe_flow_logs": "f05c0ab7a2014be5",
+    },
+)
+def flow_log_settings() -> None:
+    from ministack.services import ec2
+
+    created = core.original(ec2, "_create_flow_logs")
+    described = core.original(ec2, "_describe_flow_logs")
+
+    def _create_flow_logs(params: Any) -> Any:
+        before = set(ec2._flow_logs)
+        answer = created(params)
+        for made in [k for k in ec2._flow_logs if k not in before]:
+            log = ec2._flow_logs[made]
+            role = ec2._p(params, "DeliverLogsPermissionArn")
+            if role:
+                log["DeliverLogsPermissionArn"] = role
+            log["MaxAggregationInterval"] = int(ec2._p(params, "MaxAggregationInterval") or 600)
+            log["LogFormat"] = ec2._p(params, "LogFormat") or DEFAULT_LOG_FORMAT
+            if ec2._p(params, "LogGroupName"):
+                log["LogGroupName"] = ec2._p(params, "LogGroupName")
+            ec2._parse_tag_specs(params, "vpc-flow-log", made)
+        return answer
+
+    def _describe_flow_logs(params: Any) -> Any:
+        status, headers, body = described(params)
+        if status != 200:
+            return status, headers, body
+        text = body.decode()
+        for log in ec2._flow_logs.values():
+            extra = "".join(
+                f"<{member[0].lower()}{member[1:]}>{ec2._esc(str(log[member]))}"
+                f"</{member[0].lower()}{member[1:]}>"
+                for member in (
+                    "DeliverLogsPermissionArn",
+                    "MaxAggregationInterval",
+                    "LogFormat",
+                    "LogGroupName",
+                )
+                if member in log
+            )
+            mark = f"<flowLogId>{log['FlowLogId']}</flowLogId>"
+            text = text.replace(mark, mark + extra, 1)
+        return status, headers, text.encode()
+
+    core.patch(ec2, "_create_flow_logs", _create_flow_logs)
+    core.patch(ec2, "_describe_flow_logs", _describe_flow_logs)
+    for action in ("CreateFlowLogs", "DescribeFlowLogs"):
+        ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
