@@ -479,3 +479,42 @@ def test_flow_log_settings(
         return
     assert (log["DeliverLogsPermissionArn"], log["MaxAggregationInterval"]) == (role, 60)
     assert log["Tags"] == tags and log["LogFormat"].startswith("${version} ${account-id}")
+
+
+@pytest.mark.parametrize("which", ["plugin", "raw"])
+def test_network_acl_associations(
+    which: str, ministack: MiniStackEmulator, raw_ministack: MiniStackEmulator
+) -> None:
+    """A new subnet is associated with its VPC's default ACL; replacing that association
+    moves the subnet to another ACL, which ``association.subnet-id`` then finds alone, as
+    the aws provider finds it."""
+    emulator = ministack if which == "plugin" else raw_ministack
+    emulator.reset()
+    ec2 = emulator.client("ec2")
+    vpc, subnet = _vpc_with_subnet(ec2)
+    acl = ec2.create_network_acl(VpcId=vpc)["NetworkAcl"]["NetworkAclId"]
+
+    def associated(*filters: tuple[str, str]) -> list[tuple[str, str]]:
+        found = ec2.describe_network_acls(
+            Filters=[{"Name": name, "Values": [value]} for name, value in filters]
+        )["NetworkAcls"]
+        return [
+            (a["NetworkAclId"], a["NetworkAclAssociationId"])
+            for found_acl in found
+            for a in found_acl["Associations"]
+            if a["SubnetId"] == subnet
+        ]
+
+    default = associated(("vpc-id", vpc), ("default", "true"))
+    if which == "raw":
+        assert default == [], retire("ec2.network-acl-associations")
+        return
+    [(default_acl, association)] = default
+    ec2.replace_network_acl_association(AssociationId=association, NetworkAclId=acl)
+    found = ec2.describe_network_acls(
+        Filters=[{"Name": "association.subnet-id", "Values": [subnet]}]
+    )["NetworkAcls"]
+    assert [a["NetworkAclId"] for a in found] == [acl] and default_acl != acl
+    assert [a["SubnetId"] for a in found[0]["Associations"]] == [subnet]
+    none = ec2.describe_network_acls(Filters=[{"Name": "network-acl-id", "Values": ["acl-0"]}])
+    assert none["NetworkAcls"] == []

@@ -670,3 +670,107 @@ def flow_log_settings() -> None:
     core.patch(ec2, "_describe_flow_logs", _describe_flow_logs)
     for action in ("CreateFlowLogs", "DescribeFlowLogs"):
         ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
+
+
+#: DescribeNetworkAcls filters MiniStack does not read, by what they compare.
+_ACL_FILTERS = {
+    "network-acl-id": lambda acl: [acl["NetworkAclId"]],
+    "association.subnet-id": lambda acl: [a["SubnetId"] for a in acl["Associations"]],
+    "association.association-id": lambda acl: [
+        a["NetworkAclAssociationId"] for a in acl["Associations"]
+    ],
+    "association.network-acl-id": lambda acl: [acl["NetworkAclId"]] * bool(acl["Associations"]),
+}
+
+
+@core.behaviour(
+    BEHAVIOURS,
+    "ec2.network-acl-associations",
+    does="a new subnet is associated with its VPC's default network ACL; "
+    "ReplaceNetworkAclAssociation moves the subnet of the association it replaces; "
+    "DescribeNetworkAcls filters by network-acl-id, association.subnet-id, "
+    "association.association-id and association.network-acl-id (MiniStack associated no "
+    "subnet, replaced an association with one of no subnet and ignored those filters, so the "
+    "provider's lookup of a subnet's association found every ACL and an aws_network_acl with "
+    "subnet_ids failed: 'too many results')",
+    reference="https://docs.aws.amazon.com/AWSEC2/latest/APIReference/"
+    "API_ReplaceNetworkAclAssociation.html",
+    test="tests/integration/test_ministack_fidelity.py::test_network_acl_associations",
+    replaces={
+        "ministack.services.ec2:_describe_network_acls": "d022447444842024",
+        "ministack.services.ec2:_replace_network_acl_association": "6e06924556a64e2e",
+        "ministack.services.ec2:_create_subnet": "607e159b1f488dc9",
+    },
+)
+def network_acl_associations() -> None:
+    import random
+    import string
+
+    from ministack.services import ec2
+
+    described = core.original(ec2, "_describe_network_acls")
+    replaced = core.original(ec2, "_replace_network_acl_association")
+    create_subnet = core.original(ec2, "_create_subnet")  # perhaps ec2.ipv6-addressing's
+
+    def association_id() -> str:
+        return "aclassoc-" + "".join(random.choices(string.hexdigits[:16], k=17))
+
+    def _create_subnet(params: Any) -> Any:
+        answer = create_subnet(params)
+        if answer[0] != 200:
+            return answer
+        subnet = list(ec2._subnets.values())[-1]
+        default = next(
+            (
+                acl
+                for acl in ec2._network_acls.values()
+                if acl["VpcId"] == subnet["VpcId"] and acl.get("IsDefault")
+            ),
+            None,
+        )
+        if default is not None:
+            default["Associations"].append(
+                {"NetworkAclAssociationId": association_id(), "SubnetId": subnet["SubnetId"]}
+            )
+        return answer
+
+    def _replace_network_acl_association(params: Any) -> Any:
+        old = ec2._p(params, "AssociationId")
+        subnet = next(
+            (
+                a["SubnetId"]
+                for acl in ec2._network_acls.values()
+                for a in acl["Associations"]
+                if a["NetworkAclAssociationId"] == old
+            ),
+            "",
+        )
+        answer = replaced(params)
+        if answer[0] == 200 and subnet:
+            made = ec2._network_acls[ec2._p(params, "NetworkAclId")]["Associations"][-1]
+            made["SubnetId"] = subnet
+        return answer
+
+    def _describe_network_acls(params: Any) -> Any:
+        filters = ec2._parse_filters(params)
+        asked = {name: set(filters[name]) for name in _ACL_FILTERS if name in filters}
+        if not asked:
+            return described(params)
+        kept = [
+            acl["NetworkAclId"]
+            for acl in ec2._network_acls.values()
+            if all(set(_ACL_FILTERS[name](acl)) & values for name, values in asked.items())
+        ]
+        named = ec2._parse_member_list(params, "NetworkAclId")
+        kept = [k for k in kept if not named or k in named]
+        if not kept:
+            return ec2._xml(200, "DescribeNetworkAclsResponse", "<networkAclSet></networkAclSet>")
+        narrowed = {k: v for k, v in params.items() if not k.startswith("NetworkAclId.")}
+        narrowed.update({f"NetworkAclId.{n}": [k] for n, k in enumerate(kept, 1)})
+        return described(narrowed)
+
+    core.patch(ec2, "_create_subnet", _create_subnet)
+    core.patch(ec2, "_replace_network_acl_association", _replace_network_acl_association)
+    core.patch(ec2, "_describe_network_acls", _describe_network_acls)
+    for action in ("CreateSubnet", "ReplaceNetworkAclAssociation", "DescribeNetworkAcls"):
+        ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
