@@ -266,26 +266,26 @@ def _flag(value: str) -> bool:
     },
 )
 def ipv6_addressing() -> None:
+    from ministack.services import ec2
+
+    _vpc_ipv6(ec2)
+    _subnet_ipv6(ec2)
+
+
+def _association(prefix: str, block: str) -> dict[str, Any]:
+    """A block's association record, ``associated`` (as AWS answers it once made)."""
     import random
     import string
 
-    from ministack.services import ec2
+    suffix = "".join(random.choices(string.hexdigits[:16], k=17))
+    return {"AssociationId": f"{prefix}-{suffix}", "Ipv6CidrBlock": block, "State": "associated"}
 
+
+def _vpc_ipv6(ec2: Any) -> None:
+    """``ec2.ipv6-addressing``'s VPC part: the Amazon-provided block, answered and filtered."""
     create_vpc = core.original(ec2, "_create_vpc")
     vpc_xml = core.original(ec2, "_vpc_fields_xml")
     vpc_filters = core.original(ec2, "_matches_vpc_filters")
-    create_subnet = core.original(ec2, "_create_subnet")
-    subnet_xml = core.original(ec2, "_subnet_fields_xml")
-    subnet_filters = core.original(ec2, "_matches_subnet_filters")
-    modify_subnet = core.original(ec2, "_modify_subnet_attribute")
-
-    def association(prefix: str, block: str) -> dict[str, Any]:
-        suffix = "".join(random.choices(string.hexdigits[:16], k=17))
-        return {
-            "AssociationId": f"{prefix}-{suffix}",
-            "Ipv6CidrBlock": block,
-            "State": "associated",
-        }
 
     def _create_vpc(params: Any) -> Any:
         answer = create_vpc(params)
@@ -293,7 +293,7 @@ def ipv6_addressing() -> None:
             return answer
         vpc = list(ec2._vpcs.values())[-1]  # the one just made (dicts keep their order)
         border = ec2._p(params, "Ipv6CidrBlockNetworkBorderGroup") or ec2.get_region()
-        block = association("vpc-cidr-assoc", _ipv6_block(56))
+        block = _association("vpc-cidr-assoc", _ipv6_block(56))
         vpc["Ipv6CidrBlockAssociationSet"] = [
             {**block, "NetworkBorderGroup": border, "Ipv6Pool": "Amazon"}
         ]
@@ -311,6 +311,20 @@ def ipv6_addressing() -> None:
         passed, rest = _matches_ipv6(vpc, filters)
         return passed and vpc_filters(vpc, rest)
 
+    core.patch(ec2, "_create_vpc", _create_vpc)
+    core.patch(ec2, "_vpc_fields_xml", _vpc_fields_xml)
+    core.patch(ec2, "_matches_vpc_filters", _matches_vpc_filters)
+    ec2._ACTION_MAP["CreateVpc"] = ec2._create_vpc
+
+
+def _subnet_ipv6(ec2: Any) -> None:
+    """``ec2.ipv6-addressing``'s subnet part: a subnet's /64, IPv6-only subnets, the two
+    IPv6 attributes, answered and filtered."""
+    create_subnet = core.original(ec2, "_create_subnet")
+    subnet_xml = core.original(ec2, "_subnet_fields_xml")
+    subnet_filters = core.original(ec2, "_matches_subnet_filters")
+    modify_subnet = core.original(ec2, "_modify_subnet_attribute")
+
     def _create_subnet(params: Any) -> Any:
         answer = create_subnet(params)
         if answer[0] != 200:
@@ -318,7 +332,7 @@ def ipv6_addressing() -> None:
         subnet = list(ec2._subnets.values())[-1]
         block = ec2._p(params, "Ipv6CidrBlock")
         if block:
-            subnet["Ipv6CidrBlockAssociationSet"] = [association("subnet-cidr-assoc", block)]
+            subnet["Ipv6CidrBlockAssociationSet"] = [_association("subnet-cidr-assoc", block)]
         if _flag(ec2._p(params, "Ipv6Native", "false")):
             subnet["Ipv6Native"] = True
             subnet["AvailableIpAddressCount"] = 0
@@ -355,14 +369,11 @@ def ipv6_addressing() -> None:
                 subnet[member] = _flag(value)
         return answer
 
-    core.patch(ec2, "_create_vpc", _create_vpc)
-    core.patch(ec2, "_vpc_fields_xml", _vpc_fields_xml)
-    core.patch(ec2, "_matches_vpc_filters", _matches_vpc_filters)
     core.patch(ec2, "_create_subnet", _create_subnet)
     core.patch(ec2, "_subnet_fields_xml", _subnet_fields_xml)
     core.patch(ec2, "_matches_subnet_filters", _matches_subnet_filters)
     core.patch(ec2, "_modify_subnet_attribute", _modify_subnet_attribute)
-    for action in ("CreateVpc", "CreateSubnet", "ModifySubnetAttribute"):
+    for action in ("CreateSubnet", "ModifySubnetAttribute"):
         ec2._ACTION_MAP[action] = getattr(ec2, "_" + _snake(action))
 
 
@@ -410,6 +421,48 @@ def _endpoint_xml(ep: dict[str, Any], esc: Any) -> str:
     )
 
 
+def _endpoint_groups(ec2: Any, ids: list[str]) -> list[tuple[str, str]]:
+    return [(g, ec2._security_groups.get(g, {}).get("GroupName", g)) for g in ids]
+
+
+def _endpoint_dns(ec2: Any, params: Any, now: dict[str, Any] | None) -> dict[str, Any]:
+    """An interface endpoint's DnsOptions: as asked, else as they were (``ipv4``, false)."""
+    said = ec2._p(params, "DnsOptions.PrivateDnsOnlyForInboundResolverEndpoint")
+    return {
+        "DnsRecordIpType": ec2._p(params, "DnsOptions.DnsRecordIpType")
+        or (now or {}).get("DnsRecordIpType", "ipv4"),
+        "PrivateDnsOnlyForInboundResolverEndpoint": _flag(said)
+        if said
+        else (now or {}).get("PrivateDnsOnlyForInboundResolverEndpoint", False),
+    }
+
+
+def _endpoint_interface(ec2: Any, ep: dict[str, Any], subnet: str, address: str) -> str:
+    """A network interface of the endpoint in ``subnet``, at ``address`` (else one of the
+    subnet's, as AWS picks one), made by MiniStack's own CreateNetworkInterface."""
+    import ipaddress
+    import random
+
+    before = set(ec2._network_interfaces)
+    ec2._create_network_interface(
+        {
+            "SubnetId": [subnet],
+            "Description": [f"VPC Endpoint Interface {ep['VpcEndpointId']}"],
+            **{f"SecurityGroupId.{n}": [g] for n, (g, _) in enumerate(ep["Groups"], 1)},
+        }
+    )
+    [made] = set(ec2._network_interfaces) - before
+    record = ec2._network_interfaces[made]
+    record["InterfaceType"] = "vpc_endpoint"
+    record["RequesterManaged"] = True
+    if not address:
+        cidr = ec2._subnets.get(subnet, {}).get("CidrBlock") or "10.0.0.0/24"
+        hosts = ipaddress.ip_network(cidr, strict=False)
+        address = str(hosts[random.randrange(4, hosts.num_addresses - 1)])
+    record["PrivateIpAddress"] = address
+    return str(made)
+
+
 @core.behaviour(
     BEHAVIOURS,
     "ec2.vpc-endpoint-settings",
@@ -439,55 +492,18 @@ def vpc_endpoint_settings() -> None:
     deleted = core.original(ec2, "_delete_vpc_endpoints")
     fields = core.original(ec2, "_vpce_fields_xml")
 
-    def groups(ids: list[str]) -> list[tuple[str, str]]:
-        return [(g, ec2._security_groups.get(g, {}).get("GroupName", g)) for g in ids]
-
-    def dns(params: Any, now: dict[str, Any] | None) -> dict[str, Any]:
-        said = ec2._p(params, "DnsOptions.PrivateDnsOnlyForInboundResolverEndpoint")
-        return {
-            "DnsRecordIpType": ec2._p(params, "DnsOptions.DnsRecordIpType")
-            or (now or {}).get("DnsRecordIpType", "ipv4"),
-            "PrivateDnsOnlyForInboundResolverEndpoint": _flag(said)
-            if said
-            else (now or {}).get("PrivateDnsOnlyForInboundResolverEndpoint", False),
-        }
-
-    def interface(ep: dict[str, Any], subnet: str, address: str) -> str:
-        before = set(ec2._network_interfaces)
-        ec2._create_network_interface(
-            {
-                "SubnetId": [subnet],
-                "Description": [f"VPC Endpoint Interface {ep['VpcEndpointId']}"],
-                **{f"SecurityGroupId.{n}": [g] for n, (g, _) in enumerate(ep["Groups"], 1)},
-            }
-        )
-        [made] = set(ec2._network_interfaces) - before
-        record = ec2._network_interfaces[made]
-        record["InterfaceType"] = "vpc_endpoint"
-        record["RequesterManaged"] = True
-        if address:
-            record["PrivateIpAddress"] = address
-        else:  # an address of the subnet, as AWS picks one
-            import ipaddress
-            import random
-
-            cidr = ec2._subnets.get(subnet, {}).get("CidrBlock") or "10.0.0.0/24"
-            hosts = ipaddress.ip_network(cidr, strict=False)
-            record["PrivateIpAddress"] = str(hosts[random.randrange(4, hosts.num_addresses - 1)])
-        return str(made)
-
     def _create_vpc_endpoint(params: Any) -> Any:
         answer = created(params)
         if answer[0] != 200:
             return answer
         ep = list(ec2._vpc_endpoints.values())[-1]
         interface_type = ep["VpcEndpointType"] == "Interface"
-        ep["Groups"] = groups(ec2._parse_member_list(params, "SecurityGroupId"))
+        ep["Groups"] = _endpoint_groups(ec2, ec2._parse_member_list(params, "SecurityGroupId"))
         ep["PolicyDocument"] = ec2._p(params, "PolicyDocument") or FULL_ACCESS
         said = ec2._p(params, "PrivateDnsEnabled")
         ep["PrivateDnsEnabled"] = _flag(said) if said else interface_type
         if interface_type:
-            ep["DnsOptions"] = dns(params, None)
+            ep["DnsOptions"] = _endpoint_dns(ec2, params, None)
             ep["IpAddressType"] = ec2._p(params, "IpAddressType") or "ipv4"
             declared = {}
             n = 1
@@ -495,7 +511,8 @@ def vpc_endpoint_settings() -> None:
                 declared[subnet] = ec2._p(params, f"SubnetConfiguration.{n}.Ipv4")
                 n += 1
             ep["NetworkInterfaceIds"] = [
-                interface(ep, s, declared.get(s, "")) for s in ep.get("SubnetIds", [])
+                _endpoint_interface(ec2, ep, s, declared.get(s, ""))
+                for s in ep.get("SubnetIds", [])
             ]
         return ec2._xml(
             200, "CreateVpcEndpointResponse", ec2._vpce_fields_xml(ep, tag="vpcEndpoint")
@@ -509,14 +526,14 @@ def vpc_endpoint_settings() -> None:
         added = ec2._parse_member_list(params, "AddSecurityGroupId")
         removed = set(ec2._parse_member_list(params, "RemoveSecurityGroupId"))
         kept = [g for g, _ in ep.get("Groups", []) if g not in removed]
-        ep["Groups"] = groups(kept + [g for g in added if g not in kept])
+        ep["Groups"] = _endpoint_groups(ec2, kept + [g for g in added if g not in kept])
         if _flag(ec2._p(params, "ResetPolicy", "false")):
             ep["PolicyDocument"] = FULL_ACCESS
         said = ec2._p(params, "PrivateDnsEnabled")
         if said:
             ep["PrivateDnsEnabled"] = _flag(said)
         if ep["VpcEndpointType"] == "Interface":
-            ep["DnsOptions"] = dns(params, ep.get("DnsOptions"))
+            ep["DnsOptions"] = _endpoint_dns(ec2, params, ep.get("DnsOptions"))
             if ec2._p(params, "IpAddressType"):
                 ep["IpAddressType"] = ec2._p(params, "IpAddressType")
         return answer
