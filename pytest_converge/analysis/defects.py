@@ -7,7 +7,7 @@ The reports that hold defects (``DefectReport`` and its subclasses) are in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, SupportsIndex, TypeVar, get_args, overload
 
@@ -113,6 +113,11 @@ class Defect:
     #: Why it is believed to be an emulator artifact: a catalogue entry with its
     #: reproduction, or what the other emulator showed.
     evidence: str = ""
+    #: A second emulator showed this finding too (``--converge-confirm-with``): ``{"emulator":
+    #: "ministack", "version": "1.5.33", "plan": "1 to update"}`` (its name, its version when
+    #: known, its second plan in words); None when no second emulator was asked, or it did
+    #: not show it (then the finding is ``emulator_suspected``).
+    confirmed_by: dict[str, Any] | None = None
     #: Element-level detail of a finding about a whole list/set/map attribute:
     #: ``{"path", "declared", "observed", "classification"}`` per element change.
     elements: list[dict[str, Any]] = field(default_factory=list)
@@ -147,6 +152,12 @@ class Defect:
         """Detail shown under ``-v`` and in the JSON only (drift that changed no plan)."""
         return self.severity == INFO
 
+    @property
+    def confirmed_on(self) -> str:
+        """The second emulator that showed this finding too, in words (``ministack 1.5.33``);
+        ``""`` when none did."""
+        return emulator_words(self.confirmed_by)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (the JSON report's defect object)."""
         found = asdict(self)
@@ -176,6 +187,14 @@ class Defect:
     def key(self) -> tuple:
         """What makes two findings the same defect (used to collapse duplicates)."""
         return (self.kind, self.module, self.address, self.attribute, self.classification)
+
+
+def emulator_words(named: Mapping[str, Any] | None) -> str:
+    """``{"emulator": "ministack", "version": "1.5.33"}`` as ``ministack 1.5.33`` (a
+    ``confirmed_by``, or a JSON report's); ``""`` for None."""
+    if not named:
+        return ""
+    return " ".join(str(x) for x in (named.get("emulator"), named.get("version")) if x)
 
 
 def is_class_name(name: object) -> bool:

@@ -530,13 +530,16 @@ def mark_disagreements(
     other: str,
     *,
     other_plan: str = "",
+    other_version: str | None = None,
     strict: bool = False,
 ) -> list[Defect]:
     """Mark the findings that ``other`` (the second emulator) does not show.
 
     The same module on the other emulator converges on that attribute: one
     of the two emulators differs from AWS there, most likely the one that
-    shows the finding. Returns the marked findings.
+    shows the finding. Returns the marked findings. An error ``other`` shows
+    too stays an error, confirmed: its ``confirmed_by`` names ``other``, its
+    ``other_version`` and ``other_plan``.
     """
     theirs = {_key(d) for d in other_defects if d.severity == ERROR}
     marked = []
@@ -544,6 +547,12 @@ def mark_disagreements(
         if defect.severity != ERROR and not defect.emulator_suspected:
             continue
         if _key(defect) in theirs:
+            if defect.severity == ERROR:
+                defect.confirmed_by = {
+                    "emulator": other,
+                    "version": other_version,
+                    "plan": other_plan,
+                }
             continue
         plan = f" (its second plan: {other_plan})" if other_plan else ""
         text = (

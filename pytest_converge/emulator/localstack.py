@@ -174,6 +174,19 @@ class LocalStackEmulator(Emulator):
         """LocalStack's ``/_localstack/health`` document (services, edition, version)."""
         return _health(self.endpoint, timeout)
 
+    @property
+    def version(self) -> str | None:
+        """LocalStack's version as its health document says it (asked once it answers; None
+        while it does not): what a report names it by, as it names moto by moto's."""
+        known = self.__dict__.get("_version")
+        if known is None:
+            try:
+                known = str(self.health().get("version") or "") or None
+            except EmulatorError:
+                return None
+            self.__dict__["_version"] = known
+        return known
+
     def services(self) -> dict[str, str]:
         """Service name -> state (``available``, ``running``...) from the health document."""
         return dict(self.health().get("services", {}))

@@ -427,7 +427,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "confirm_with",
         "re-run each module with error-level findings on this second backend (moto, "
-        "localstack or ministack) and mark what only one backend shows as a suspected emulator gap",
+        "localstack or ministack) and mark what only one backend shows as a suspected emulator "
+        "gap; "
+        "an error both show stays one, marked confirmed on that backend (name and version)",
         metavar="NAME",
         parse=_backend_name,
         example="localstack",

@@ -142,6 +142,8 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
     severity = "" if d.severity == ERROR else f" [{d.severity}]"
     if d.emulator_suspected:
         severity += " [suspected emulator gap]"
+    if d.confirmed_by:
+        severity += f" [confirmed on {d.confirmed_on}]"
     head = f"{n}. {kind}{severity}: {where}"
     if len(occurrences) > 1:
         scenarios = sorted({o.scenario for o in occurrences if o.scenario})
@@ -163,6 +165,7 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         ("what", d.message),
         ("objects", ", ".join(d.objects)),
         ("evidence", d.evidence),
+        ("confirmed", _confirmed(d)),
         ("why", d.why),
         ("fix", d.fix),
         ("reproduce", d.reproduce),
@@ -170,6 +173,14 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         if value:
             rows.append((label, value))
     return [head] + [f"   {label:<10} {value}" for label, value in rows]
+
+
+def _confirmed(d: Defect) -> str:
+    """``ministack 1.5.33 shows it too (its second plan: 1 to update)``, or ``""``."""
+    if not d.confirmed_by:
+        return ""
+    plan = d.confirmed_by.get("plan")
+    return f"{d.confirmed_on} shows it too" + (f" (its second plan: {plan})" if plan else "")
 
 
 def _declared_in(d: Defect) -> str:
@@ -486,6 +497,7 @@ def sarif_report(
                     "classification": d.classification,
                     "emulator_suspected": d.emulator_suspected,
                     "evidence": d.evidence,
+                    "confirmed_by": d.confirmed_by,
                     "fix": d.fix,
                     "objects": d.objects,
                     "reproduce": d.reproduce,
@@ -551,6 +563,8 @@ def _sarif_message(d: Defect) -> str:
         parts.append(f"Classification: {d.classification}.")
     if d.emulator_suspected:
         parts.append(f"Suspected emulator gap: {d.evidence}.")
+    if d.confirmed_by:
+        parts.append(f"Confirmed: {_confirmed(d)}.")
     if d.why:
         parts.append(f"Why: {d.why}.")
     if d.fix:
@@ -605,6 +619,8 @@ def junit_properties(defect: Defect) -> list[tuple[str, str]]:
         ("converge.observed", show(defect.observed, 500)),
         ("converge.fix", defect.fix),
     ]
+    if defect.confirmed_by:
+        pairs.append(("converge.confirmed_by", defect.confirmed_on))
     if defect.objects:
         pairs.append(("converge.objects", ", ".join(defect.objects)))
     if defect.reproduce:

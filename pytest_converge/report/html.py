@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..analysis.defects import ERROR, INFO, Defect
+from ..analysis.defects import ERROR, INFO, Defect, emulator_words
 from ..analysis.labels import Label, natural
 from ..faults.kinds import FAULT_KINDS
 from . import ran_with
@@ -122,6 +122,7 @@ border:2px solid transparent;vertical-align:middle}
 .converge .pt{cursor:pointer;color:#1a5276;text-decoration:underline;font:12px monospace}
 .converge .findings .text{margin:2px 0;color:#333}
 .converge .suspected{color:#666}
+.converge .confirmed{color:#a40000}
 .converge code,.converge pre{font:12px monospace;background:#f4f4f4}
 .converge pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:4px;margin:2px 0}
 .converge .card{display:none}
@@ -385,6 +386,8 @@ def _findings(
         label = "" if error else " <span class='badge warning'>warning</span>"
         if d.emulator_suspected:
             label += " <span class='suspected'>(suspected emulator gap)</span>"
+        if d.confirmed_by:
+            label += f" <span class='confirmed'>(confirmed on {escape(d.confirmed_on)})</span>"
         items.append(
             f"<li data-kind='{escape(d.kind, True)}'><b>{escape(d.kind)}</b>{label} "
             f"<code>{escape(where)}</code>"
@@ -669,6 +672,14 @@ def _card(s: Mapping[str, Any], outcome: str, defects: list[Mapping[str, Any]], 
         if d.get("emulator_suspected"):
             out.append(
                 f"<dt>suspected emulator gap</dt><dd>{escape(str(d.get('evidence') or ''))}</dd>"
+            )
+        confirmed = d.get("confirmed_by")
+        if isinstance(confirmed, Mapping):
+            plan = confirmed.get("plan")
+            out.append(
+                f"<dt>confirmed</dt><dd>{escape(emulator_words(confirmed))} shows it too"
+                + (f" (its second plan: {escape(str(plan))})" if plan else "")
+                + "</dd>"
             )
         for name in ("why", "fix", "reproduce"):
             if d.get(name):

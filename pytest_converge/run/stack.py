@@ -559,8 +559,10 @@ class Stack:
 
         ``defects`` (default: this Stack's ``defects``) get ``emulator_suspected``
         and ``evidence`` naming ``other``'s second plan; an error becomes a
-        warning unless ``strict``. Returns the marked findings; none when the
-        module cannot be applied on ``other`` (then there is no evidence).
+        warning unless ``strict``. An error ``other`` shows too stays one, and its
+        ``confirmed_by`` names ``other``, its version and second plan. Returns the
+        marked (suspected) findings; none when the module cannot be applied on
+        ``other`` (then there is no evidence, and nothing is confirmed either).
         ``--converge-confirm-with`` does this for each module with error-level findings.
         """
         found = list(self.defects if defects is None else defects)
@@ -583,6 +585,7 @@ class Stack:
             self.emulator.name,
             other.name,
             other_plan=plan,
+            other_version=emulator_version(other),
             strict=self.settings.strict,
         )
 

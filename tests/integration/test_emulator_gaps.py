@@ -1,4 +1,5 @@
-"""Every entry of the emulator-gap catalogue, reproduced against the embedded moto.
+"""Every entry of the emulator-gap catalogue, reproduced against the embedded moto (a
+MiniStack entry against a MiniStack the plugin starts, skipped where none is installed).
 
 ``pytest_converge/data/emulator_gaps.json`` tells users which findings come from
 the emulator, not from their module. Where moto 5.2 answers otherwise than AWS,
@@ -73,8 +74,9 @@ def test_every_entry_is_well_formed() -> None:
         entry = dict(entry)
         errors = entry.pop("errors", [])  # optional: regexes of the errors the gap causes
         assert isinstance(errors, list) and all(re.compile(e) for e in errors), entry
-        if entry["emulator"] == "moto":  # why the fidelity layer does not answer as AWS does
-            assert len(entry.pop("not_modelled", "")) > 40, entry
+        why_not = entry.pop("not_modelled", "")  # why the fidelity layer does not answer so
+        if entry["emulator"] == "moto":
+            assert len(why_not) > 40, entry
         assert set(entry) == FIELDS, entry
         assert all(isinstance(v, str) and v.strip() for v in entry.values()), entry
         assert entry["resource_type"].startswith("aws_"), entry
@@ -86,10 +88,12 @@ def test_every_entry_is_well_formed() -> None:
 def test_every_entry_names_a_reproduction_in_this_file() -> None:
     here = Path(__file__)
     tests = {f"{here.name}::{name}" for name in _test_names(here)}
+    # MiniStack's entries may name the test of the behaviour that models them there.
+    beside = REPO / "tests" / "integration" / "test_ministack_fidelity.py"
+    theirs = {f"{beside.name}::{name}" for name in _test_names(beside)}
     for entry in _entries():
-        if entry["emulator"] != "moto":
-            continue
-        named = [t for t in tests if t in entry["evidence"]]
+        named = [t for t in tests | (theirs if entry["emulator"] == "ministack" else set())
+                 if t in entry["evidence"]]  # fmt: skip
         assert named, f"{entry['resource_type']}.{entry['attribute']}: evidence names no test"
 
 
@@ -122,6 +126,18 @@ def test_installed_moto_is_inside_every_range() -> None:
         f"moto {installed} is outside the verified range of: {', '.join(outside)}. "
         "Re-run tests/integration/test_emulator_gaps.py and widen the ranges that still hold."
     )
+
+
+def test_the_pinned_ministack_is_inside_every_range() -> None:
+    from pytest_converge.emulator.ministack import PINNED_VERSION
+
+    outside = [
+        f"{e['resource_type']}.{e['attribute']} ({e['versions']})"
+        for e in _entries()
+        if e["emulator"] == "ministack"
+        and Version(PINNED_VERSION) not in SpecifierSet(e["versions"])
+    ]
+    assert not outside, f"MiniStack {PINNED_VERSION}: re-verify {', '.join(outside)}"
 
 
 # -- reproductions, one per entry ------------------------------------------

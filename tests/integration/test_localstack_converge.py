@@ -73,6 +73,11 @@ REDRIVE = (
     "    deadLetterTargetArn = aws_sqs_queue.dlq.arn\n"
     "    maxReceiveCount     = 5\n  })\n}\n"
 )
+#: A queue that changes on every plan wherever it runs (the module's own defect).
+STAMPED = (
+    'resource "aws_sqs_queue" "stamped" {\n  name = "confirm-stamped"\n'
+    "  tags = {\n    deployed = timestamp()\n  }\n}\n"
+)
 
 
 def test_compare_with_marks_the_difference_a_suspected_emulator_gap(stack_on, raw_moto, tmp_path):
@@ -87,17 +92,23 @@ def test_compare_with_marks_the_difference_a_suspected_emulator_gap(stack_on, ra
 def test_confirm_with_marks_what_only_one_backend_shows(stack_on, raw_moto, localstack, tmp_path):
     module = tmp_path / "redrive"
     module.mkdir()
-    (module / "main.tf").write_text(REDRIVE)
+    (module / "main.tf").write_text(REDRIVE + STAMPED)
     stack = stack_on(module, raw_moto)
     with pytest.raises(Exception):  # noqa: B017 - the ConvergenceError on moto
         stack.assert_converged()
-    [diff] = [d for d in stack.defects if d.kind == "permanent-diff"]
+    diffs = {d.address: d for d in stack.defects if d.kind == "permanent-diff"}
+    diff, stamped = diffs["aws_sqs_queue.work"], diffs["aws_sqs_queue.stamped"]
     assert diff.severity == "error" and not diff.emulator_suspected
     localstack.reset()
     assert stack.confirm_with(localstack) == [diff]
     assert diff.emulator_suspected and diff.severity == "warning"
     assert "localstack does not show this finding" in diff.evidence
-    assert "no changes" in diff.evidence  # LocalStack's second plan
+    assert "1 to update" in diff.evidence  # LocalStack's second plan: the stamped queue
+    assert diff.confirmed_by is None
+    # Both show the timestamp's change: it stays an error, confirmed on LocalStack.
+    assert stamped.severity == "error" and not stamped.emulator_suspected
+    assert stamped.confirmed_by is not None and stamped.confirmed_by["emulator"] == "localstack"
+    assert stamped.confirmed_on.startswith("localstack")
 
 
 def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
@@ -106,7 +117,7 @@ def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
     monkeypatch.setenv(OFF_VARIABLE, "sqs.redrive-policy-json")  # moto as released, there
     module = pytester.path / "mods" / "redrive"
     module.mkdir(parents=True)
-    (module / "main.tf").write_text(REDRIVE)
+    (module / "main.tf").write_text(REDRIVE + STAMPED)
     result = pytester.runpytest_subprocess(
         "--converge",
         "mods",
@@ -117,11 +128,18 @@ def test_zero_code_confirm_with_localstack(pytester, localstack, monkeypatch):
         "--converge-report",
         "report.json",
     )
-    result.assert_outcomes(passed=1)
-    assert "suspected emulator gaps (1" in result.stdout.str()
+    result.assert_outcomes(failed=1)  # the stamped queue, on both
+    out = result.stdout.str()
+    assert "suspected emulator gaps (1" in out
     import json
 
     report = json.loads((pytester.path / "report.json").read_text())
-    [diff] = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
+    diffs = {d["address"]: d for d in report["defects"] if d["kind"] == "permanent-diff"}
+    diff, stamped = diffs["aws_sqs_queue.work"], diffs["aws_sqs_queue.stamped"]
     assert diff["emulator_suspected"] and "localstack does not show" in diff["evidence"]
-    assert diff["severity"] == "warning"
+    assert diff["severity"] == "warning" and diff["confirmed_by"] is None
+    assert stamped["severity"] == "error" and not stamped["emulator_suspected"]
+    assert stamped["confirmed_by"]["emulator"] == "localstack"
+    assert stamped["confirmed_by"]["version"]  # LocalStack's, as it says it
+    mark = f"[confirmed on localstack {stamped['confirmed_by']['version']}]"
+    assert [ln for ln in out.splitlines() if mark in ln and "aws_sqs_queue.stamped" in ln]

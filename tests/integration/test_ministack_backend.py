@@ -284,6 +284,11 @@ REDRIVE = (
     "    deadLetterTargetArn = aws_sqs_queue.dlq.arn\n"
     "    maxReceiveCount     = 5\n  })\n}\n"
 )
+#: A queue that changes on every plan wherever it runs (the module's own defect).
+STAMPED = (
+    'resource "aws_sqs_queue" "stamped" {\n  name = "confirm-stamped"\n'
+    "  tags = {\n    deployed = timestamp()\n  }\n}\n"
+)
 
 
 def test_zero_code_confirm_with_ministack(
@@ -291,7 +296,9 @@ def test_zero_code_confirm_with_ministack(
 ) -> None:
     """moto as released answers an SQS redrive policy re-spaced (a permanent diff, an
     error); MiniStack answers it compact: ``--converge-confirm-with ministack`` makes it a
-    suspected emulator gap with MiniStack's second plan as evidence. No Docker, no token."""
+    suspected emulator gap with MiniStack's second plan as evidence. A queue tagged with
+    ``timestamp()`` changes on both: that error stays one, confirmed on MiniStack (name and
+    version), and the suspected one carries no such mark. No Docker, no token."""
     from pytest_converge.emulator.fidelity import OFF_VARIABLE
 
     assert COMMAND is not None
@@ -300,7 +307,7 @@ def test_zero_code_confirm_with_ministack(
     monkeypatch.setenv(OFF_VARIABLE, "sqs.redrive-policy-json")  # moto as released, there
     module = pytester.path / "mods" / "redrive"
     module.mkdir(parents=True)
-    (module / "main.tf").write_text(REDRIVE)
+    (module / "main.tf").write_text(REDRIVE + STAMPED)
     result = pytester.runpytest_subprocess(
         "--converge",
         "mods",
@@ -310,14 +317,30 @@ def test_zero_code_confirm_with_ministack(
         "no:cacheprovider",
         "--converge-report",
         "report.json",
+        "--junitxml",
+        "junit.xml",
     )
-    result.assert_outcomes(passed=1)
-    assert "suspected emulator gaps (1" in result.stdout.str()
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "suspected emulator gaps (1" in out
     report = json.loads((pytester.path / "report.json").read_text())
-    [diff] = [d for d in report["defects"] if d["kind"] == "permanent-diff"]
+    diffs = {d["address"]: d for d in report["defects"] if d["kind"] == "permanent-diff"}
+    diff, stamped = diffs["aws_sqs_queue.work"], diffs["aws_sqs_queue.stamped"]
     assert diff["emulator_suspected"] and "ministack does not show" in diff["evidence"]
-    assert diff["severity"] == "warning"
-    assert "no changes" in diff["evidence"]  # MiniStack's second plan
+    assert diff["severity"] == "warning" and diff["confirmed_by"] is None
+    assert "its second plan: 1 to update" in diff["evidence"]  # MiniStack's: the stamped one
+    # Both show the timestamp's change: an error, and it says who confirmed it.
+    assert stamped["severity"] == "error" and not stamped["emulator_suspected"]
+    assert stamped["confirmed_by"]["emulator"] == "ministack"
+    assert stamped["confirmed_by"]["version"] == PINNED_VERSION
+    assert "to update" in stamped["confirmed_by"]["plan"]  # MiniStack's second plan
+    mark = f"[confirmed on ministack {PINNED_VERSION}]"
+    [line] = [ln for ln in out.splitlines() if mark in ln]
+    assert "aws_sqs_queue.stamped" in line
+    assert f"confirmed  ministack {PINNED_VERSION} shows it too" in out
+    junit = (pytester.path / "junit.xml").read_text()
+    assert f'name="converge.confirmed_by" value="ministack {PINNED_VERSION}"' in junit
+    assert junit.count("converge.confirmed_by") == 1  # not on the suspected one
 
 
 def test_a_test_module_pins_ministack_beside_the_runs_moto(

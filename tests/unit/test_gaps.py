@@ -160,6 +160,26 @@ def test_a_finding_only_one_emulator_shows_is_marked_with_what_the_other_showed(
     assert "localstack does not show this finding" in mine[0].evidence
     assert "no changes" in mine[0].evidence
     assert not mine[1].emulator_suspected and mine[1].severity == "error"
+    # Checked, and shown by the other too: confirmed, with no version when none is known.
+    assert mine[0].confirmed_by is None
+    assert mine[1].confirmed_by == {"emulator": "localstack", "version": None, "plan": "no changes"}
+
+
+def test_a_finding_both_emulators_show_is_confirmed_by_the_other_and_its_version():
+    mine = [_diff("aws_sqs_queue.q", "policy")]
+    theirs = [_diff("aws_sqs_queue.q", "policy")]
+    plan = "1 to update"
+    assert mark_disagreements(mine, theirs, "moto", "ministack", other_plan=plan,
+                              other_version="1.5.33") == []  # fmt: skip
+    [confirmed] = mine
+    assert confirmed.severity == "error" and not confirmed.emulator_suspected
+    assert confirmed.confirmed_by == {"emulator": "ministack", "version": "1.5.33", "plan": plan}
+    assert confirmed.confirmed_on == "ministack 1.5.33"
+    assert Defect.from_dict(confirmed.to_dict()).confirmed_by == confirmed.confirmed_by
+    # A warning the other shows too is not checked, so not confirmed either.
+    warning = _diff("aws_sqs_queue.q", "policy", severity="warning")
+    mark_disagreements([warning], theirs, "moto", "ministack", other_version="1.5.33")
+    assert warning.confirmed_by is None
 
 
 def test_user_catalogue_files_and_malformed_entries(tmp_path):

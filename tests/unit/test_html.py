@@ -372,3 +372,26 @@ def test_merge_writes_the_page_of_all_shards(tmp_path: Path) -> None:
         == 0
     )
     assert len(Page(page.read_text()).scenarios) == len(SCENARIOS)
+
+
+def test_a_confirmed_finding_says_which_emulator_showed_it_too() -> None:
+    """``--converge-confirm-with``: an error the second emulator showed too says so beside
+    the finding and on its scenario's card; a finding nobody confirmed says nothing."""
+    confirmed = defect(
+        "recovery-failed",
+        "crash@CreateSubnet#1@aws_subnet.a",
+        address="aws_subnet.a",
+        confirmed_by={"emulator": "ministack", "version": "1.5.33", "plan": "1 to add"},
+    )
+    text = html_report(
+        merge_reports(
+            [{"version": 1, "modules": ["mods/net"], "scenarios": SCENARIOS,
+              "defects": [confirmed, DEFECTS[0]]}]
+        )
+    )  # fmt: skip
+    assert text.count("<span class='confirmed'>(confirmed on ministack 1.5.33)</span>") == 1
+    card = text.split("data-scenario='crash@CreateSubnet#1@aws_subnet.a'>", 1)[1]
+    card = card.split("</div>", 1)[0]
+    assert "<dt>confirmed</dt><dd>ministack 1.5.33 shows it too (its second plan: 1 to add)" in card
+    other = text.split("data-scenario='crash@CreateVpc#1@aws_vpc.main'>", 1)[1]
+    assert "<dt>confirmed</dt>" not in other.split("</div>", 1)[0]

@@ -323,6 +323,26 @@ def test_reports_carry_classification_emulator_suspected_and_evidence(tmp_path):
     assert dict(junit_properties(defects[1]))["converge.emulator_suspected"] == "false"
 
 
+def test_a_confirmed_finding_is_marked_in_every_report(tmp_path):
+    """``--converge-confirm-with``: an error the second emulator showed too names it (and
+    its version and second plan) in the failure text, the JSON report (schema-valid),
+    SARIF and JUnit; one it did not confirm carries no mark."""
+    confirmed, alone = _diff(), _diff()
+    confirmed.confirmed_by = {"emulator": "ministack", "version": "1.5.33", "plan": "1 to add"}
+    text = format_defects([confirmed], header="modules/sqs does not converge:")
+    assert "[confirmed on ministack 1.5.33]:" in text
+    assert "confirmed  ministack 1.5.33 shows it too (its second plan: 1 to add)" in text
+    assert "confirmed" not in format_defects([alone])
+    report = json_report(["modules/sqs"], [], [confirmed, alone])
+    jsonschema.Draft202012Validator(load_schema()).validate(report)
+    assert [d["confirmed_by"] for d in report["defects"]] == [confirmed.confirmed_by, None]
+    results = sarif_report([confirmed], tmp_path)["runs"][0]["results"]
+    assert results[0]["properties"]["confirmed_by"] == confirmed.confirmed_by
+    assert "Confirmed: ministack 1.5.33 shows it too" in results[0]["message"]["text"]
+    assert dict(junit_properties(confirmed))["converge.confirmed_by"] == "ministack 1.5.33"
+    assert "converge.confirmed_by" not in dict(junit_properties(alone))
+
+
 def test_failure_text_names_suspected_gaps_elements_and_keeps_info_to_one_line():
     text = format_defects(_signal_defects(), header="modules/sqs does not converge:")
     assert "[warning] [suspected emulator gap]: aws_subnet.public . ipv6_cidr_block" in text

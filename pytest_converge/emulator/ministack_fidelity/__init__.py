@@ -44,7 +44,7 @@ except ImportError:  # loaded by path in MiniStack's own Python (see boot)
 #: The MiniStack releases the behaviours were written and digested against.
 MINISTACK_VERSIONS = ("1.5.33",)
 #: The per-service modules of this package, each with its ``BEHAVIOURS`` list.
-SERVICES = ("elasticache", "efs")
+SERVICES = ("elasticache", "efs", "ec2")
 #: MiniStack's environment variable that leaves behaviours out (``all``, names, services).
 OFF_VARIABLE = "CONVERGE_MINISTACK_FIDELITY_OFF"
 #: MiniStack's environment variable naming the file :func:`boot` writes the status to.
