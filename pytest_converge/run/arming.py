@@ -19,7 +19,6 @@ and crashes gather into one cut (:class:`.faults.cut.Gather`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..faults import Crash, Fault
@@ -28,7 +27,8 @@ from ..faults.locate import CleanApply, RequestMatcher, applying_for
 from ..terraform.runner import OpenApplies
 
 if TYPE_CHECKING:
-    from ..faults import Proxy
+    from ..faults import Operation, Proxy
+    from ..faults.proxy import Locate
     from ..terraform.runner import Runner
 
 _log = logging.getLogger("pytest_converge")
@@ -87,7 +87,7 @@ class FaultArming:
         """Disarm the proxy; returns the faults that never fired."""
         return self._stack.proxy.disarm()
 
-    def _locator(self, armed: ArmedApply) -> Callable[[Any, bytes, str], str | None]:
+    def _locator(self, armed: ArmedApply) -> Locate:
         """``locate(operation, body, path)`` for the proxy: the one resource whose apply
         makes the call.
 
@@ -98,7 +98,7 @@ class FaultArming:
         """
         runner = self._stack.runner
 
-        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
+        def locate(operation: Operation, body: bytes = b"", path: str = "") -> str | None:
             if not runner.caught_up():
                 _log.warning("terraform's events lag; %s is not located", operation.name)
                 return None

@@ -36,7 +36,7 @@ from typing import Any
 from ..analysis.defects import Defect
 from ..analysis.plan import Plan, parse_plan
 from ..analysis.reconciliation import TERRAFORM, Observation, OutOfBand, analyse, unnoticed_drift
-from ..analysis.state import state_resources
+from ..analysis.state import StateResource, state_resources
 from ..analysis.stateful import STATEFUL_TYPES
 from ..emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
 from ..errors import ConvergeError, LoopError, TerraformError, WriterError
@@ -99,6 +99,7 @@ class Cloud:
         scratch_terraform(self._loop.stack, self, list(args), files)
 
     def _note(self, params: dict[str, Any], model: Any, **kwargs: Any) -> None:
+        # ``model``: botocore's OperationModel (botocore ships no type information).
         # Which object a call names (a queue URL, a VPC id): matched to state later.
         self._loop._params.append((self.access_key, model.name, _strings(params)))
 
@@ -321,7 +322,7 @@ class Loop:
         return True, error, completed
 
     def _out_of_band(
-        self, calls: list[Call], number: int, managed: list[Any], once: set[str]
+        self, calls: list[Call], number: int, managed: list[StateResource], once: set[str]
     ) -> list[OutOfBand]:
         identifiers: dict[str, set[str]] = {}
         for r in managed:

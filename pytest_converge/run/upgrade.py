@@ -77,7 +77,7 @@ def upgrade_from(
 
 
 def upgrade_fault_points(
-    stack: ScenarioStack, old_module_dir: str | Path, vars: Any = None
+    stack: ScenarioStack, old_module_dir: str | Path, vars: dict[str, Any] | None = None
 ) -> list[str]:
     """The mutating API calls of a clean upgrade apply (``["UpdateTable#1@aws_dynamodb_table.t"]``).
 
