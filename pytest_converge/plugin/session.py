@@ -409,7 +409,8 @@ class ConvergeSession:
             loop_alert=self.settings.loop_alert,
             stateful_types=self.stateful_types(),
         )
-        where = str(stack.template.root / stack.template.subdir)
+        template = stack.workspace.template
+        where = str(template.root / template.subdir)
         stack.worlds.share(self._clean_worlds.setdefault((where, emulator.name), {}))
         if live is not None:  # its steps and applying resources on the status line
             live.follow(stack)

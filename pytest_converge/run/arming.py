@@ -29,18 +29,19 @@ from ..terraform.runner import OpenApplies
 if TYPE_CHECKING:
     from ..faults import Operation, Proxy
     from ..faults.proxy import Locate
-    from ..terraform.runner import Runner
+    from ..terraform.workspace import Workspace
 
 _log = logging.getLogger("pytest_converge")
 
 
 class Armable(Protocol):
-    """What the arming uses of its Stack: the fault proxy, and the runner of its applies."""
+    """What the arming uses of its Stack: the fault proxy, and the workspace whose runner
+    runs its applies."""
 
     @property
     def proxy(self) -> Proxy: ...
     @property
-    def runner(self) -> Runner: ...
+    def workspace(self) -> Workspace: ...
 
 
 class ArmedApply:
@@ -68,7 +69,7 @@ class FaultArming:
         """Arm the proxy with ``faults`` for the apply about to run: a pinned fault fires
         only on its resource's calls. With ``clean`` (and faults), the apply may run in
         parallel: its calls are told to resources by what their requests say."""
-        runner = self._stack.runner
+        runner = self._stack.workspace.runner
         armed = ArmedApply(RequestMatcher(clean) if clean is not None and faults else None)
         matcher = armed.matcher
         gather = None
@@ -96,7 +97,7 @@ class FaultArming:
         the one whose type the call's service serves, if only one does; in a
         parallel grouped apply, the one the matcher tells.
         """
-        runner = self._stack.runner
+        runner = self._stack.workspace.runner
 
         def locate(operation: Operation, body: bytes = b"", path: str = "") -> str | None:
             if not runner.caught_up():
