@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .run.stack import ApplyResult, ConvergeFactory, RecoveryReport, Stack
     from .run.upgrade import UpgradeReport
     from .terraform.planfile import explain_plan
+    from .terraform.workspace import Workspace
 
 #: The rest of the public API, by the module that defines it, imported on first use
 #: (``pytest_converge.Stack``): a process that needs none of it (``converge-terraform``,
@@ -61,6 +62,7 @@ _LAZY = {
     ".run.stack": ("ApplyResult", "ConvergeFactory", "RecoveryReport", "Stack"),
     ".run.upgrade": ("UpgradeReport",),
     ".terraform.planfile": ("explain_plan",),
+    ".terraform.workspace": ("Workspace",),
 }  # fmt: skip
 _HOME = {name: (module, name) for module, names in _LAZY.items() for name in names}
 #: Public names defined under another name.
@@ -122,6 +124,7 @@ __all__ = [
     "UnsafeTargetError",
     "UnsupportedServiceError",
     "UpgradeReport",
+    "Workspace",
     "WriterError",
     "__version__",
     "explain_plan",

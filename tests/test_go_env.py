@@ -43,11 +43,11 @@ def test_under_xdist_the_provider_process_gets_them(pytester, monkeypatch):
 
         def test_env(converge):
             stack = converge(r"{module}")
-            pid = stack.runner.provider.pid
+            pid = stack.workspace.runner.provider.pid
             environ = Path(f"/proc/{{pid}}/environ").read_bytes().split(b"\\0")
-            assert stack.runner.env["GOMAXPROCS"] == "1"
+            assert stack.workspace.runner.env["GOMAXPROCS"] == "1"
             assert b"GOMAXPROCS=1" in environ
-            assert stack.runner.env["GOGC"] == "{GO_GC}"
+            assert stack.workspace.runner.env["GOGC"] == "{GO_GC}"
             assert b"GOGC={GO_GC}" in environ
         """
     )

@@ -73,7 +73,7 @@ WARNING_KINDS: frozenset[DefectKind] = frozenset(
 )
 
 
-def severity_of(kind: str) -> str:
+def severity_of(kind: DefectKind) -> str:
     """``"warning"`` for :data:`WARNING_KINDS`, else ``"error"``."""
     return WARNING if kind in WARNING_KINDS else ERROR
 

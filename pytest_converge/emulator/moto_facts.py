@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..analysis.defects import Defect
 from ..analysis.gaps import emulator_version, resource_type
@@ -40,6 +40,7 @@ from .moto_source import SourceIndex, normalise
 
 if TYPE_CHECKING:
     from ..faults import Call
+    from .base import Emulator
 
 __all__ = ["model_facts", "refusal_facts", "source_index"]
 
@@ -51,7 +52,7 @@ def source_index() -> SourceIndex:
 
 
 def model_facts(
-    defects: Sequence[Defect], emulator: Any, calls: Sequence[Call] = ()
+    defects: Sequence[Defect], emulator: Emulator, calls: Sequence[Call] = ()
 ) -> ModelFacts | None:
     """The facts about ``defects`` and the refused ``calls``, or None (not moto, or
     nothing to look up). ``calls`` are the run's, for the operations each resource's
@@ -83,7 +84,7 @@ def model_facts(
     )
 
 
-def refusal_facts(emulator: Any, calls: Sequence[Call]) -> ModelFacts | None:
+def refusal_facts(emulator: Emulator, calls: Sequence[Call]) -> ModelFacts | None:
     """The facts about the calls the emulator refused (for a failed run's error)."""
     return model_facts([], emulator, calls)
 

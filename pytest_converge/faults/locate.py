@@ -219,9 +219,10 @@ def serving(addresses: Sequence[str], service: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _signed_as(kind: str) -> frozenset[str]:
-    """The names a call of ``kind``'s service is signed with: its signing name and its name."""
-    found = service_of(kind)
+def _signed_as(type_: str) -> frozenset[str]:
+    """The names a call of resource type ``type_``'s service is signed with: its signing
+    name and its name."""
+    found = service_of(type_)
     if found is not None:
         return frozenset({found.signing_name, found.name})
-    return frozenset({kind.removeprefix("aws_").split("_")[0]})
+    return frozenset({type_.removeprefix("aws_").split("_")[0]})

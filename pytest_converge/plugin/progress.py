@@ -30,7 +30,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +210,7 @@ class Progress:
                     self._terminal = os.dup(reporter._tw._file.fileno())
             self._start(self._drawer)
 
-    def _start(self, target: Any) -> None:
+    def _start(self, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=target, name=f"converge-{target.__name__}", daemon=True)
         thread.start()
         self._threads.append(thread)

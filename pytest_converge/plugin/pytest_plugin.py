@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from _pytest import junitxml  # its stash key: the public way to the XML is a fixture
 
+from ..analysis.defects import Defect
+from ..emulator.base import Emulator
 from ..emulator.localstack import localstack_emulator
 from ..emulator.ministack import MiniStackEmulator
 from ..emulator.moto import MotoEmulator
@@ -26,7 +28,7 @@ from .collect.plans import gates_plans_only
 from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
 from .progress import PLUGIN_NAME, Progress
-from .session import get_session
+from .session import ConvergeSession, get_session
 
 __all__ = ["converge", "converge_emulator", "converge_toolchain"]
 
@@ -118,7 +120,7 @@ def _check_cli_config(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Any:
+def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulator | None:
     """The built-in backends: moto (embedded), LocalStack and MiniStack."""
     session = get_session(config)
     if backend == "moto":
@@ -251,7 +253,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _write_reports(session.config, converge)
 
 
-def report_data(converge: Any) -> dict[str, Any]:
+def report_data(converge: ConvergeSession) -> dict[str, Any]:
     """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
 
     return json_report(
@@ -264,7 +266,7 @@ def report_data(converge: Any) -> dict[str, Any]:
     )
 
 
-def _write_reports(config: pytest.Config, converge: Any) -> None:
+def _write_reports(config: pytest.Config, converge: ConvergeSession) -> None:
 
     report_path = converge.settings.report
     html_path = converge.settings.html
@@ -288,7 +290,9 @@ def _write_reports(config: pytest.Config, converge: Any) -> None:
         path.write_text(json.dumps(sarif, indent=2))
 
 
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
     session = get_session(config)
     fidelity = session.fidelity_lines()
     if fidelity:
@@ -305,7 +309,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if not session.defects:
         return
 
-    by_module: dict[str, list[Any]] = {}
+    by_module: dict[str, list[Defect]] = {}
     for d in session.defects:
         by_module.setdefault(d.module or "(module)", []).append(d)
     terminalreporter.section("convergence defects")

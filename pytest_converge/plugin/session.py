@@ -18,7 +18,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,8 @@ class ConvergeSession:
         #: moto out of range): the terminal summary warns, the JSON report's ``fidelity``.
         self.fidelity: dict[str, str] = {}
         self._fidelity_read: set[int] = set()
-        #: xdist controller: the workers (their ``workeroutput`` holds interrupted scenarios).
+        #: xdist controller: the workers (their ``workeroutput`` holds interrupted scenarios;
+        #: xdist's ``WorkerController``, which ships no type information).
         self._workers: list[Any] = []
         atexit.register(self.close)
 
@@ -347,8 +348,8 @@ class ConvergeSession:
         module: Path,
         *,
         variables: dict[str, Any] | None = None,
-        on_defects: Any = None,
-        on_seen: Any = None,
+        on_defects: Callable[[Stack, list[Defect]], None] | None = None,
+        on_seen: Callable[[Stack, list[Defect]], None] | None = None,
         reproduce: str = "",
         name: str | None = None,
         backend: str | None = None,
@@ -408,7 +409,8 @@ class ConvergeSession:
             loop_alert=self.settings.loop_alert,
             stateful_types=self.stateful_types(),
         )
-        where = str(stack.template.root / stack.template.subdir)
+        template = stack.workspace.template
+        where = str(template.root / template.subdir)
         stack.worlds.share(self._clean_worlds.setdefault((where, emulator.name), {}))
         if live is not None:  # its steps and applying resources on the status line
             live.follow(stack)

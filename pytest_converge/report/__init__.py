@@ -15,6 +15,7 @@ Values only known after apply are written as ``"(known after apply)"``.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, is_dataclass
@@ -29,6 +30,7 @@ from ..analysis.defects import (
     KINDS,
     WARNING,
     Defect,
+    DefectKind,
     severity_of,
 )
 from ..analysis.hints import show
@@ -43,7 +45,7 @@ SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/pytest-converge/pytest-converge"
 
 #: One line per defect kind: the summary's legend and the SARIF rules' descriptions.
-KIND_HELP: dict[str, str] = {
+KIND_HELP: dict[DefectKind, str] = {
     "permanent-diff": "the second and third plans still change an attribute: the module "
     "never converges",
     "needs-second-apply": "the second plan changed something, the third did not: one apply "
@@ -133,9 +135,9 @@ _ELEMENTS_SHOWN = 8
 
 
 def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
-    kind: str = d.kind
+    named: str = d.kind  # the kind as the heading names it, with its classification
     if d.classification and (d.kind != "escape-hatch" or d.classification != "unknown"):
-        kind += f" ({d.classification})"
+        named += f" ({d.classification})"
     where = d.address or "(no address)"
     if d.attribute and not where.endswith(d.attribute):
         where += f" . {d.attribute}"
@@ -144,7 +146,7 @@ def _block(n: int, d: Defect, occurrences: list[Defect]) -> list[str]:
         severity += " [suspected emulator gap]"
     if d.confirmed_by:
         severity += f" [confirmed on {d.confirmed_on}]"
-    head = f"{n}. {kind}{severity}: {where}"
+    head = f"{n}. {named}{severity}: {where}"
     if len(occurrences) > 1:
         scenarios = sorted({o.scenario for o in occurrences if o.scenario})
         head += f"  (x{len(occurrences)}" + (f": {', '.join(scenarios)})" if scenarios else ")")
@@ -373,8 +375,8 @@ def ran_with(toolchain: Mapping[str, Any]) -> str:
 
 
 def json_report(
-    modules: Iterable[Any],
-    scenarios: Iterable[Any],
+    modules: Iterable[str | os.PathLike[str]],
+    scenarios: Iterable[Mapping[str, Any] | object],
     defects: Iterable[Defect],
     loops: Iterable[Mapping[str, Any]] = (),
     toolchains: Mapping[str, Mapping[str, Any]] | None = None,
@@ -413,7 +415,7 @@ def json_report(
     }
 
 
-def _scenario(item: Any) -> dict[str, Any]:
+def _scenario(item: Mapping[str, Any] | object) -> dict[str, Any]:
     get = (
         item.get if isinstance(item, Mapping) else lambda k, default=None: getattr(item, k, default)
     )
@@ -540,7 +542,7 @@ def sarif_report(
 _SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
 
 
-def _rule(kind: str) -> dict[str, Any]:
+def _rule(kind: DefectKind) -> dict[str, Any]:
     text = KIND_HELP.get(kind, kind)
     warning = severity_of(kind) == WARNING
     help_text = text[0].upper() + text[1:] + "."
@@ -662,11 +664,11 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     given. Each document must be a version-1 report (:func:`json_report`).
     """
     modules: list[str] = []
-    scenarios: list[Any] = []
-    defects: list[Any] = []
+    scenarios: list[Mapping[str, Any]] = []
+    defects: list[Mapping[str, Any]] = []
     unverified: set[str] = set()
-    loops: list[Any] = []
-    toolchains: dict[str, Any] = {}
+    loops: list[Mapping[str, Any]] = []
+    toolchains: dict[str, Mapping[str, Any]] = {}
     fidelity: dict[str, str] = {}
     for i, doc in enumerate(documents):
         if not isinstance(doc, Mapping) or doc.get("version") != REPORT_VERSION:
@@ -698,7 +700,7 @@ def merge_reports(documents: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _counts(defects: Sequence[Any]) -> dict[str, Any]:
+def _counts(defects: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """:func:`count_defects` of report entries (their findings as the JSON has them)."""
     try:
         return count_defects(Defect.from_dict(dict(d)) for d in defects).to_dict()

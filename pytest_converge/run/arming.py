@@ -5,7 +5,7 @@ proxy with its faults through it, feeds the :class:`ArmedApply` it gets back
 terraform's events, and disarms the proxy when terraform ends::
 
     armed = stack.arming.arm(faults, clean)     # each fault fires on its resource's call
-    stack.terraform("apply", "-json", on_event=armed.see)
+    stack.workspace.terraform("apply", "-json", on_event=armed.see)
     unfired = stack.arming.disarm()
     armed.applying.addresses()                  # what a crash left open
 
@@ -19,7 +19,6 @@ and crashes gather into one cut (:class:`.faults.cut.Gather`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..faults import Crash, Fault
@@ -28,19 +27,21 @@ from ..faults.locate import CleanApply, RequestMatcher, applying_for
 from ..terraform.runner import OpenApplies
 
 if TYPE_CHECKING:
-    from ..faults import Proxy
-    from ..terraform.runner import Runner
+    from ..faults import Operation, Proxy
+    from ..faults.proxy import Locate
+    from ..terraform.workspace import Workspace
 
 _log = logging.getLogger("pytest_converge")
 
 
 class Armable(Protocol):
-    """What the arming uses of its Stack: the fault proxy, and the runner of its applies."""
+    """What the arming uses of its Stack: the fault proxy, and the workspace whose runner
+    runs its applies."""
 
     @property
     def proxy(self) -> Proxy: ...
     @property
-    def runner(self) -> Runner: ...
+    def workspace(self) -> Workspace: ...
 
 
 class ArmedApply:
@@ -68,7 +69,7 @@ class FaultArming:
         """Arm the proxy with ``faults`` for the apply about to run: a pinned fault fires
         only on its resource's calls. With ``clean`` (and faults), the apply may run in
         parallel: its calls are told to resources by what their requests say."""
-        runner = self._stack.runner
+        runner = self._stack.workspace.runner
         armed = ArmedApply(RequestMatcher(clean) if clean is not None and faults else None)
         matcher = armed.matcher
         gather = None
@@ -87,7 +88,7 @@ class FaultArming:
         """Disarm the proxy; returns the faults that never fired."""
         return self._stack.proxy.disarm()
 
-    def _locator(self, armed: ArmedApply) -> Callable[[Any, bytes, str], str | None]:
+    def _locator(self, armed: ArmedApply) -> Locate:
         """``locate(operation, body, path)`` for the proxy: the one resource whose apply
         makes the call.
 
@@ -96,9 +97,9 @@ class FaultArming:
         the one whose type the call's service serves, if only one does; in a
         parallel grouped apply, the one the matcher tells.
         """
-        runner = self._stack.runner
+        runner = self._stack.workspace.runner
 
-        def locate(operation: Any, body: bytes = b"", path: str = "") -> str | None:
+        def locate(operation: Operation, body: bytes = b"", path: str = "") -> str | None:
             if not runner.caught_up():
                 _log.warning("terraform's events lag; %s is not located", operation.name)
                 return None

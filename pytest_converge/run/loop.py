@@ -36,7 +36,7 @@ from typing import Any
 from ..analysis.defects import Defect
 from ..analysis.plan import Plan, parse_plan
 from ..analysis.reconciliation import TERRAFORM, Observation, OutOfBand, analyse, unnoticed_drift
-from ..analysis.state import state_resources
+from ..analysis.state import StateResource, state_resources
 from ..analysis.stateful import STATEFUL_TYPES
 from ..emulator.base import FAKE_ACCESS_KEY, TERRAFORM_ACCESS_KEY, access_key_for, blind_session
 from ..errors import ConvergeError, LoopError, TerraformError, WriterError
@@ -99,6 +99,7 @@ class Cloud:
         scratch_terraform(self._loop.stack, self, list(args), files)
 
     def _note(self, params: dict[str, Any], model: Any, **kwargs: Any) -> None:
+        # ``model``: botocore's OperationModel (botocore ships no type information).
         # Which object a call names (a queue URL, a VPC id): matched to state later.
         self._loop._params.append((self.access_key, model.name, _strings(params)))
 
@@ -136,7 +137,7 @@ class Loop:
         self._reported: dict[tuple[Any, ...], Defect] = {}
         # Proxy times are monotonic; terraform's events carry wall time.
         self._wall = time.time() - time.monotonic()
-        if not stack.applied:
+        if not stack.workspace.applied:
             stack.apply().raise_for_error()
         self._baseline()
 
@@ -196,7 +197,7 @@ class Loop:
         inline policies added by another resource, a queue's policy): that is
         not drift anybody made, so it must not be attributed to the first writer.
         """
-        done = self.stack.terraform(
+        done = self.stack.workspace.terraform(
             "apply",
             input=False,
             no_color=IsFlagged,
@@ -210,7 +211,7 @@ class Loop:
                 done.returncode,
                 done.diagnostics(),
                 done.stdout + done.stderr,
-                str(self.stack.workdir),
+                str(self.stack.workspace.workdir),
             )
 
     # -- one cycle -------------------------------------------------------------------------
@@ -249,7 +250,7 @@ class Loop:
                 # An empty plan with drift is applied too: it saves the refreshed state.
                 applied, apply_error, completed = self._apply()
         calls = proxy.calls
-        state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
+        state = state_resources(stack.workspace.read_state())
         managed = [r for r in state if r.is_managed]
         ours = [c for c in calls if c.access_key == TERRAFORM_ACCESS_KEY]
         observation = Observation(
@@ -273,7 +274,7 @@ class Loop:
         return observation
 
     def _plan(self) -> tuple[Plan | None, str | None, bool]:
-        done = self.stack.terraform(
+        done = self.stack.workspace.terraform(
             "plan",
             input=False,
             no_color=IsFlagged,
@@ -293,13 +294,13 @@ class Loop:
         drift_seen = any(e.get("type") == "resource_drift" for e in done.events)
         if done.returncode == 0 and not drift_seen:
             return Plan([], [], [], {"complete": True}), None, False
-        shown = self.stack.terraform(
+        shown = self.stack.workspace.terraform(
             "show", PLAN_FILE, json=IsFlagged, no_color=IsFlagged, check=True
         )
         return parse_plan(json.loads(shown.stdout)), None, drift_seen
 
     def _apply(self) -> tuple[bool, str | None, dict[str, float]]:
-        done = self.stack.terraform(
+        done = self.stack.workspace.terraform(
             "apply",
             PLAN_FILE,
             input=False,
@@ -317,11 +318,11 @@ class Loop:
         error = None
         if done.returncode != 0:
             error = "; ".join(d.text for d in done.diagnostics()) or f"apply exit {done.returncode}"
-        self.stack.note_applied()
+        self.stack.workspace.note_applied()
         return True, error, completed
 
     def _out_of_band(
-        self, calls: list[Call], number: int, managed: list[Any], once: set[str]
+        self, calls: list[Call], number: int, managed: list[StateResource], once: set[str]
     ) -> list[OutOfBand]:
         identifiers: dict[str, set[str]] = {}
         for r in managed:
@@ -444,11 +445,12 @@ def scratch_terraform(
     back, so to the Stack they are out-of-band. ``files`` maps paths (relative
     to the workspace's module dir) to extra file contents (override files).
     """
-    template = stack.template
-    scratch = Path(tempfile.mkdtemp(prefix="converge-console-", dir=stack.root.parent))
+    workspace = stack.workspace
+    template = workspace.template
+    scratch = Path(tempfile.mkdtemp(prefix="converge-console-", dir=workspace.root.parent))
     try:
         root = scratch / "ws"
-        shutil.copytree(stack.root, root, symlinks=True)
+        shutil.copytree(workspace.root, root, symlinks=True)
         workdir = root / template.subdir
         (workdir / PLAN_FILE).unlink(missing_ok=True)
         template.point(workdir, stack.proxy.endpoint, cloud.access_key)
@@ -456,7 +458,7 @@ def scratch_terraform(
             path = workdir / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-        runner = stack.workspace_runner(workdir, scratch, guarded=False)
+        runner = workspace.runner_for(workdir, scratch, guarded=False)
         name, *rest = args
         runner.run(name, *rest, input=False, no_color=IsFlagged, check=True)
     finally:
@@ -504,7 +506,7 @@ def _resource_location(stack: ScenarioStack, address: str) -> tuple[str, str, st
     if not modules:
         return rtype, rname, "."
     key = ".".join(m.split("[", 1)[0].removeprefix("module.") for m in modules)
-    manifest = read_json(stack.workdir / ".terraform" / "modules" / "modules.json")
+    manifest = read_json(stack.workspace.workdir / ".terraform" / "modules" / "modules.json")
     for entry in manifest.get("Modules") or []:
         if entry.get("Key") == key:
             return rtype, rname, entry.get("Dir") or "."

@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Collection, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.stalls import STALL_LIMITS, StallLimits
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
     from ..emulator.base import Emulator
     from ..faults import Fault, Proxy
     from ..faults.locate import CleanApply
-    from ..terraform.runner import Completed, Runner
-    from ..terraform.workspace import Template, Templates
+    from ..terraform.workspace import Workspace
     from .results import ApplyResult, Observations
     from .served_part import ServedPart
     from .touched import Touched
@@ -120,24 +118,15 @@ class ScenarioStack(Protocol):
     @property
     def ran_with(self) -> str: ...
     @property
-    def root(self) -> Path:
-        """The Stack's own directory (its workspace, ``workdir``, is inside it)."""
+    def workspace(self) -> Workspace:
+        """Its copy of the module: places, variables, state, and its terraform commands
+        (``workspace.terraform(...)``, ``workspace.applied``, ``workspace.adopt_state``,
+        ``workspace.runner_for`` another workspace; :class:`..terraform.workspace.Workspace`)."""
 
-    @property
-    def workdir(self) -> Path: ...
-    @property
-    def variables(self) -> dict[str, Any]: ...
-    @property
-    def templates(self) -> Templates: ...
-    @property
-    def template(self) -> Template: ...
     @property
     def emulator(self) -> Emulator: ...
     @property
     def proxy(self) -> Proxy: ...
-    @property
-    def applied(self) -> bool:
-        """The state holds a successful apply of this configuration."""
 
     # -- what it is doing ----------------------------------------------------------
     def step(self, step: Step, detail: str = "") -> None: ...
@@ -153,10 +142,6 @@ class ScenarioStack(Protocol):
     ) -> ApplyResult: ...
     def apply_for_points(self) -> ApplyResult: ...
     def plan(self) -> Plan: ...
-    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed: ...
-    def note_applied(self) -> None: ...
-    def adopt_state(self, state_file: Path) -> None: ...
-    def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner: ...
     def fresh_start(self) -> None: ...
     def check_emulator(self) -> None: ...
     @property

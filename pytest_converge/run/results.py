@@ -27,6 +27,7 @@ from ..analysis.untested import errored_addresses
 from ..analysis.upgrade_check import MovedHint, UpgradeAction
 from ..errors import FaultError, TerraformError, TerraformStalled
 from ..faults import Call, Fault, parse_fault
+from ..inventory import CloudObject
 from ..report import convergence_error, jsonable
 
 #: Default of ``--converge-loop-alert``: cycles without converging before it is a defect.
@@ -209,7 +210,7 @@ class RecoveryReport(DefectReport):
     second: ApplyResult | None
     plan: Plan | None
     seconds: float
-    created: list[Any] = field(default_factory=list)
+    created: list[CloudObject] = field(default_factory=list)
     #: The replay gave a different outcome: the scenario is not reproducible.
     flaky: bool = False
     #: The defects of the replay (empty when there was none).
@@ -282,7 +283,7 @@ class UpgradeReport(DefectReport):
     #: The clean re-apply after a fault (None without a fault).
     second: ApplyResult | None
     seconds: float
-    created: list[Any] = field(default_factory=list)
+    created: list[CloudObject] = field(default_factory=list)
     flaky: bool = False
     replayed: list[Defect] = field(default_factory=list)
     _findings: ClassVar[tuple[str, ...]] = ("defects", "replayed")

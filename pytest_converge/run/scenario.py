@@ -34,7 +34,6 @@ from ..analysis.writers import fault_addresses
 from ..errors import Diagnostic, FaultError
 from ..faults import Call, Fault
 from ..inventory import CloudObject
-from ..terraform.runner import read_json
 from .protocol import ScenarioStack, Step
 from .results import ApplyResult, Observations, outcome
 
@@ -137,7 +136,7 @@ class Scenario:
         after = stack.touched.inventory()
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
-        state = state_resources(read_json(stack.workdir / "terraform.tfstate"))
+        state = state_resources(stack.workspace.read_state())
         defects.extend(self.leftovers(created, state))
         covered = after.covered | baseline.covered
         defects.extend(self.world_check(clean, second, covered))

@@ -27,22 +27,21 @@ if TYPE_CHECKING:
     from ..analysis.defects import Defect
     from ..analysis.preflight import Preflight
     from ..emulator.base import Emulator
-    from ..terraform.runner import Runner
+    from ..terraform.workspace import Workspace
     from .protocol import RunSettings
     from .results import ApplyResult
 
 
 class Learner(Protocol):
-    """What the served part uses of its Stack: its backend, workspace and runner."""
+    """What the served part uses of its Stack: its backend and workspace (its state, and
+    the runner of its commands)."""
 
     @property
     def settings(self) -> RunSettings: ...
     @property
     def emulator(self) -> Emulator: ...
     @property
-    def workdir(self) -> Path: ...
-    @property
-    def runner(self) -> Runner: ...
+    def workspace(self) -> Workspace: ...
     @property
     def progress(self) -> Callable[[str], None]: ...
 
@@ -90,12 +89,12 @@ class ServedPart:
             return False
         self.untested.update(new)
         stack = self._stack
-        made = managed_in_state(stack.workdir)
+        made = managed_in_state(stack.workspace.workdir)
         if made:
             self._waiting = unreached(result.events, made, self.untested)
             self._servable = [a for a in made if a not in self.untested]
         else:
-            graph = Graph.from_dot(stack.runner.run("graph", check=True).stdout)
+            graph = Graph.from_dot(stack.workspace.terraform("graph", check=True).stdout)
             self._waiting = graph.waiting_on(self.untested)
             self._servable = graph.servable(self.untested)
         waiting = f"; {len(self._waiting)} resource(s) wait on it" if self._waiting else ""

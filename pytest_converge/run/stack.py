@@ -57,8 +57,8 @@ from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
 from ..terraform.provider import ReattachedProvider
-from ..terraform.runner import Completed, IsFlagged, Runner, read_json
-from ..terraform.workspace import VARS_FILE, Template, Templates, aws_addresses, aws_major
+from ..terraform.runner import Completed, IsFlagged, Runner
+from ..terraform.workspace import Template, Templates, Workspace, aws_addresses, aws_major
 from . import upgrade as upgrades
 from .arming import ArmedApply, FaultArming
 from .loop import Loop
@@ -112,17 +112,14 @@ class Stack:
         emulator_empty: bool = False,
     ) -> None:
         self.emulator = emulator
-        self.variables = dict(variables or {})
         self._classify = classify
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
         self._on_seen = on_seen
         #: Each step as a log line, ``<name>: <step>: <detail>`` (``--log-cli-level=INFO``).
         self.progress: Callable[[str], None] = progress or _log.info
-        #: The workspace templates the runs use.
-        self.templates = templates
-        self.template: Template = templates.get(module_dir)
-        self.module = self.template.module
+        template = templates.get(module_dir)
+        self.module = template.module
         #: The plain values the runs are made with (see :class:`.protocol.RunSettings`).
         self.settings = RunSettings(
             name=name or self.module.name,
@@ -133,12 +130,11 @@ class Stack:
             strict=strict,
         )
         self._start_record(emulator_empty)
-        self._read_module(inventory)
-        self._start_servers(workdir, reattach)
+        self._read_module(template, inventory)
+        self._start_servers(template, templates, workdir, dict(variables or {}), reattach)
 
     def _start_record(self, emulator_empty: bool) -> None:
         """What the runs have made, learned and found: nothing yet."""
-        self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
         self.defects: list[Defect] = []
@@ -152,12 +148,12 @@ class Stack:
         #: What arms the fault proxy for an apply and tells each call to its resource.
         self.arming = FaultArming(self)
 
-    def _read_module(self, listers: Callable[[Emulator], Any] | None) -> None:
+    def _read_module(self, template: Template, listers: Callable[[Emulator], Any] | None) -> None:
         """What the module declares (its providers' regions, its AWS resources) and, before
         any apply, what of it the backend is known not to serve."""
         emulator = self.emulator
         # The AWS resources and data sources the module and its modules declare.
-        addresses = aws_addresses(self.template.root / self.template.subdir)
+        addresses = aws_addresses(template.root / template.subdir)
         #: The regions and services the runs touched (the declared regions to start
         #: with), and the inventory of them.
         self.touched = Touched(emulator, self.module, addresses, listers)
@@ -169,13 +165,20 @@ class Stack:
         #: What the backend serves of the module: known before any apply (its preflight),
         #: then learned from the applies (the untested part, what later runs target).
         self.served = ServedPart(
-            self, preflight_of(addresses, emulator.name, aws_major(self.template.providers))
+            self, preflight_of(addresses, emulator.name, aws_major(template.providers))
         )
         preflight = self.served.preflight
         if preflight.unservable:
             self.progress(f"{self.settings.name}: pre-flight: {preflight.words(emulator.name)}")
 
-    def _start_servers(self, workdir: Path, reattach: bool) -> None:
+    def _start_servers(
+        self,
+        template: Template,
+        templates: Templates,
+        workdir: Path,
+        variables: dict[str, Any],
+        reattach: bool,
+    ) -> None:
         """Start the fault proxy and the egress guard, make the workspace in a directory of
         its own under ``workdir`` and its runner (with a reattached provider when
         ``reattach``); whatever fails on the way stops what had started."""
@@ -193,18 +196,24 @@ class Stack:
         provider: ReattachedProvider | None = None
         try:
             self.egress_guard.start()
-            self.workdir = self.template.instantiate(base, self.proxy.endpoint, self.variables)
-            #: The Stack's own directory (its workspace is ``workdir`` inside it).
-            self.root = base
-            env = {**self.templates.env(base), **self.egress_guard.proxy_env()}
+            copy = template.instantiate(base, self.proxy.endpoint, variables)
+            env = {**templates.env(base), **self.egress_guard.proxy_env()}
             env.update(sdk_endpoint(self.proxy.endpoint))
-            provider = _reattached_provider(self.template, self.workdir, env, reattach)
-            self.runner = Runner(
-                self.templates.toolchain.command,
-                self.workdir,
-                env,
-                self.settings.timeouts,
-                provider=provider,
+            provider = _reattached_provider(template, copy, env, reattach)
+            runner = Runner(
+                templates.toolchain.command, copy, env, self.settings.timeouts, provider=provider
+            )
+            #: Its copy of the module (in a directory of its own), variables, state and
+            #: the runner of its terraform commands.
+            self.workspace = Workspace(
+                template,
+                templates,
+                root=base,
+                workdir=copy,
+                variables=variables,
+                runner=runner,
+                endpoint=self.proxy.endpoint,
+                guard_env=self.egress_guard.proxy_env(),
             )
         except BaseException:
             # Cancelled (SIGTERM) can land here too: the caller never gets this Stack
@@ -325,7 +334,7 @@ class Stack:
     ) -> tuple[Completed | None, TerraformError | None]:
         """``terraform apply``: what it completed (None when it did not), and its error."""
         try:
-            done = self.runner.run(
+            done = self.workspace.terraform(
                 "apply",
                 input=False,
                 no_color=IsFlagged,
@@ -346,13 +355,14 @@ class Stack:
             done.returncode,
             done.diagnostics() or _signal_note(done),
             done.stdout + done.stderr,
-            str(self.workdir),
+            str(self.workspace.workdir),
         )
 
     def _keep_apply(self, result: ApplyResult, armed: list[Fault]) -> None:
         """What the Stack keeps of an apply: applied once, the last apply, its calls (and
         the watch its cut); a no-fault apply that failed with the emulator gone is its death."""
-        self.applied = self.applied or result.ok
+        if result.ok:
+            self.workspace.note_applied()
         self.last_apply = result
         self.watch.keep_cut(result)
         self.touched.note(result.calls)
@@ -373,7 +383,7 @@ class Stack:
         timeline: list[tuple[float, dict[str, Any]]] = []
         watch, stalls = self.watch.start(timeline)
         try:
-            done = self.runner.run(
+            done = self.workspace.terraform(
                 "plan",
                 input=False,
                 no_color=IsFlagged,
@@ -400,7 +410,7 @@ class Stack:
         if done.returncode == 0:
             self.last_plan = Plan([], [], [], {"complete": True}, _drifted(done))
         else:
-            shown = self.runner.run(
+            shown = self.workspace.terraform(
                 "show", planfile, json=IsFlagged, no_color=IsFlagged, check=True
             )
             self.last_plan = parse_plan(json.loads(shown.stdout))
@@ -408,7 +418,7 @@ class Stack:
 
     def state(self) -> dict[str, Any]:
         """The current state as ``terraform show -json`` prints it."""
-        shown = self.runner.run("show", json=IsFlagged, no_color=IsFlagged, check=True)
+        shown = self.workspace.terraform("show", json=IsFlagged, no_color=IsFlagged, check=True)
         return json.loads(shown.stdout) if shown.stdout.strip() else {}
 
     def outputs(self) -> dict[str, Any]:
@@ -416,7 +426,7 @@ class Stack:
 
         Sensitive outputs are included as values (this is a test run).
         """
-        data = read_json(self.workdir / "terraform.tfstate")
+        data = self.workspace.read_state()
         return {k: v.get("value") for k, v in (data.get("outputs") or {}).items()}
 
     # -- convergence ---------------------------------------------------
@@ -454,7 +464,7 @@ class Stack:
         they and what they block are left out the same way.
         """
         cut = {*cut, *self.cut_since_start()}
-        if not self.applied and not cut:
+        if not self.workspace.applied and not cut:
             self.step(Step.APPLY)
             result = self.apply()
             cut.update(self.cut_since_start())
@@ -465,7 +475,7 @@ class Stack:
         second = self.plan()
         state: list[str] = []
         if cut:
-            state = managed_in_state(self.workdir)
+            state = managed_in_state(self.workspace.workdir)
             after = split_after_cut(second, cut, state)
             for finding in self.watch.last_cut_findings():
                 finding.message = f"{finding.message}. {after.note()}"
@@ -507,7 +517,7 @@ class Stack:
         if not plan.drift or applied is None or not applied.events:
             return {}
         drifted = {rc.address: {top_attribute(a.path) for a in rc.attributes} for rc in plan.drift}
-        state = state_resources(read_json(self.workdir / "terraform.tfstate"))
+        state = state_resources(self.workspace.read_state())
         return sibling_writers(
             drifted,
             applied.events,
@@ -594,9 +604,9 @@ class Stack:
         return Stack(
             self.module,
             emulator=other,
-            templates=self.templates,
-            workdir=self.root.parent,
-            variables=self.variables,
+            templates=self.workspace.templates,
+            workdir=self.workspace.root.parent,
+            variables=self.workspace.variables,
             parallelism=self.settings.parallelism,
             timeouts=self.settings.timeouts,
             classify=self._classify,
@@ -615,8 +625,7 @@ class Stack:
 
     def reconfigure(self, vars: dict[str, Any]) -> None:
         """Set variable values for the runs that follow: a change landing in the code."""
-        self.variables.update(vars)
-        (self.workdir / VARS_FILE).write_text(json.dumps(self.variables, indent=2))
+        self.workspace.set_variables(vars)
 
     # -- faults --------------------------------------------------------
     def fault_points(self) -> list[str]:
@@ -760,31 +769,6 @@ class Stack:
         if self.on_step is not None:
             self.on_step(step, detail)
 
-    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed:
-        """Run one terraform command in this Stack's workspace (its provider, timeouts and
-        egress guard): :meth:`.terraform.Runner.run`'s arguments."""
-        return self.runner.run(cmd, *args, **options)
-
-    def note_applied(self) -> None:
-        """An apply run outside :meth:`apply` (a loop's cycle) succeeded, or was tried."""
-        self.applied = True
-
-    def adopt_state(self, state_file: Path) -> None:
-        """Make ``state_file`` (another workspace's, if it wrote one) this Stack's state:
-        the next :meth:`second_plan_defects` applies this configuration over it first."""
-        if state_file.exists():
-            shutil.copyfile(state_file, self.workdir / "terraform.tfstate")
-        self.applied = False
-
-    def workspace_runner(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner:
-        """A terraform runner for another workspace of this Stack (an old revision's, a
-        console change's scratch copy): the same engine, CLI config and timeouts; its
-        other hosts refused by this Stack's egress guard unless ``guarded`` is False."""
-        env = {**self.templates.env(root), **sdk_endpoint(self.proxy.endpoint)}
-        if guarded:
-            env.update(self.egress_guard.proxy_env())
-        return Runner(self.templates.toolchain.command, workdir, env, self.settings.timeouts)
-
     def take_run_findings(self, scenario: str) -> list[Defect]:
         """The egress and stalled defects gathered since the last call, one per host and
         resource, and the untested part once a scenario (part of the runner's interface)."""
@@ -796,15 +780,7 @@ class Stack:
         self.watch.clear()
         if not self._emulator_empty:
             self.emulator.reset()
-        for name in (
-            "terraform.tfstate",
-            "terraform.tfstate.backup",
-            ".terraform.tfstate.lock.info",
-        ):
-            path = self.workdir / name
-            if path.exists():
-                path.unlink()
-        self.applied = False
+        self.workspace.clear_state()
         self.last_apply = None
         self.served.start()
 
@@ -865,11 +841,9 @@ class Stack:
 
     def close(self, keep: bool = False) -> None:
         """Stop the proxies and the provider, and (unless ``keep``) delete the workspace."""
-        self.runner.close()
+        self.workspace.close(keep)
         self.proxy.stop()
         self.egress_guard.stop()
-        if not keep:
-            shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> Stack:
         return self
@@ -878,18 +852,18 @@ class Stack:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<Stack {self.settings.name} at {self.workdir}>"
+        return f"<Stack {self.settings.name} at {self.workspace.workdir}>"
 
     @property
     def engine(self) -> dict[str, str]:
         """``{"flavor": "terraform", "version": "1.11.4"}``: the engine every run uses."""
-        toolchain = self.templates.toolchain
+        toolchain = self.workspace.templates.toolchain
         return {"flavor": toolchain.flavor, "version": toolchain.version}
 
     @property
     def providers(self) -> dict[str, str]:
         """The provider versions init selected, by address (from the lock file)."""
-        return self.template.providers
+        return self.workspace.template.providers
 
     @property
     def backend(self) -> dict[str, str | None]:

@@ -30,6 +30,7 @@ from ..errors import TerraformError
 from ..faults import Fault, parse_fault
 from ..terraform.runner import IsFlagged
 from ..terraform.tfvars import AUTO_COPY, copy_test_vars
+from ..terraform.workspace import STATE_FILE
 from .protocol import ScenarioStack, Step
 from .results import ApplyResult, UpgradeReport
 from .scenario import Scenario, address_in, points, report_fields
@@ -77,7 +78,7 @@ def upgrade_from(
 
 
 def upgrade_fault_points(
-    stack: ScenarioStack, old_module_dir: str | Path, vars: Any = None
+    stack: ScenarioStack, old_module_dir: str | Path, vars: dict[str, Any] | None = None
 ) -> list[str]:
     """The mutating API calls of a clean upgrade apply (``["UpdateTable#1@aws_dynamodb_table.t"]``).
 
@@ -108,7 +109,7 @@ class _Upgrade:
     ) -> None:
         self.stack = stack
         self.old = old
-        self.variables = stack.variables if variables is None else variables
+        self.variables = stack.workspace.variables if variables is None else variables
         self.allowed = allowed
         self.scenario_label = scenario
         self.old_label = old_label or f"the old revision ({old})"
@@ -155,14 +156,15 @@ class _Upgrade:
         stack = self.stack
         if fresh:
             stack.fresh_start()
-        template = stack.templates.get(self.old)
-        root = stack.root.with_name(stack.root.name + "-old")
+        workspace = stack.workspace
+        template = workspace.templates.get(self.old)
+        root = workspace.root.with_name(workspace.root.name + "-old")
         shutil.rmtree(root, ignore_errors=True)
         try:
             workdir = template.instantiate(root, stack.proxy.endpoint, self.variables)
-            _copy_test_vars(self.old, stack.workdir, workdir)
+            _copy_test_vars(self.old, workspace.workdir, workdir)
             # The old revision's apply is refused egress like the Stack's own runs.
-            runner = stack.workspace_runner(workdir, root)
+            runner = workspace.runner_for(workdir, root)
             stack.step(Step.OLD_REVISION_APPLY, self.old_label)
             stack.proxy.clear()
             begun = time.monotonic()
@@ -183,7 +185,7 @@ class _Upgrade:
                     done.stdout + done.stderr,
                     str(workdir),
                 )
-            stack.adopt_state(workdir / "terraform.tfstate")
+            workspace.adopt_state(workdir / STATE_FILE)
             result = ApplyResult(True, None, time.monotonic() - begun, stack.proxy.calls)
             stack.touched.note(result.calls)  # the inventory lists what the old revision touched
         finally:

@@ -6,7 +6,7 @@ runs); a command the watch stopped is a ``stalled`` finding, and the egress the
 guard refused during a run an ``egress`` one, kept until the scenario takes them::
 
     watch = stack.watch.for_command()   # stuck on one call: TerraformStalled
-    stack.terraform("apply", watch=watch, ...)
+    stack.workspace.terraform("apply", watch=watch, ...)
     stack.watch.take("crash@CreateVpc#1")   # the egress and stalled findings since
 """
 

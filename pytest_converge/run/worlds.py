@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.state import state_resources
 from ..analysis.world_check import World
 from ..inventory.world import take_world
-from ..terraform.runner import read_json
 from .protocol import Step
 
 if TYPE_CHECKING:
     from ..emulator.base import Emulator
+    from ..terraform.workspace import Workspace
     from .results import ApplyResult
 
 
 class Recorder(Protocol):
-    """What the keeper uses of its Stack: its configuration, and a clean apply to record."""
+    """What the keeper uses of its Stack: its workspace (variables, state), and a clean
+    apply to record."""
 
     @property
-    def variables(self) -> dict[str, Any]: ...
-    @property
-    def workdir(self) -> Path: ...
+    def workspace(self) -> Workspace: ...
     @property
     def emulator(self) -> Emulator: ...
     def step(self, step: Step, detail: str = "") -> None: ...
@@ -82,7 +80,7 @@ class CleanWorlds:
         """Record what the clean apply just made: its state file (which resource a grouped
         run's leftover stands for, and what depends on what) and, when the emulator can
         tell, its world."""
-        self._states[self._key()] = read_json(self._stack.workdir / "terraform.tfstate")
+        self._states[self._key()] = self._stack.workspace.read_state()
         if self._types():  # the world to check recoveries against
             self._worlds[self._key()] = self.now()
 
@@ -107,11 +105,11 @@ class CleanWorlds:
     def now(self) -> World | None:
         """What the emulator holds now, matched to the state file."""
 
-        state = state_resources(read_json(self._stack.workdir / "terraform.tfstate"))
+        state = state_resources(self._stack.workspace.read_state())
         return take_world(self._stack.emulator, state)
 
     def _key(self) -> str:
-        return json.dumps(self._stack.variables, sort_keys=True, default=str)
+        return json.dumps(self._stack.workspace.variables, sort_keys=True, default=str)
 
     def _types(self) -> set[str]:
         """The types of this module whose objects the emulator's ``world()`` reads."""

@@ -24,12 +24,12 @@ from typing import Any
 
 from ..emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from ..errors import Diagnostic, ModuleError, TerraformError, ToolchainError
-from ..isolation.safety import ensure_loopback, terraform_env
+from ..isolation.safety import ensure_loopback, sdk_endpoint, terraform_env
 from ..storage import locked
 from .cliconfig import install_failure, provider_address
 from .hcl import HclError, blocks_of, local_source, module_blocks, module_tree, parse_file
 from .provider import AWS_ADDRESS, provider_binary
-from .runner import IsFlagged, Runner
+from .runner import Completed, IsFlagged, Runner, read_json
 from .toolchain import Toolchain
 
 OVERRIDE_FILE = "converge_override.tf"
@@ -504,6 +504,102 @@ class Template:
         for directory, configs in self.nested.items():
             nested, _ = provider_override(endpoint, configs, self.schema, access_key)
             (workdir / directory / OVERRIDE_FILE).write_text(nested)
+
+
+#: The state file a workspace's runs write (local state: every backend is overridden).
+STATE_FILE = "terraform.tfstate"
+
+
+class Workspace:
+    """One Stack's workspace: its copy of a :class:`Template` (``workdir``, inside
+    ``root``, the Stack's own directory), the variables written there, whether its
+    state holds an apply of this configuration, and the runner of its terraform
+    commands (its provider, CLI config, timeouts and egress guard)::
+
+        stack.workspace.terraform("destroy", "-auto-approve", check=True)
+        state = stack.workspace.read_state()
+    """
+
+    def __init__(
+        self,
+        template: Template,
+        templates: Templates,
+        *,
+        root: Path,
+        workdir: Path,
+        variables: dict[str, Any],
+        runner: Runner,
+        endpoint: str,
+        guard_env: Mapping[str, str],
+    ) -> None:
+        #: The initialised copy of the module this workspace was made from.
+        self.template = template
+        #: The session's templates (its toolchain, CLI config and plugin cache).
+        self.templates = templates
+        #: The Stack's own directory (``workdir`` is inside it).
+        self.root = root
+        #: Where terraform runs: the module's copy, pointed at the fault proxy.
+        self.workdir = workdir
+        #: The variable values written to :data:`VARS_FILE`.
+        self.variables = variables
+        #: Runs every terraform command of this workspace.
+        self.runner = runner
+        #: The state holds a successful apply of this configuration.
+        self.applied = False
+        self._endpoint = endpoint
+        self._guard_env = dict(guard_env)
+
+    @property
+    def state_file(self) -> Path:
+        """Where its runs keep their (local) state: ``workdir / "terraform.tfstate"``."""
+        return self.workdir / STATE_FILE
+
+    def read_state(self) -> dict[str, Any]:
+        """The state file as terraform wrote it (``{}`` before any apply)."""
+        return read_json(self.state_file)
+
+    def terraform(self, cmd: str, *args: str, **options: Any) -> Completed:
+        """Run one terraform command here: :meth:`.runner.Runner.run`'s arguments."""
+        return self.runner.run(cmd, *args, **options)
+
+    def note_applied(self) -> None:
+        """An apply here succeeded (or, for a loop's cycle run outside the Stack's
+        ``apply``, was tried): the state holds this configuration."""
+        self.applied = True
+
+    def set_variables(self, variables: Mapping[str, Any]) -> None:
+        """Set variable values for the runs that follow (a change landing in the code)."""
+        self.variables.update(variables)
+        (self.workdir / VARS_FILE).write_text(json.dumps(self.variables, indent=2))
+
+    def adopt_state(self, state_file: Path) -> None:
+        """Make ``state_file`` (another workspace's, if it wrote one) this one's state:
+        it holds no apply of this configuration yet."""
+        if state_file.exists():
+            shutil.copyfile(state_file, self.state_file)
+        self.applied = False
+
+    def clear_state(self) -> None:
+        """Remove the state, its backup and lock: the start of a scenario."""
+        for name in (STATE_FILE, f"{STATE_FILE}.backup", f".{STATE_FILE}.lock.info"):
+            (self.workdir / name).unlink(missing_ok=True)
+        self.applied = False
+
+    def runner_for(self, workdir: Path, root: Path, *, guarded: bool = True) -> Runner:
+        """A terraform runner for another workspace of the same Stack (an old revision's,
+        a console change's scratch copy, in ``workdir`` under ``root``): the same engine,
+        CLI config, endpoint and timeouts; its other hosts refused by the Stack's egress
+        guard unless ``guarded`` is False."""
+        env = {**self.templates.env(root), **sdk_endpoint(self._endpoint)}
+        if guarded:
+            env.update(self._guard_env)
+        return Runner(self.templates.toolchain.command, workdir, env, self.runner.timeouts)
+
+    def close(self, keep: bool = False) -> None:
+        """Stop the runner's provider and (unless ``keep``) delete the Stack's directory."""
+        self.runner.close()
+        if not keep:
+            shutil.rmtree(self.root, ignore_errors=True)
 
 
 def _text(path: Path) -> str:

@@ -1065,7 +1065,7 @@ def test_transit_gateway_and_vgw_routing_converge_on_aws5(
     # (DisassociateTransitGatewayRouteTable, DisableVgwRoutePropagation), as the
     # provider waits to see. (The attachment itself is left: moto 5.2 forgets a
     # deleted attachment at once, where the provider waits to read it ``deleted``.)
-    stack.terraform(
+    stack.workspace.terraform(
         "destroy",
         "-auto-approve",
         "-input=false",
@@ -1095,7 +1095,7 @@ def test_ec2_operations_moto_lacks_converge(converge, converge_emulator) -> None
     stack.assert_converged()
     assert stack.defects == [], stack.defects
     outputs = stack.outputs()
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     ec2 = converge_emulator.client("ec2", region="eu-west-1")
     [reservation] = ec2.describe_capacity_reservations(
         CapacityReservationIds=[outputs["capacity_reservation_id"]]

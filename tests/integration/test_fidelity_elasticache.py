@@ -392,7 +392,7 @@ def test_a_replication_group_on_its_parameter_group_converges_on_aws5(
     cache = converge_emulator.client("elasticache", region="eu-west-1")
     [cluster, _] = cache.describe_cache_clusters()["CacheClusters"]
     assert cluster["CacheParameterGroup"]["CacheParameterGroupName"] == "ex-replication-group"
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     groups = cache.describe_cache_parameter_groups()["CacheParameterGroups"]
     assert [g for g in groups if not g["CacheParameterGroupName"].startswith("default.")] == []
     assert cache.describe_cache_clusters()["CacheClusters"] == []

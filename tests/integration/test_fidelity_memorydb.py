@@ -174,7 +174,7 @@ def test_an_acl_and_a_parameter_group_converge_on_aws5(
     stack = converge(provider_line.pin(MODULES / "fidelity_memorydb"))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     db = converge_emulator.client("memorydb", region="eu-west-1")
     assert [a["Name"] for a in db.describe_acls()["ACLs"]] == ["open-access"]
     groups = db.describe_parameter_groups()["ParameterGroups"]

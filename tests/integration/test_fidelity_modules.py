@@ -106,7 +106,7 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     stack = converge(provider_line.pin(MODULES / "fidelity_rule_group_traffic_source"))
     _converges_with_no_finding(stack)
     assert stack.outputs()["firewall_endpoint_id"].startswith("vpce-")
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     firewall = converge_emulator.client("network-firewall", region="eu-west-1")
     assert firewall.list_rule_groups()["RuleGroups"] == []
     assert firewall.list_firewall_policies()["FirewallPolicies"] == []

@@ -469,7 +469,7 @@ def test_global_accelerators_converge_and_are_destroyed_on_aws5(
     ga = converge_emulator.client("globalaccelerator", region="us-west-2")
     [accelerator] = ga.list_accelerators()["Accelerators"]
     assert stack.outputs()["dns_name"] == accelerator["DnsName"]
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     assert ga.list_accelerators()["Accelerators"] == []
     assert ga.list_custom_routing_accelerators()["Accelerators"] == []
 
@@ -676,7 +676,7 @@ def test_route53_operations_moto_lacks_converge_on_aws5(
     ]
     [authorized] = route53.list_vpc_association_authorizations(HostedZoneId=zone)["VPCs"]
     assert authorized["VPCId"] == "vpc-0123456789abcdef0"
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     assert route53.list_cidr_collections()["CidrCollections"] == []
 
 
@@ -1170,7 +1170,7 @@ def test_opensearch_serverless_operations_moto_lacks_converge_on_aws5(
     assert aoss.batch_get_vpc_endpoint(ids=[endpoint])["vpcEndpointDetails"][0]["status"] == (
         "ACTIVE"
     )
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     assert aoss.list_access_policies(type="data")["accessPolicySummaries"] == []
     assert aoss.list_security_policies(type="network")["securityPolicySummaries"] == []
     assert aoss.list_vpc_endpoints()["vpcEndpointSummaries"] == []
@@ -1426,7 +1426,7 @@ def test_emr_serverless_and_prometheus_converge_on_aws5(
     stack = converge(provider_line.pin(MODULES / module))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     if module == "fidelity_emrserverless":
         emr = converge_emulator.client("emr-serverless", region="eu-west-1")
         states = {a["state"] for a in emr.list_applications()["applications"]}
@@ -1451,7 +1451,7 @@ def test_app_runner_converges_on_aws5(converge, converge_emulator, provider_line
     assert service["NetworkConfiguration"]["IngressConfiguration"] == {
         "IsPubliclyAccessible": False
     }
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     assert apprunner.list_services()["ServiceSummaryList"] == []
     assert apprunner.list_connections()["ConnectionSummaryList"] == []
 
@@ -1470,7 +1470,7 @@ def test_grafana_converges_on_aws5(converge, converge_emulator, provider_line) -
     workspace = stack.outputs()["workspace_id"]
     authentication = grafana.describe_workspace_authentication(workspaceId=workspace)
     assert authentication["authentication"]["saml"]["status"] == "CONFIGURED"
-    stack.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
     assert grafana.list_workspaces()["workspaces"] == []
 
 

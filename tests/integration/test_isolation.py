@@ -69,7 +69,7 @@ from pytest_converge.emulator.base import FAKE_ACCESS_KEY
 def test_network_converges(converge):
     stack = converge(r"{EXAMPLES / "network"}")
     # What terraform is started with: none of the shell's AWS settings or proxies.
-    env = stack.runner.env
+    env = stack.workspace.runner.env
     assert env["AWS_ACCESS_KEY_ID"] == FAKE_ACCESS_KEY
     for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "ALL_PROXY"):
         assert name not in env, name

@@ -55,8 +55,8 @@ def test_terraform_uses_the_stacks_provider_not_its_own(make_stack):
     stack = make_stack(MODULES / "vpc_and_subnet")
     # Without the installed provider terraform could not start one itself:
     # the runs below can only work through the reattached process.
-    shutil.rmtree(stack.workdir / ".terraform" / "providers")
-    provider = stack.runner.provider
+    shutil.rmtree(stack.workspace.workdir / ".terraform" / "providers")
+    provider = stack.workspace.runner.provider
     assert provider is not None
     stack.apply().raise_for_error()
     assert stack.plan().is_empty
@@ -70,14 +70,14 @@ def test_terraform_uses_the_stacks_provider_not_its_own(make_stack):
 
 def test_without_reattach_terraform_starts_its_own(make_stack):
     stack = make_stack(MODULES / "vpc_and_subnet", reattach=False)
-    assert stack.runner.provider is None
+    assert stack.workspace.runner.provider is None
     stack.apply().raise_for_error()
     assert stack.plan().is_empty
 
 
 def test_a_crash_kills_the_provider_and_the_next_run_gets_a_fresh_one(make_stack):
     stack = make_stack(MODULES / "vpc_and_subnet")
-    provider = stack.runner.provider
+    provider = stack.workspace.runner.provider
     assert provider is not None
     crashed = stack.apply(Crash("CreateVpc"))
     assert not crashed.ok and crashed.signalled is not None
@@ -89,7 +89,7 @@ def test_a_crash_kills_the_provider_and_the_next_run_gets_a_fresh_one(make_stack
 
 def test_an_interrupt_retires_the_provider_too(make_stack):
     stack = make_stack(MODULES / "vpc_and_subnet")
-    provider = stack.runner.provider
+    provider = stack.workspace.runner.provider
     assert provider is not None
     first = provider.reattach_env()  # waits until it serves
     interrupted = stack.apply(Interrupt("CreateVpc"))
@@ -127,7 +127,7 @@ def test_fault_outcomes_are_the_same_with_and_without_reattach(make_stack, modul
 
 def test_a_provider_that_cannot_serve_falls_back_to_terraforms_own(make_stack, tmp_path):
     stack = make_stack(MODULES / "two_queues")
-    provider = stack.runner.provider
+    provider = stack.workspace.runner.provider
     assert provider is not None
     provider.stop()
     # A provider build without -debug (2.x) exits without a reattach value.
@@ -136,7 +136,7 @@ def test_a_provider_that_cannot_serve_falls_back_to_terraforms_own(make_stack, t
     fake.chmod(0o755)
     provider.binary = fake
     stack.apply().raise_for_error()
-    assert stack.runner.provider is None
+    assert stack.workspace.runner.provider is None
     assert stack.plan().is_empty
 
 
@@ -144,13 +144,14 @@ def test_the_provider_runs_in_the_stacks_workdir_with_its_environment(make_stack
     monkeypatch.setenv("AWS_PROFILE", "nonexistent")
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
     stack = make_stack(MODULES / "two_queues")
-    provider = stack.runner.provider
+    provider = stack.workspace.runner.provider
     assert provider is not None
     provider.reattach_env()
     pid = provider.pid
-    assert os.readlink(f"/proc/{pid}/cwd") == str(stack.workdir)
+    assert os.readlink(f"/proc/{pid}/cwd") == str(stack.workspace.workdir)
     environ = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
-    assert b"TF_CLI_CONFIG_FILE=" + str(stack.runner.env["TF_CLI_CONFIG_FILE"]).encode() in environ
+    config_file = str(stack.workspace.runner.env["TF_CLI_CONFIG_FILE"])
+    assert b"TF_CLI_CONFIG_FILE=" + config_file.encode() in environ
     assert not any(e.startswith(b"AWS_PROFILE=") for e in environ)
     # The only proxy it knows is the Stack's own egress guard, never the user's.
     proxies = {e for e in environ if e.startswith(b"HTTPS_PROXY=")}
@@ -174,8 +175,8 @@ def test_a_killed_pytest_leaves_no_provider_behind(tmp_path, sig):
         "import time\n"
         "def test_hang(converge):\n"
         f"    stack = converge(r'{MODULES / 'two_queues'}')\n"
-        "    stack.runner.provider.reattach_env()\n"
-        f"    open(r'{pid_file}', 'w').write(str(stack.runner.provider.pid))\n"
+        "    stack.workspace.runner.provider.reattach_env()\n"
+        f"    open(r'{pid_file}', 'w').write(str(stack.workspace.runner.provider.pid))\n"
         "    time.sleep(600)\n"
     )
     proc = subprocess.Popen(

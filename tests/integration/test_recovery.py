@@ -82,7 +82,7 @@ def test_crash_after_create_table_cannot_recover(converge, provider_line):
     assert failed.address == "aws_dynamodb_table.orders"
     assert "already exists" in failed.message.lower()
     assert "terraform import" in failed.fix
-    assert processes_under(stack.workdir) == []
+    assert processes_under(stack.workspace.workdir) == []
 
 
 @pytest.mark.parametrize("fault", [LostResponse("CreateQueue"), Crash("CreateQueue")])
@@ -91,7 +91,7 @@ def test_sqs_create_queue_is_idempotent(converge, fault):
     report = stack.recover(fault)
     assert report.defects == [], report.defects
     assert report.ok
-    assert processes_under(stack.workdir) == []
+    assert processes_under(stack.workspace.workdir) == []
 
 
 @pytest.mark.converge(allow_defects=True)  # 5.x: what it may find is asserted below

@@ -135,10 +135,9 @@ def test_real_account_settings_are_neutralised(converge, tmp_path, provider_line
     # Signed with our fake key, or with the emulator's STS answer to the assume_role.
     assert any(c.operation == "AssumeRole" for c in result.calls)
     assert {c.access_key[:4] for c in result.calls if c.access_key} <= {"AKIA", "ASIA"}
-    assert not (stack.workdir / ".terraform" / "terraform.tfstate").exists() or (
-        '"type": "s3"' not in (stack.workdir / ".terraform" / "terraform.tfstate").read_text()
-    )
-    assert (stack.workdir / "terraform.tfstate").exists()  # local state, not S3
+    backend_state = stack.workspace.workdir / ".terraform" / "terraform.tfstate"
+    assert not backend_state.exists() or '"type": "s3"' not in backend_state.read_text()
+    assert stack.workspace.state_file.exists()  # local state, not S3
 
 
 @pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)

@@ -27,7 +27,7 @@ def _cpu_seconds(pid: int) -> float:
 def test_repeated_schema_and_config_calls_are_answered_once_per_build(converge, provider_line):
     stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
     stack.apply().raise_for_error()
-    provider = stack.runner.provider
+    provider = stack.workspace.runner.provider
     assert provider is not None and provider._relay is not None, "the Stack's provider is relayed"
     relay = provider._relay
     first = (relay.forwarded, relay.replayed)
@@ -55,13 +55,13 @@ def test_a_relayed_plan_is_the_plan_without_the_relay(converge, tmp_path):
     plans = []
     for relay in (True, False):
         stack = converge(module, vars={"cidr": "10.1.0.0/16"})
-        assert stack.runner.provider is not None
-        stack.runner.provider.relay_schema = relay
-        stack.runner.provider.stop()  # the next command starts it with the setting
+        assert stack.workspace.runner.provider is not None
+        stack.workspace.runner.provider.relay_schema = relay
+        stack.workspace.runner.provider.stop()  # the next command starts it with the setting
         stack.apply().raise_for_error()
         stack.reconfigure({"cidr": "10.2.0.0/16"})
         plan = stack.plan()
-        assert (stack.runner.provider._relay is not None) is relay
+        assert (stack.workspace.runner.provider._relay is not None) is relay
         plans.append(
             [
                 (
@@ -88,5 +88,6 @@ def test_a_relay_that_cannot_start_leaves_terraform_talking_to_the_provider(
     stack = converge(MODULES / "vpc_and_subnet")
     stack.apply().raise_for_error()
     assert stack.plan().is_empty
-    assert stack.runner.provider is not None and stack.runner.provider._relay is None
+    provider = stack.workspace.runner.provider
+    assert provider is not None and provider._relay is None
     assert "provider schema relay not started" in caplog.text

@@ -145,7 +145,8 @@ def test_bundled_engine_runs_apply_plan_and_a_graceful_interrupt(tmp_path, monke
         stack.apply().raise_for_error()
         stack.assert_converged()
         # Its provider's schema calls go through the relay, as with any other engine.
-        assert stack.runner.provider is not None and stack.runner.provider._relay is not None
+        provider = stack.workspace.runner.provider
+        assert provider is not None and provider._relay is not None
         report = stack.recover("interrupt@CreateVpc#1")
         assert report.first.signalled == 2 and not report.first.ok
         assert "execution halted" in str(report.first.error)  # terraform's graceful stop

@@ -26,7 +26,7 @@ def test_dynamodb_table_v1_2_0_replaces_an_autoscaled_table(converge):
     # the old table of the same name waits for the autoscaling target that now
     # points at the new one (until the apply timeout). The plan is what this test
     # checks; a short timeout keeps it from costing the suite ten minutes.
-    stack.runner.timeouts["apply"] = 60
+    stack.workspace.runner.timeouts["apply"] = 60
     report = stack.upgrade_from(PUBLIC / "v1.1.1" / "root")
     assert (report.action(OLD), report.action(NEW)) == ("delete", "create")
     [hint] = report.moved

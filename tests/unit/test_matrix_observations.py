@@ -61,16 +61,27 @@ def _module_diff() -> Defect:
     )
 
 
+class _Workspace:
+    """A workspace no run writes to: its state is empty, whether applied is told."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.variables: dict[str, Any] = {}
+        self.applied = False
+
+    def read_state(self) -> dict[str, Any]:
+        return {}
+
+
 class ToldStack(Stack):
     """The real Stack's judging, over runs told rather than made."""
 
-    def __init__(self, workdir: Path) -> None:  # no workspace, proxy, provider
+    def __init__(self, workdir: Path) -> None:  # no copy of a module, proxy, provider
         self.settings = RunSettings(name="mods/net")
         self.emulator = _Emulator()  # type: ignore[assignment]
-        self.workdir = workdir
+        self.workspace = _Workspace(workdir)  # type: ignore[assignment]
         # Nothing is listed: the runs are told, no object is made.
         self.touched = Touched(self.emulator, workdir, (), listers=lambda emulator: [])
-        self.applied = False
         self.last_apply: ApplyResult | None = None
         self.last_plan: Plan | None = None
         self._on_defects = None
@@ -78,7 +89,6 @@ class ToldStack(Stack):
         self.applies: list[ApplyResult] = []
         self.reports: list[Any] = []
         self._on_seen = None
-        self.variables: dict[str, Any] = {}
         self.parallelism = None
         self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
         self.served = ServedPart(self, Preflight())  # the backend serves all of it
@@ -92,7 +102,7 @@ class ToldStack(Stack):
 
     def fresh_start(self) -> None:
         self.runs.append(f"run {len(self.runs) + 1}")
-        self.applied = False
+        self.workspace.applied = False
         self.last_apply = None
 
     def check_emulator(self) -> None:
@@ -115,7 +125,7 @@ class ToldStack(Stack):
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         result = ApplyResult(ok=True, error=None, seconds=0.0, fired=armed)
         self.applies.append(result)
-        self.last_apply, self.applied = result, True
+        self.last_apply, self.workspace.applied = result, True
         return result
 
     def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]:

@@ -21,7 +21,7 @@ import time
 import zlib
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pytest
 
@@ -205,7 +205,14 @@ def _decide_next(batch: _Batch) -> str | None:
     return verdict.label
 
 
-def _xdist_worker(config: pytest.Config) -> Any:
+class _Sending(Protocol):
+    """What the reporting uses of xdist's ``WorkerInteractor`` (xdist ships no type
+    information): the index of the item whose reports it sends."""
+
+    item_index: int
+
+
+def _xdist_worker(config: pytest.Config) -> _Sending | Literal[False] | None:
     """On an xdist worker, the plugin that sends its reports (its ``item_index`` says
     whose they are); None elsewhere; False on a worker whose plugin is not found."""
     if not hasattr(config, "workerinput"):
@@ -217,7 +224,9 @@ def _xdist_worker(config: pytest.Config) -> Any:
 
 
 @contextlib.contextmanager
-def _reporting(worker: Any, session: pytest.Session, item: pytest.Item) -> Iterator[None]:
+def _reporting(
+    worker: _Sending | None, session: pytest.Session, item: pytest.Item
+) -> Iterator[None]:
     """Reports made meanwhile are ``item``'s: an xdist worker sends each report as the
     report of the item it runs, and checks so."""
     if worker is None:

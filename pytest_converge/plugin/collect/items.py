@@ -179,7 +179,7 @@ class ConvergeItem(ReportedItem):
                 self._record(run.defects, run.outcome, seconds, run.hit, run.decided)
 
     @contextlib.contextmanager
-    def _stack(self, name: str | None = None) -> Iterator[Any]:
+    def _stack(self, name: str | None = None) -> Iterator[Stack]:
         """A fresh Stack for this scenario, tracked by the session and closed after."""
 
         session = get_session(self.config)
@@ -209,7 +209,7 @@ class ConvergeItem(ReportedItem):
 
     def _record(
         self,
-        defects: Sequence[Any],
+        defects: Sequence[Defect],
         outcome: str,
         seconds: float,
         hit: str | None = None,

@@ -35,7 +35,7 @@ def make_stack(
     stack = get_session(config).stack(
         module, on_defects=on_defects, reproduce=reproduce, name=name, backend=choice.backend
     )
-    copy_test_vars(module, stack.workdir)
+    copy_test_vars(module, stack.workspace.workdir)
     return stack
 
 

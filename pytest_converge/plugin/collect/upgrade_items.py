@@ -25,15 +25,16 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ...analysis.defects import Defect
 from ...emulator.account import AccountView, stage_account
 from ...errors import ConvergeError
-from ...faults import parse_fault
+from ...faults import Fault, parse_fault
 from ...report import convergence_error
+from ...run.matrix import Verdict
 from ...run.stack import Stack
 from ...run.upgrade import upgrade_from
 from ...terraform.workspace import local_module_root, tree_digest
@@ -44,6 +45,9 @@ from .items import ConvergeItem
 from .points import module_digest, ordered
 from .revision import Revision, RevisionError, resolve_revision, revision
 from .stacks import make_stack
+
+if TYPE_CHECKING:
+    from .directory import ConvergeDirectory
 
 # -- upgrade fault points --------------------------------------------------------------------
 _points_key = pytest.StashKey[dict[str, tuple[list[str], str | None]]]()
@@ -75,7 +79,7 @@ def upgrade_points(config: pytest.Config, module: Path, old: Path) -> tuple[list
 
 
 # -- items -----------------------------------------------------------------------------------
-def upgrade_items(directory: Any) -> Iterator[pytest.Item]:
+def upgrade_items(directory: ConvergeDirectory) -> Iterator[pytest.Item]:
     """The upgrade and stage items of one root module (called by ``ConvergeDirectory``)."""
     ref = settings(directory.config).upgrade_from
     stages = settings(directory.config).stages
@@ -116,7 +120,7 @@ class UpgradeItem(ConvergeItem):
         self.extra: dict[str, Any] = {}
 
     @property
-    def fault(self) -> Any:
+    def fault(self) -> Fault | None:
         if self.scenario.startswith("upgrade-from@"):
             return None
         return parse_fault(self.scenario[len("upgrade-") :])
@@ -153,11 +157,11 @@ class UpgradeItem(ConvergeItem):
 
     def _record(
         self,
-        defects: Sequence[Any],
+        defects: Sequence[Defect],
         outcome: str,
         seconds: float,
         hit: str | None = None,
-        decided: Any = None,
+        decided: Verdict | None = None,
     ) -> None:
         super()._record(defects, outcome, seconds, hit, decided)
         name, value = self.user_properties[-1]
@@ -178,7 +182,7 @@ class StagesItem(UpgradeItem):
         self.stages = tuple(stages)
 
     @property
-    def fault(self) -> Any:
+    def fault(self) -> Fault | None:
         return None
 
     def runtest(self) -> None:
@@ -245,7 +249,9 @@ def pytest_configure(config: pytest.Config) -> None:
                 raise pytest.UsageError(str(exc)) from None
 
 
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
     """Where each module's upgrade and promotion ended."""
 
     session = get_session(config)

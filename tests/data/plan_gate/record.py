@@ -27,7 +27,7 @@ MODULE = REPO / "tests" / "modules" / "plan_gate"
 def record(stack: Any, name: str, **options: Any) -> dict[str, Any]:
     """``terraform plan -out tfplan`` (with ``options``) and its ``show -json``, written
     to ``<name>.json``."""
-    stack.runner.run(
+    stack.workspace.terraform(
         "plan",
         input=False,
         no_color=IsFlagged,
@@ -36,7 +36,9 @@ def record(stack: Any, name: str, **options: Any) -> dict[str, Any]:
         ok_codes=(0, 2),
         **options,
     )
-    shown = stack.runner.run("show", "tfplan", json=IsFlagged, no_color=IsFlagged, check=True)
+    shown = stack.workspace.terraform(
+        "show", "tfplan", json=IsFlagged, no_color=IsFlagged, check=True
+    )
     data = json.loads(shown.stdout)
     (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
     return data
