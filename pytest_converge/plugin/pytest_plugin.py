@@ -19,7 +19,7 @@ from ..emulator.ministack import MiniStackEmulator
 from ..emulator.moto import MotoEmulator
 from ..errors import ConvergeError, ToolchainError
 from ..isolation import cancel
-from ..report import json_report, junit_suite_properties, sarif_report, summary_lines
+from ..report import junit_suite_properties, sarif_report, summary_lines
 from ..report.html import html_report
 from ..terraform.cliconfig import read_cli_config
 from . import hookspecs
@@ -67,7 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "converge-collect-plans",
         ),  # after: it adds to args
         ("pytest_converge.plugin.collect.upgrade_items", "converge-collect-upgrade"),
-        ("pytest_converge.report.html_plugin", "converge-html"),
+        ("pytest_converge.plugin.html_plugin", "converge-html"),
     ):
         module = importlib.import_module(dotted)
         if not config.pluginmanager.is_registered(module):
@@ -253,25 +253,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _write_reports(session.config, converge)
 
 
-def report_data(converge: ConvergeSession) -> dict[str, Any]:
-    """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
-
-    return json_report(
-        sorted(converge.modules),
-        converge.scenarios,
-        converge.defects,
-        loops=list(converge.loops.values()),
-        toolchains=converge.toolchains,
-        fidelity=converge.fidelity,
-    )
-
-
 def _write_reports(config: pytest.Config, converge: ConvergeSession) -> None:
 
     report_path = converge.settings.report
     html_path = converge.settings.html
     if report_path or html_path:
-        data = report_data(converge)
+        data = converge.report_data()
         # Users add their own keys (CI run id, commit) before it is written.
         config.hook.pytest_converge_report(config=config, report=data)
     if report_path:

@@ -32,7 +32,7 @@ from ..emulator.localstack import localstack_missing
 from ..emulator.ministack_fidelity import MINISTACK_VERSIONS
 from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
 from ..isolation.safety import ensure_loopback
-from ..report import jsonable
+from ..report import json_report, jsonable
 from ..run.stack import Stack
 from ..terraform.toolchain import Toolchain, resolve_toolchain
 from ..terraform.workspace import Templates, aws_addresses
@@ -177,6 +177,17 @@ class ConvergeSession:
         workeroutput = getattr(self.config, "workeroutput", None)
         if workeroutput is not None and self.fidelity:
             workeroutput[FIDELITY_OUTPUT] = dict(self.fidelity)
+
+    def report_data(self) -> dict[str, Any]:
+        """The JSON report of the run so far (before the ``pytest_converge_report`` hook)."""
+        return json_report(
+            sorted(self.modules),
+            self.scenarios,
+            self.defects,
+            loops=list(self.loops.values()),
+            toolchains=self.toolchains,
+            fidelity=self.fidelity,
+        )
 
     def fidelity_lines(self) -> list[str]:
         """The terminal summary's warning: each behaviour left out, and why (a MiniStack

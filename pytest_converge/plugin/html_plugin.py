@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from ..plugin.pytest_plugin import report_data
-from ..plugin.session import get_session
-from .html import html_fragment
+from ..report.html import html_fragment
+from .session import get_session
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -23,5 +22,5 @@ def pytest_html_results_summary(
 
     converge = get_session(session.config)
     if converge.scenarios:
-        data: dict[str, Any] = report_data(converge)
+        data: dict[str, Any] = converge.report_data()
         prefix.append(html_fragment(data, title="pytest-converge: convergence scenarios"))
