@@ -545,6 +545,8 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
     classification = ctx.classify(f"output.{out.name}", out.name, out.declared, out.observed)
     declared = out.declared if out.declared is not UNKNOWN else "(known after apply)"
     observed = out.observed
+    # A sensitive value is never shown, not even in the why or the fix ("write output x = ...").
+    shown = (SENSITIVE, SENSITIVE) if out.sensitive else (out.declared, out.observed)
     if out.sensitive:
         declared = observed = SENSITIVE
     return Defect(
@@ -562,11 +564,11 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
         why="the output is computed from a value that is recomputed on every run (a "
         "resource replaced each apply, timestamp(), uuid()) or only known after apply"
         if holds_unknown(out.declared)
-        else hints.why(classification, out.declared, out.observed),
+        else hints.why(classification, *shown),
         fix="derive the output from attributes that converge (ids, names, content hashes), "
         "not from a value recomputed on every run"
         if holds_unknown(out.declared) or classification == "unknown"
-        else hints.fix(classification, f"output {out.name}", out.declared, out.observed),
+        else hints.fix(classification, f"output {out.name}", *shown),
     )
 
 

@@ -859,6 +859,23 @@ def test_a_set_of_blocks_masked_whole_with_two_causes_stays_unknown():
     assert finding.classification == "unknown"
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("S3cret-Tok", "s3cret-tok"),
+        (["s3cret-b", "s3cret-a"], ["s3cret-a", "s3cret-b"]),
+        ("s3cret", ""),
+    ],
+    ids=["case", "order", "default"],
+)
+def test_a_sensitive_output_is_classified_and_never_shown_in_its_why_or_fix(before, after):
+    change = {"actions": ["update"], "before": before, "after": after, "after_unknown": False}
+    change.update(before_sensitive=True, after_sensitive=True)
+    [finding] = plan_defects(_plan(outputs={"token": change}))
+    assert finding.kind == "output-change" and finding.classification != "unknown"
+    assert "s3cret" not in json.dumps(finding.to_dict()).lower()
+
+
 def test_a_sorted_block_whose_write_only_secret_reads_back_empty_is_order():
     # As aws 3.39 plans it on moto (measured, tests/modules/listener_oidc): blocks paired
     # by position, the secret read back "" from the block that was at its index.
