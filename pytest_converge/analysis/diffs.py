@@ -44,6 +44,7 @@ from .plan import (
     AttributeChange,
     Plan,
     ResourceChange,
+    diff_values,
     holds_unknown,
     top_attribute,
 )
@@ -363,9 +364,13 @@ def _group_defect(
     if classification == "unknown" and "unknown" not in classes:
         # Every element explained: a set block that reads back as a new element has its
         # unset fields (null vs 0 or "") follow from the one real cause.
-        causes = {c for c in classes if c != "default"}
-        if len(causes) == 1:
-            classification = next(iter(causes))
+        classification = _one_cause(classes)
+    if classification == "unknown" and sensitive and rc.shown_top(top) == (SENSITIVE, SENSITIVE):
+        # A set of blocks with a sensitive member is sensitive whole (terraform's mask
+        # is `"user": true` for aws_mq_broker's users), so nothing can be shown to
+        # classify, and its blocks come in hash order: a block whose secret reads back
+        # otherwise moves, and blocks paired by position explain nothing.
+        classification = _paired_by_content(rc.address, top, declared, observed, ctx)
     counted = ", ".join(f"{n} {c}" for c, n in sorted(_count(classes).items()))
     message = f"{rc.address} {rc.action}: {top}: {len(group)} element changes ({counted})" + (
         " (forces replacement)" if any(a.forces_replacement for a in group) else ""
@@ -399,6 +404,33 @@ def _group_defect(
         fix=hints.fix(classification, top, declared, observed),
         **common,
     )
+
+
+def _one_cause(classes: list[str]) -> str:
+    """The one class of ``classes`` besides ``default`` (the unset fields of a block that
+    follow from it); ``unknown`` when there is not exactly one, or one is unknown."""
+    causes = {c for c in classes if c != "default"}
+    return next(iter(causes)) if len(causes) == 1 and "unknown" not in causes else "unknown"
+
+
+def _paired_by_content(address: str, top: str, declared: Any, observed: Any, ctx: _Context) -> str:
+    """The class of a list of blocks' changes with each declared block paired with the
+    observed block closest to it (fewest differing fields) rather than the one at its
+    index: the blocks of a set have no order of their own."""
+    if not (_dicts(declared) and _dicts(observed)) or len(declared) != len(observed):
+        return "unknown"
+    rest = list(range(len(observed)))
+    classes = []
+    for i, block in enumerate(declared):
+        j = min(rest, key=lambda k: len(diff_values(observed[k], block)))
+        rest.remove(j)
+        for path, was, wanted in diff_values(observed[j], block, f"{top}[{i}]"):
+            classes.append(ctx.classify(address, path, wanted, was))
+    return _one_cause(classes) if classes else "unknown"
+
+
+def _dicts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
 
 
 def _top_value(value: Any, top: str) -> Any:
@@ -513,6 +545,8 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
     classification = ctx.classify(f"output.{out.name}", out.name, out.declared, out.observed)
     declared = out.declared if out.declared is not UNKNOWN else "(known after apply)"
     observed = out.observed
+    # A sensitive value is never shown, not even in the why or the fix ("write output x = ...").
+    shown = (SENSITIVE, SENSITIVE) if out.sensitive else (out.declared, out.observed)
     if out.sensitive:
         declared = observed = SENSITIVE
     return Defect(
@@ -530,11 +564,11 @@ def _output_defect(out: Any, transient: bool, ctx: _Context) -> Defect:
         why="the output is computed from a value that is recomputed on every run (a "
         "resource replaced each apply, timestamp(), uuid()) or only known after apply"
         if holds_unknown(out.declared)
-        else hints.why(classification, out.declared, out.observed),
+        else hints.why(classification, *shown),
         fix="derive the output from attributes that converge (ids, names, content hashes), "
         "not from a value recomputed on every run"
         if holds_unknown(out.declared) or classification == "unknown"
-        else hints.fix(classification, f"output {out.name}", out.declared, out.observed),
+        else hints.fix(classification, f"output {out.name}", *shown),
     )
 
 

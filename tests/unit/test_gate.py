@@ -261,6 +261,56 @@ def test_a_nested_sensitive_value_is_never_shown() -> None:
         assert f'"{secret}"' not in text
 
 
+def test_a_sorted_block_with_a_write_only_secret_is_no_change_from_outside() -> None:
+    # An ALB listener's default actions declared out of their order, one with an OIDC
+    # client secret the API never returns: recorded as declared, refresh reads them
+    # sorted (the secret "" from the block that was at its index), the plan sets the
+    # declared order back. Classified as the plugin's own second plan does it, on what
+    # can be shown first: the API's order, not a change made outside terraform.
+    read_oidc = {"client_id": "app", "client_secret": "", "scope": "", "session_timeout": 0}
+    sent_oidc = {**read_oidc, "client_secret": "s3cret", "scope": None, "session_timeout": None}
+    oidc = {"type": "authenticate-oidc", "order": 1, "target_group_arn": ""}
+    forward = {"type": "forward", "order": 2, "target_group_arn": "tg"}
+    read = [{**oidc, "authenticate_oidc": [read_oidc]}, {**forward, "authenticate_oidc": []}]
+    recorded = [
+        {**forward, "authenticate_oidc": []},
+        {**oidc, "authenticate_oidc": [sent_oidc]},
+    ]
+    declared = [
+        {**forward, "authenticate_oidc": [read_oidc]},
+        {**oidc, "target_group_arn": "tg", "authenticate_oidc": [sent_oidc]},
+    ]
+    secret = {"authenticate_oidc": [{"client_secret": True}]}
+    none = {"authenticate_oidc": []}
+    address = "aws_lb_listener.this"
+    data = plan(
+        change(
+            address,
+            ("update",),
+            {"id": "l-1", "default_action": read},
+            {"id": "l-1", "default_action": declared},
+            before_sensitive={"default_action": [secret, none]},
+            after_sensitive={"default_action": [secret, secret]},
+        ),
+        resource_drift=[
+            change(
+                address,
+                ("update",),
+                {"id": "l-1", "default_action": recorded},
+                {"id": "l-1", "default_action": read},
+                before_sensitive={"default_action": [none, secret]},
+                after_sensitive={"default_action": [secret, none]},
+            )
+        ],
+        relevant_attributes=[{"resource": address, "attribute": ["default_action"]}],
+    )
+    found = gate_defects(data)
+    assert errors(found) == [("permanent-diff", address, "default_action")]
+    assert [d.classification for d in found if d.is_error] == ["order"]
+    text = json.dumps([defect_json(d) for d in found]) + format_defects(found)
+    assert "s3cret" not in text
+
+
 def test_a_value_known_only_after_apply() -> None:
     data = plan(
         change(
