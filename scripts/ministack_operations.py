@@ -216,8 +216,15 @@ def _routes() -> dict[str, dict[str, str]]:
         entries = _entries(service)
         if not entries:
             continue
+        requests = _requests(service)
+        if not requests:
+            # botocore cannot make its requests here (CloudFront KeyValueStore signs with
+            # SigV4A, which needs awscrt): the entry named after it is taken to get them.
+            entry = min(entries)
+            found[service] = dict.fromkeys(_model(service)["operations"], entry)
+            continue
         routed: dict[str, str] = {}
-        for operation, (method, path, headers, query) in _requests(service).items():
+        for operation, (method, path, headers, query) in requests.items():
             query = {**query, **_HINTS.get(service, {})}
             try:
                 entry = detect_service(method, path, headers, query)
