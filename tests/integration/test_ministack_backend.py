@@ -423,9 +423,9 @@ def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
 def test_zero_code_keeps_a_module_with_an_operation_gap_on_moto_and_pins_another(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A module needing an operation moto lacks in a service it has (a capacity
-    reservation: ec2) stays on moto, partly verified (MiniStack is known per service
-    only); another is pinned to MiniStack by ``--converge-module-backends``; a third
+    """A module needing an operation moto lacks in a service it has (a spot datafeed
+    subscription: ec2) stays on moto, partly verified (MiniStack's pre-flight finds
+    it lacks ``ec2:CreateSpotDatafeedSubscription`` too); another is pinned to MiniStack by ``--converge-module-backends``; a third
     stays on moto. The report names each module's backend."""
     import shutil
 
