@@ -12,9 +12,13 @@ Read from MiniStack's own dispatch, not from its documentation, in its two steps
    serialized by MiniStack's botocore, signed and sent to a loopback endpoint as the
    plugin's proxy sends it (captured before it leaves), and MiniStack's
    ``router.detect_service`` names the ``SERVICE_REGISTRY`` entry it reaches. A
-   botocore service counts as MiniStack's when its requests reach an entry that
-   bears one of its names (service, endpoint prefix, signing name); S3, the
+   botocore service counts as MiniStack's when its requests reach an entry spelled
+   as its name or endpoint prefix, or as its signing name when the entry has a module
+   of the service's name (``ses``'s ``ses_v2``; see :func:`_entries`, and
+   :data:`_ALSO_NAMED` for the three MiniStack serves under another name). S3, the
    router's fallback for any path it does not know, takes no other service's.
+   A service whose requests botocore cannot make here (SigV4A needs awscrt) is
+   taken whole by the entry named after it.
 2. **Which operations that service's module routes to code.** A service whose
    protocol names the operation in the request (query, ec2, json, cbor: ``Action``
    or ``X-Amz-Target``) hands it to a table in its module's ``handle_request``: a
@@ -28,13 +32,16 @@ Read from MiniStack's own dispatch, not from its documentation, in its two steps
    matches paths with regular expressions in code, which this does not read: its
    operations the router gives it are ``unlisted`` (served as far as the data can
    tell), all of them ``whole``. So is an action-named service whose table names
-   none of its operations.
+   none of its operations. Services that share a signing name and an endpoint
+   (``elb`` and ``elbv2``, ``neptune`` and ``rds``) reach the same table: an operation
+   both name is served by the other's code.
 
 The fidelity layer (``pytest_converge/emulator/ministack_fidelity``) is installed the
-way the plugin's boot installs it (loaded by path, :func:`install`), and the
-operations it adds to a table are listed under ``fidelity``. The format is
+way the plugin's boot installs it (loaded by path, its ``install()``), and the
+operations it adds to a table are listed under ``fidelity`` (none in 1.5.33: its
+behaviours replace handlers, they route no new operation). The format is
 ``data/served/moto.json``'s, read by :mod:`pytest_converge.emulator.served`;
-``tests/unit/test_served.py`` runs ``--check`` when MiniStack is installed.
+``tests/unit/test_served_ministack.py`` runs ``--check`` when MiniStack is installed.
 """
 
 from __future__ import annotations
@@ -389,7 +396,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=DATA)
     args = parser.parse_args(argv)
     os.environ.setdefault("LOG_LEVEL", "ERROR")
-    for name in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONFIG_FILE"):
+    # The user's AWS config and a fidelity layer turned off belong to no data file.
+    for name in (
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_CONFIG_FILE",
+        "CONVERGE_MINISTACK_FIDELITY_OFF",
+        "SERVICES",
+    ):
         os.environ.pop(name, None)
     data = build()
     text = render(data)
