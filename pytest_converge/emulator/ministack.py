@@ -27,7 +27,9 @@ Example::
 What it serves comes from data (``data/ministack_services.json``, written from its own service
 registry by ``scripts/ministack_services.py``): ``UNSUPPORTED_SERVICES``
 (:func:`pinned_unsupported`) are the aws provider's endpoint names none of whose spellings
-MiniStack routes (MemoryDB, RAM, Redshift...).
+MiniStack routes (MemoryDB, RAM, Redshift...). Per operation, the pre-flight reads
+``data/served/ministack.json`` (``served("ministack")``, written from its router and its
+services' dispatch tables by ``scripts/ministack_operations.py``).
 """
 
 from __future__ import annotations

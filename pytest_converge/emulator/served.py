@@ -1,10 +1,11 @@
 """Which AWS operations an emulator backend serves, as data read before any run.
 
-One data file per backend, ``data/served/<backend>.json``, written by
-``scripts/served_operations.py`` from the backend's own dispatch (for moto:
-the response methods its ``urls.py`` routes to, and the operations the
-fidelity layer adds), with services and operations named as botocore names
-them::
+One data file per backend, ``data/served/<backend>.json``, written from the
+backend's own dispatch (moto's by ``scripts/served_operations.py``: the response
+methods its ``urls.py`` routes to, and the operations the fidelity layer adds;
+MiniStack's by ``scripts/ministack_operations.py`` in its own Python: the service its
+router sends each request to, and the names that service's ``handle_request``
+looks up), with services and operations named as botocore names them::
 
     >>> moto = served("moto")
     >>> moto.serves("elasticache", "CreateCacheParameterGroup")

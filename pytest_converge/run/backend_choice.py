@@ -1,15 +1,17 @@
 """Which backend a module runs on: the run's, a pin, or the one that serves it.
 
 A module whose id matches a ``--converge-module-backends`` pattern runs on that
-backend. Otherwise a module that needs a service moto has no code for at all (the
-pre-flight names it) runs on MiniStack when one is installed (never provisioned
-for this: that needs the package registry) and it serves every service the module
-declares; its header and reports name the backend that served it. What MiniStack
-serves is known per service only, so an operation moto lacks in a service both
-have does not move the module (MiniStack may lack it too): it stays on the run's
-backend, where that part is left out and named (partly verified)::
+backend. Otherwise a module the pre-flight finds moto cannot serve (an operation
+it has no code for, or a whole service) runs on MiniStack when one is installed
+(never provisioned for this: that needs the package registry), MiniStack's own
+pre-flight finds every operation the module's resources make served
+(``data/served/ministack.json``), and it serves every service the module declares
+(types the operations data does not know are checked by their service); its
+header and reports name the backend that served it. A module MiniStack cannot
+serve either stays on the run's backend, where that part is left out and named
+(partly verified)::
 
-    choice = backend_for("mods/cache", addresses, "moto", pins=(), ministack=None)
+    choice = backend_for("mods/cache", addresses, "moto", pins=(), moto=None)
     choice.backend, choice.why      # "moto", ""
 """
 
@@ -40,13 +42,15 @@ def backend_for(
     *,
     pins: Sequence[tuple[str, str]] = (),
     moto: Preflight | None = None,
+    ministack: Preflight | None = None,
     ministack_unsupported: Collection[str] | None = None,
 ) -> BackendChoice:
     """The backend of ``module`` (its id), which declares ``addresses``.
 
-    ``moto`` is the module's pre-flight on moto (None: not asked), and
-    ``ministack_unsupported`` the services an installed MiniStack cannot serve (None: no
-    MiniStack installed).
+    ``moto`` and ``ministack`` are the module's pre-flights on each (None: not asked),
+    and ``ministack_unsupported`` the services an installed MiniStack cannot serve
+    (None: no MiniStack installed). Without MiniStack's pre-flight it is known per
+    service only, and a module moves only when what moto lacks is whole services.
     """
     for pattern, backend in pins:
         if fnmatch.fnmatchcase(module, pattern):
@@ -54,14 +58,21 @@ def backend_for(
             return BackendChoice(backend, why if backend != run_backend else "")
     if run_backend != "moto" or moto is None or moto.ok or ministack_unsupported is None:
         return BackendChoice(run_backend)
-    if not all(u.service_missing for u in moto.unservable):
-        return BackendChoice(run_backend)
     needs = {resource_service(a.removeprefix("data.").split(".")[0]) for a in addresses}
     if needs & set(ministack_unsupported):
         return BackendChoice(run_backend)
+    if ministack is None:
+        if not all(u.service_missing for u in moto.unservable):
+            return BackendChoice(run_backend)
+        lacks = sorted({u.service for u in moto.unservable})
+    elif not ministack.ok:
+        return BackendChoice(run_backend)
+    else:
+        lacks = sorted({f"{u.service}:{u.operation}" for u in moto.unservable})
     return BackendChoice(
         "ministack",
-        f"moto has no code for {', '.join(sorted({u.service for u in moto.unservable}))} "
-        f"({', '.join(sorted(moto.addresses))}); MiniStack serves every service the "
-        "module declares",
+        f"moto has no code for {', '.join(lacks)} ({', '.join(sorted(moto.addresses))}); "
+        "MiniStack serves every "
+        + ("operation the pre-flight checks and every " if ministack is not None else "")
+        + "service the module declares",
     )

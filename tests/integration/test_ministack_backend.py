@@ -423,10 +423,11 @@ def test_a_killed_pytest_leaves_no_ministack(tmp_path: Path) -> None:
 def test_zero_code_keeps_a_module_with_an_operation_gap_on_moto_and_pins_another(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A module needing an operation moto lacks in a service it has (a capacity
-    reservation: ec2) stays on moto, partly verified (MiniStack is known per service
-    only); another is pinned to MiniStack by ``--converge-module-backends``; a third
-    stays on moto. The report names each module's backend."""
+    """A module needing an operation moto lacks in a service it has (a spot datafeed
+    subscription: ec2) stays on moto, partly verified (MiniStack's pre-flight finds
+    it lacks ``ec2:CreateSpotDatafeedSubscription`` too); another is pinned to MiniStack
+    by ``--converge-module-backends``; a third stays on moto. The report names each
+    module's backend."""
     import shutil
 
     assert COMMAND is not None
@@ -451,3 +452,119 @@ def test_zero_code_keeps_a_module_with_an_operation_gap_on_moto_and_pins_another
         "mods/pinned": "ministack",
         "mods/queues": "moto",
     }, result.stdout.str()[-3000:]
+
+
+CIDR_ASSOCIATION = "aws_vpc_ipv4_cidr_block_association.extra"
+
+
+def test_the_pre_flight_names_an_operation_it_lacks_before_any_apply(
+    ministack: MiniStackEmulator, converge_toolchain: Any, tmp_path: Path
+) -> None:
+    """MiniStack serves EC2 and has no AssociateVpcCidrBlock (``data/served/ministack.json``,
+    from its EC2 dispatch table): the Stack knows it before any apply, the apply leaves
+    the association out and judges the VPC, and the finding says it was named before."""
+    templates = Templates(converge_toolchain, tmp_path / "templates")
+    stack = _stack(ministack, MODULES / "vpc_cidr_association", templates, tmp_path / "work")
+    try:
+        assert stack.last_apply is None and not stack.applied
+        assert [
+            (u.address, f"{u.service}:{u.operation}") for u in stack.served.preflight.unservable
+        ] == [(CIDR_ASSOCIATION, "ec2:AssociateVpcCidrBlock")]
+        found = stack.converged_defects()
+        assert [(d.kind, d.address, d.observed) for d in found] == [
+            ("untested", CIDR_ASSOCIATION, "ec2:AssociateVpcCidrBlock")
+        ]
+        assert found[0].evidence.startswith("named before the apply")
+        made = [r["address"] for r in stack.state()["values"]["root_module"]["resources"]]
+        assert made == ["aws_vpc.main"]
+    finally:
+        stack.close()
+
+
+def test_zero_code_on_ministack_says_the_pre_flight_before_the_apply(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--converge-backend ministack``: the pre-flight line names the association and
+    its operation before the clean apply starts, and the item passes partly verified."""
+    import shutil
+
+    assert COMMAND is not None
+    monkeypatch.setenv(EXECUTABLE_ENV, COMMAND.argv[0])  # pytester points HOME elsewhere
+    shutil.copytree(MODULES / "vpc_cidr_association", pytester.path / "mods" / "cidr")
+    result = pytester.runpytest_subprocess(
+        "--converge",
+        "mods",
+        "--converge-backend=ministack",
+        "--converge-faults=none",
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "0",
+        "--log-cli-level=INFO",
+        "--converge-report",
+        "report.json",
+    )
+    out = result.stdout.str() + result.stderr.str()
+    line = f"pre-flight: ministack cannot serve {CIDR_ASSOCIATION} (ec2:AssociateVpcCidrBlock)"
+    assert line in out, out[-3000:]
+    assert out.index(line) < out.index("mods/cidr: apply"), out[-3000:]  # before any apply
+    assert "partly verified" in out, out[-3000:]
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["partly_verified"]["mods/cidr"][0]["operation"] == "ec2:AssociateVpcCidrBlock"
+    assert not [d for d in report["defects"] if d["severity"] == "error"]
+    [untested] = [d for d in report["defects"] if d["kind"] == "untested"]
+    assert untested["evidence"].startswith("named before the apply"), untested
+
+
+#: (service, operation) pairs whose served answer the data gives, asked of MiniStack
+#: itself: a service's table names it, or its answer is "Unknown ... action".
+ASKED = [
+    ("ec2", "AssociateVpcCidrBlock"),
+    ("ec2", "CreateTransitGateway"),
+    ("ec2", "CreateSpotDatafeedSubscription"),
+    ("ecr", "PutRegistryPolicy"),
+    ("ecr", "CreatePullThroughCacheRule"),
+    ("ec2", "CreateVpc"),
+    ("ec2", "DescribeVpcs"),
+    ("ecr", "DescribeRepositories"),
+    ("elasticache", "CreateCacheParameterGroup"),
+    ("cloudwatch", "PutCompositeAlarm"),
+    ("sqs", "ListQueues"),
+]
+
+
+def _dummy(shape: Any, depth: int = 0) -> Any:
+    kind = getattr(shape, "type_name", "string")
+    if kind == "structure":
+        members = getattr(shape, "members", {})
+        required = getattr(shape, "required_members", [])
+        return {m: _dummy(members[m], depth + 1) for m in required} if depth < 4 else {}
+    return {"list": [], "map": {}, "integer": 1, "long": 1, "boolean": False}.get(kind, "x")
+
+
+def test_the_served_data_agrees_with_ministack_itself(ministack: MiniStackEmulator) -> None:
+    """Each operation the data says MiniStack lacks is answered "Unknown ... action"
+    (400 InvalidAction, at once); each it serves is answered otherwise."""
+    from botocore.config import Config
+    from botocore.exceptions import ClientError
+
+    from pytest_converge.emulator.served import served
+
+    options = ministack.client_options()
+    options["config"] = options["config"].merge(
+        Config(parameter_validation=False, retries={"max_attempts": 0})
+    )
+    said: dict[tuple[str, str], bool | None] = {}
+    for service, operation in ASKED:
+        client = ministack.session().client(service, **options)
+        model = client.meta.service_model.operation_model(operation)
+        params = _dummy(model.input_shape) if model.input_shape is not None else {}
+        method = {v: k for k, v in client.meta.method_to_api_mapping.items()}[operation]
+        try:
+            getattr(client, method)(**params)
+            said[(service, operation)] = True
+        except ClientError as exc:
+            error = exc.response.get("Error", {})
+            unknown = error.get("Code") == "InvalidAction" and "nknown" in error.get("Message", "")
+            said[(service, operation)] = not unknown
+    assert said == {(s, o): served("ministack").serves(s, o) for s, o in ASKED}

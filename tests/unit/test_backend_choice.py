@@ -33,9 +33,56 @@ def test_a_module_needing_a_service_moto_lacks_goes_to_a_ministack_that_serves_i
 
 
 def test_an_operation_moto_lacks_in_a_service_it_has_stays_on_moto() -> None:
-    """MiniStack is known per service only: it may lack that operation too."""
+    """Without MiniStack's pre-flight it is known per service only: it may lack that
+    operation too."""
     choice = backend_for("m", CACHE, "moto", moto=Preflight((GROUP,)), ministack_unsupported=set())
     assert (choice.backend, choice.why) == ("moto", "")
+
+
+def test_an_operation_moto_lacks_goes_to_a_ministack_whose_pre_flight_serves_it() -> None:
+    choice = backend_for(
+        "m", CACHE, "moto", moto=Preflight((GROUP,)), ministack=Preflight(),
+        ministack_unsupported=set(),
+    )  # fmt: skip
+    assert choice.backend == "ministack"
+    assert "elasticache:CreateUserGroup" in choice.why and "every operation" in choice.why
+
+
+def test_not_when_ministacks_pre_flight_names_a_gap_too() -> None:
+    spot = Unservable(
+        "aws_spot_datafeed_subscription.s",
+        "aws_spot_datafeed_subscription",
+        "ec2",
+        "CreateSpotDatafeedSubscription",
+        Phase.CREATE,
+    )
+    addresses = ["aws_spot_datafeed_subscription.s"]
+    both = Preflight((spot,))
+    choice = backend_for(
+        "m", addresses, "moto", moto=both, ministack=both, ministack_unsupported=set()
+    )
+    assert (choice.backend, choice.why) == ("moto", "")
+    # A whole service moto lacks, and an operation MiniStack lacks: it stays too.
+    lacking = backend_for(
+        "m", MAPS, "moto", moto=Preflight((MAP,)), ministack=both, ministack_unsupported=set()
+    )
+    assert lacking.backend == "moto"
+
+
+def test_the_real_data_moves_a_composite_alarm_and_keeps_a_vpc_cidr_association() -> None:
+    """Read from the shipped data: moto has no PutCompositeAlarm and MiniStack's
+    CloudWatch table routes it; MiniStack has no AssociateVpcCidrBlock, which moto serves."""
+    from pytest_converge.emulator.served import preflight_of
+
+    group = ["aws_cloudwatch_composite_alarm.a", "aws_vpc.v"]
+    moved = backend_for(
+        "m", group, "moto", moto=preflight_of(group, "moto", "5"),
+        ministack=preflight_of(group, "ministack", "5"), ministack_unsupported=set(),
+    )  # fmt: skip
+    assert moved.backend == "ministack", moved
+    cidr = ["aws_vpc.v", "aws_vpc_ipv4_cidr_block_association.a"]
+    assert preflight_of(cidr, "moto", "5").ok
+    assert not preflight_of(cidr, "ministack", "5").ok
 
 
 def test_not_when_ministack_lacks_a_service_the_module_declares_or_is_not_installed() -> None:

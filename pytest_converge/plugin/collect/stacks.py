@@ -63,5 +63,6 @@ def _choose(config: pytest.Config, module: Path) -> BackendChoice:
         found.backend,
         pins=found.module_backends,
         moto=moto,
+        ministack=preflight_of(addresses, "ministack") if installed else None,
         ministack_unsupported=pinned_unsupported() if installed else None,
     )
