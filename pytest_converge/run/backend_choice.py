@@ -1,15 +1,15 @@
 """Which backend a module runs on: the run's, a pin, or the one that serves it.
 
 A module whose id matches a ``--converge-module-backends`` pattern runs on that
-backend. Otherwise a module the pre-flight finds moto cannot serve (an operation
-it has no code for, or a whole service) runs on MiniStack when one is installed
-(never provisioned for this: that needs the package registry), MiniStack's own
-pre-flight finds every operation the module's resources make served
-(``data/served/ministack.json``), and it serves every service the module declares
-(types the operations data does not know are checked by their service); its
-header and reports name the backend that served it. A module MiniStack cannot
-serve either stays on the run's backend, where that part is left out and named
-(partly verified)::
+backend. Otherwise a module that needs a service moto has no code for at all (the
+pre-flight names it) runs on MiniStack when one is installed (never provisioned
+for this: that needs the package registry), MiniStack's own pre-flight finds every
+operation the module's resources make served (``data/served/ministack.json``), and
+it serves every service the module declares (types the operations data does not
+know are checked by their service); its header and reports name the backend that
+served it. An operation moto lacks in a service it has does not move the module:
+moto judges the rest as AWS answers (its fidelity layer), and that part is left
+out and named (partly verified), as is a module MiniStack cannot serve either::
 
     choice = backend_for("mods/cache", addresses, "moto", pins=(), moto=None)
     choice.backend, choice.why      # "moto", ""
@@ -49,8 +49,8 @@ def backend_for(
 
     ``moto`` and ``ministack`` are the module's pre-flights on each (None: not asked),
     and ``ministack_unsupported`` the services an installed MiniStack cannot serve
-    (None: no MiniStack installed). Without MiniStack's pre-flight it is known per
-    service only, and a module moves only when what moto lacks is whole services.
+    (None: no MiniStack installed). A module moves only when what moto lacks is
+    whole services and MiniStack serves all of it.
     """
     for pattern, backend in pins:
         if fnmatch.fnmatchcase(module, pattern):
@@ -61,14 +61,15 @@ def backend_for(
     needs = {resource_service(a.removeprefix("data.").split(".")[0]) for a in addresses}
     if needs & set(ministack_unsupported):
         return BackendChoice(run_backend)
-    if ministack is None:
-        if not all(u.service_missing for u in moto.unservable):
-            return BackendChoice(run_backend)
-        lacks = sorted({u.service for u in moto.unservable})
-    elif not ministack.ok:
+    # Only a whole service moto lacks moves a module: where moto lacks one operation,
+    # the rest of the module is better judged by moto (its fidelity layer answers as AWS
+    # does) than by MiniStack, whose answers elsewhere may differ from AWS's (a metric
+    # alarm's period and statistic read back empty beside a composite alarm).
+    if not all(u.service_missing for u in moto.unservable):
         return BackendChoice(run_backend)
-    else:
-        lacks = sorted({f"{u.service}:{u.operation}" for u in moto.unservable})
+    if ministack is not None and not ministack.ok:
+        return BackendChoice(run_backend)
+    lacks = sorted({u.service for u in moto.unservable})
     return BackendChoice(
         "ministack",
         f"moto has no code for {', '.join(lacks)} ({', '.join(sorted(moto.addresses))}); "
