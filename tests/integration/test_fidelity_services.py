@@ -226,6 +226,138 @@ def test_logs_keeps_a_query_definition(emulator, raw_moto) -> None:
         raw_moto.client("logs").put_query_definition(name="q", queryString="fields @x")
 
 
+def test_logs_keeps_a_log_anomaly_detector(emulator, raw_moto) -> None:
+    logs = emulator.client("logs")
+    logs.create_log_group(logGroupName="app")
+    group = logs.describe_log_groups()["logGroups"][0]["logGroupArn"]
+    made = logs.create_log_anomaly_detector(
+        logGroupArnList=[group], detectorName="app", evaluationFrequency="TEN_MIN",
+        tags={"team": "ops"},
+    )["anomalyDetectorArn"]  # fmt: skip
+    assert made.startswith("arn:aws:logs:us-east-1:") and ":anomaly-detector:" in made
+    read = logs.get_log_anomaly_detector(anomalyDetectorArn=made)
+    assert (read["detectorName"], read["logGroupArnList"]) == ("app", [group])
+    assert (read["evaluationFrequency"], read["anomalyVisibilityTime"]) == ("TEN_MIN", 21)
+    assert read["anomalyDetectorStatus"] == "INITIALIZING" and "filterPattern" not in read
+    assert logs.list_tags_for_resource(resourceArn=made)["tags"] == {"team": "ops"}
+    logs.update_log_anomaly_detector(
+        anomalyDetectorArn=made, enabled=False, evaluationFrequency="ONE_HOUR",
+        anomalyVisibilityTime=30,
+    )  # fmt: skip
+    read = logs.get_log_anomaly_detector(anomalyDetectorArn=made)
+    assert (read["evaluationFrequency"], read["anomalyVisibilityTime"]) == ("ONE_HOUR", 30)
+    assert read["anomalyDetectorStatus"] == "PAUSED"
+    [listed] = logs.list_log_anomaly_detectors(filterLogGroupArn=group)["anomalyDetectors"]
+    assert listed["anomalyDetectorArn"] == made
+    assert logs.list_log_anomaly_detectors(filterLogGroupArn=group + "x")["anomalyDetectors"] == []
+    create = logs.create_log_anomaly_detector
+    assert _error(create, logGroupArnList=[group + "-missing"]) == "ResourceNotFoundException"
+    logs.delete_log_anomaly_detector(anomalyDetectorArn=made)
+    get = logs.get_log_anomaly_detector
+    assert _error(get, anomalyDetectorArn=made) == "ResourceNotFoundException"
+    # The layer off: moto 5.2 has no log anomaly detectors.
+    raw = raw_moto.client("logs")
+    raw.create_log_group(logGroupName="app")
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented"):
+        raw.create_log_anomaly_detector(logGroupArnList=[group])
+
+
+def _metric_alarm(cloudwatch: Any, name: str) -> None:
+    cloudwatch.put_metric_alarm(
+        AlarmName=name, Namespace="AWS/EC2", MetricName="CPUUtilization", Statistic="Average",
+        Period=60, EvaluationPeriods=1, Threshold=80.0,
+        ComparisonOperator="GreaterThanThreshold",
+    )  # fmt: skip
+
+
+def test_cloudwatch_keeps_a_composite_alarm(emulator, raw_moto) -> None:
+    cloudwatch = emulator.client("cloudwatch")
+    _metric_alarm(cloudwatch, "cpu")
+    topic = "arn:aws:sns:us-east-1:123456789012:alarms"
+    rule = 'ALARM("cpu") OR ALARM(cpu)'
+    cloudwatch.put_composite_alarm(
+        AlarmName="any", AlarmRule=rule, AlarmActions=[topic], AlarmDescription="d",
+        ActionsSuppressor="cpu", ActionsSuppressorWaitPeriod=60,
+        ActionsSuppressorExtensionPeriod=120, Tags=[{"Key": "team", "Value": "ops"}],
+    )  # fmt: skip
+    asked = cloudwatch.describe_alarms(AlarmNames=["any"], AlarmTypes=["CompositeAlarm"])
+    [alarm] = asked["CompositeAlarms"]
+    assert asked["MetricAlarms"] == []
+    assert (alarm["AlarmRule"], alarm["AlarmActions"], alarm["OKActions"]) == (rule, [topic], [])
+    assert (alarm["ActionsEnabled"], alarm["AlarmDescription"]) == (True, "d")
+    assert (alarm["ActionsSuppressor"], alarm["ActionsSuppressorWaitPeriod"]) == ("cpu", 60)
+    assert alarm["ActionsSuppressorExtensionPeriod"] == 120
+    assert alarm["StateValue"] == "INSUFFICIENT_DATA"
+    assert alarm["AlarmArn"].endswith(":alarm:any")
+    tags = cloudwatch.list_tags_for_resource(ResourceARN=alarm["AlarmArn"])["Tags"]
+    assert tags == [{"Key": "team", "Value": "ops"}]
+    # Omitted AlarmTypes: metric alarms only.
+    plain = cloudwatch.describe_alarms()
+    assert [a["AlarmName"] for a in plain["MetricAlarms"]] == ["cpu"]
+    assert plain["CompositeAlarms"] == []
+    both = cloudwatch.describe_alarms(AlarmTypes=["CompositeAlarm", "MetricAlarm"])
+    assert (len(both["MetricAlarms"]), len(both["CompositeAlarms"])) == (1, 1)
+    # An update overwrites the configuration; the tags stay.
+    cloudwatch.put_composite_alarm(AlarmName="any", AlarmRule="OK(cpu)", ActionsEnabled=False)
+    [alarm] = cloudwatch.describe_alarms(AlarmTypes=["CompositeAlarm"])["CompositeAlarms"]
+    assert (alarm["AlarmRule"], alarm["ActionsEnabled"], alarm["AlarmActions"]) == (
+        "OK(cpu)", False, [],
+    )  # fmt: skip
+    assert "ActionsSuppressor" not in alarm and "AlarmDescription" not in alarm
+    cloudwatch.tag_resource(ResourceARN=alarm["AlarmArn"], Tags=[{"Key": "x", "Value": "y"}])
+    assert len(cloudwatch.list_tags_for_resource(ResourceARN=alarm["AlarmArn"])["Tags"]) == 2
+    put = cloudwatch.put_composite_alarm
+    assert _error(put, AlarmName="bad", AlarmRule="ALARM(missing)") == "ValidationError"
+    cloudwatch.delete_alarms(AlarmNames=["any"])
+    assert cloudwatch.describe_alarms(AlarmTypes=["CompositeAlarm"])["CompositeAlarms"] == []
+    # The layer off: moto 5.2 has no PutCompositeAlarm.
+    raw = raw_moto.client("cloudwatch")
+    _metric_alarm(raw, "cpu")
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented|InvalidAction"):
+        raw.put_composite_alarm(AlarmName="any", AlarmRule="ALARM(cpu)")
+
+
+def test_cloudwatch_keeps_a_metric_stream(emulator, raw_moto) -> None:
+    cloudwatch = emulator.client("cloudwatch")
+    firehose = "arn:aws:firehose:us-east-1:123456789012:deliverystream/metrics"
+    role = "arn:aws:iam::123456789012:role/metric-stream"
+    ask = {"Name": "all", "FirehoseArn": firehose, "RoleArn": role, "OutputFormat": "json"}
+    include = [{"Namespace": "AWS/EC2", "MetricNames": ["CPUUtilization"]}]
+    arn = cloudwatch.put_metric_stream(
+        **ask, IncludeFilters=include, Tags=[{"Key": "team", "Value": "ops"}]
+    )["Arn"]
+    assert arn.endswith(":metric-stream/all")
+    read = cloudwatch.get_metric_stream(Name="all")
+    assert (read["State"], read["IncludeFilters"], read["ExcludeFilters"]) == (
+        "running", include, [],
+    )  # fmt: skip
+    assert (read["RoleArn"], read["IncludeLinkedAccountsMetrics"]) == (role, False)
+    assert cloudwatch.list_tags_for_resource(ResourceARN=arn)["Tags"] == [
+        {"Key": "team", "Value": "ops"}
+    ]
+    cloudwatch.stop_metric_streams(Names=["all"])
+    cloudwatch.put_metric_stream(**{**ask, "OutputFormat": "opentelemetry1.0"})
+    read = cloudwatch.get_metric_stream(Name="all")
+    assert (read["State"], read["OutputFormat"]) == ("stopped", "opentelemetry1.0")
+    cloudwatch.start_metric_streams(Names=["all"])
+    [entry] = cloudwatch.list_metric_streams()["Entries"]
+    assert (entry["Name"], entry["State"], entry["Arn"]) == ("all", "running", arn)
+    cloudwatch.tag_resource(ResourceARN=arn, Tags=[{"Key": "x", "Value": "y"}])
+    cloudwatch.untag_resource(ResourceARN=arn, TagKeys=["team"])
+    assert cloudwatch.list_tags_for_resource(ResourceARN=arn)["Tags"] == [
+        {"Key": "x", "Value": "y"}
+    ]
+    both = {**ask, "IncludeFilters": include, "ExcludeFilters": include}
+    put = cloudwatch.put_metric_stream
+    assert _error(put, **both) == "InvalidParameterCombination"
+    cloudwatch.delete_metric_stream(Name="all")
+    cloudwatch.delete_metric_stream(Name="all")  # a missing stream: no error
+    assert _error(cloudwatch.get_metric_stream, Name="all") == "ResourceNotFoundException"
+    # The layer off: moto 5.2 has no metric streams.
+    with pytest.raises(ClientError, match=r"500|not been implemented|NotImplemented|InvalidAction"):
+        raw_moto.client("cloudwatch").put_metric_stream(**ask)
+
+
 def test_sns_keeps_a_data_protection_policy(emulator, raw_moto) -> None:
     sns = emulator.client("sns")
     topic = sns.create_topic(Name="orders")["TopicArn"]
@@ -2370,3 +2502,25 @@ def test_rds_a_clusters_custom_endpoints_are_kept(emulator, raw_moto) -> None:
     # The layer off: moto 5.2 has no CreateDBClusterEndpoint (an error page, not XML).
     with pytest.raises(ResponseParserError, match="500 Internal Server Error"):
         raw_moto.client("rds").describe_db_cluster_endpoints(DBClusterIdentifier="served")
+
+
+@pytest.mark.aws5_extra  # aws 3.39 has no metric stream, suppressor or anomaly detector
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_cloudwatch_composite_alarms_and_streams_converge_on_aws5(
+    converge, converge_emulator, provider_line
+) -> None:
+    """tests/modules/fidelity_cloudwatch on aws 5.100: a composite alarm with an actions
+    suppressor over two metric alarms, a metric stream to a Firehose delivery stream and
+    a log anomaly detector, which moto as released cannot serve; the second plan is
+    empty, and ``terraform destroy`` deletes them."""
+    stack = converge(provider_line.pin(MODULES / "fidelity_cloudwatch"))
+    stack.assert_converged()
+    assert stack.defects == [], stack.defects
+    stack.workspace.terraform("destroy", "-auto-approve", "-input=false", check=True, timeout=600)
+    cloudwatch = converge_emulator.client("cloudwatch", region="eu-west-1")
+    types = ["CompositeAlarm", "MetricAlarm"]
+    alarms = cloudwatch.describe_alarms(AlarmTypes=types)
+    assert alarms["CompositeAlarms"] == alarms["MetricAlarms"] == []
+    assert cloudwatch.list_metric_streams()["Entries"] == []
+    logs = converge_emulator.client("logs", region="eu-west-1")
+    assert logs.list_log_anomaly_detectors()["anomalyDetectors"] == []

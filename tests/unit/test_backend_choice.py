@@ -76,15 +76,18 @@ def test_not_when_ministacks_pre_flight_names_a_gap_too() -> None:
     assert lacking.backend == "moto"
 
 
-def test_the_real_data_keeps_a_composite_alarm_and_a_vpc_cidr_association_on_moto() -> None:
-    """Read from the shipped data: moto has no PutCompositeAlarm and MiniStack's
-    CloudWatch table routes it, but moto has CloudWatch: the module stays (on MiniStack
-    1.5.33 a metric alarm beside it reads back with period 0, statistic "" and actions
-    disabled: four false findings). MiniStack has no AssociateVpcCidrBlock, which moto
-    serves."""
+def test_the_real_data_keeps_an_operation_moto_lacks_and_a_vpc_cidr_association_on_moto() -> None:
+    """Read from the shipped data: moto has no PutProvisionedConcurrencyConfig and
+    MiniStack's Lambda table routes it, but moto has Lambda: the module stays (the case
+    this was written for, a composite alarm's PutCompositeAlarm beside a metric alarm that
+    MiniStack 1.5.33 reads back with period 0, statistic "" and actions disabled, is now
+    served by the fidelity layer, and stays on moto the more). MiniStack has no
+    AssociateVpcCidrBlock, which moto serves."""
     from pytest_converge.emulator.served import preflight_of
 
-    group = ["aws_cloudwatch_composite_alarm.a", "aws_vpc.v"]
+    alarm = ["aws_cloudwatch_composite_alarm.a", "aws_cloudwatch_metric_alarm.m"]
+    assert preflight_of(alarm, "moto", "5").ok
+    group = ["aws_lambda_provisioned_concurrency_config.a", "aws_vpc.v"]
     moved = backend_for(
         "m", group, "moto", moto=preflight_of(group, "moto", "5"),
         ministack=preflight_of(group, "ministack", "5"), ministack_unsupported=set(),

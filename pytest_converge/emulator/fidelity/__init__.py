@@ -55,6 +55,7 @@ SERVICES = (
     "ssm",
     "sqs",
     "logs",
+    "cloudwatch",
     "sns",
     "applicationautoscaling",
     "ssoadmin",

@@ -11,6 +11,16 @@ Following the CloudWatch Logs API reference
   (``DescribeLogGroups`` says ``dataProtectionStatus`` ``ACTIVATED``).
 - ``PutQueryDefinition``, ``DescribeQueryDefinitions``,
   ``DeleteQueryDefinition``: saved Logs Insights queries of the Region.
+- ``CreateLogAnomalyDetector``, ``GetLogAnomalyDetector``,
+  ``UpdateLogAnomalyDetector``, ``DeleteLogAnomalyDetector``,
+  ``ListLogAnomalyDetectors``: log anomaly detectors of the Region, at
+  ``arn:aws:logs:<region>:<account>:anomaly-detector:<id>``, watching one log group
+  (``logGroupArnList``, which must exist: ``ResourceNotFoundException``);
+  ``anomalyVisibilityTime`` is 21 days unless given (the user guide's default),
+  what else was not given stays absent; ``INITIALIZING`` when created, then
+  ``TRAINING``, and ``PAUSED`` while ``enabled`` is false; tagged through
+  ``TagResource``/``ListTagsForResource``. moto 5.2 has none, so every
+  ``aws_cloudwatch_log_anomaly_detector`` was untested.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ import time
 import uuid
 from typing import Any
 
-from . import Behaviour, behaviour, graft, patch
+from . import Behaviour, Kept, behaviour, graft, one_page, patch
 
 BEHAVIOURS: list[Behaviour] = []
 _API = "https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/"
@@ -199,3 +209,149 @@ def _query_definition() -> None:
     from moto.logs.responses import LogsResponse
 
     graft(QueryDefinitionResponse, onto=LogsResponse)
+
+
+#: The anomaly visibility time AWS gives a detector created without one, in days.
+ANOMALY_VISIBILITY_DAYS = 21
+
+
+class AnomalyDetector:
+    """One log anomaly detector (the fields GetLogAnomalyDetector answers)."""
+
+    def __init__(self, arn: str, given: dict[str, Any]) -> None:
+        self.arn = arn
+        self.created = self.modified = int(time.time() * 1000)
+        self.fields: dict[str, Any] = {
+            "detectorName": given.get("detectorName"),
+            "logGroupArnList": given["logGroupArnList"],
+            "evaluationFrequency": given.get("evaluationFrequency"),
+            "filterPattern": given.get("filterPattern"),
+            "anomalyDetectorStatus": "INITIALIZING",
+            "kmsKeyId": given.get("kmsKeyId"),
+            "anomalyVisibilityTime": given.get("anomalyVisibilityTime") or ANOMALY_VISIBILITY_DAYS,
+        }
+
+    def update(self, given: dict[str, Any]) -> None:
+        for name in ("evaluationFrequency", "filterPattern", "anomalyVisibilityTime"):
+            if given.get(name) is not None:
+                self.fields[name] = given[name]
+        if given.get("enabled") is False:
+            self.fields["anomalyDetectorStatus"] = "PAUSED"
+        elif self.fields["anomalyDetectorStatus"] == "PAUSED":
+            self.fields["anomalyDetectorStatus"] = "TRAINING"
+        self.modified = int(time.time() * 1000)
+
+    def described(self) -> dict[str, Any]:
+        answer = {k: v for k, v in self.fields.items() if v is not None}
+        answer["creationTimeStamp"] = self.created
+        answer["lastModifiedTimeStamp"] = self.modified
+        if self.fields["anomalyDetectorStatus"] == "INITIALIZING":
+            self.fields["anomalyDetectorStatus"] = "TRAINING"
+        return answer
+
+
+def _no_detector() -> Exception:
+    from moto.logs.exceptions import ResourceNotFoundException
+
+    return ResourceNotFoundException("The specified anomaly detector does not exist.")
+
+
+class AnomalyDetectorBackend:
+    """The Region's log anomaly detectors, by ARN (a LogsBackend mixin)."""
+
+    anomaly_detectors: Kept[AnomalyDetector] = Kept()
+
+    def create_log_anomaly_detector(self, given: dict[str, Any]) -> AnomalyDetector:
+        from moto.logs.exceptions import InvalidParameterException
+
+        groups = given.get("logGroupArnList") or []
+        if len(groups) != 1:
+            raise InvalidParameterException("You can specify only one log group ARN.")
+        _group(self, groups[0])
+        arn = (
+            f"arn:{self.partition}:logs:{self.region_name}:{self.account_id}:"  # type: ignore[attr-defined]
+            f"anomaly-detector:{uuid.uuid4()}"
+        )
+        made = self.anomaly_detectors[arn] = AnomalyDetector(arn, given)
+        if given.get("tags"):
+            self.tag_resource(arn, given["tags"])  # type: ignore[attr-defined]
+        return made
+
+    def get_log_anomaly_detector(self, arn: str) -> AnomalyDetector:
+        found = self.anomaly_detectors.get(arn)
+        if found is None:
+            raise _no_detector()
+        return found
+
+    def delete_log_anomaly_detector(self, arn: str) -> None:
+        if self.anomaly_detectors.pop(arn, None) is None:
+            raise _no_detector()
+        self.tagger.delete_all_tags_for_resource(arn)  # type: ignore[attr-defined]
+
+
+class AnomalyDetectorResponse:
+    """The log anomaly detector actions (a LogsResponse mixin)."""
+
+    def create_log_anomaly_detector(self) -> str:
+        names = (
+            "logGroupArnList",
+            "detectorName",
+            "evaluationFrequency",
+            "filterPattern",
+            "kmsKeyId",
+            "anomalyVisibilityTime",
+            "tags",
+        )
+        given = {name: self._get_param(name) for name in names}  # type: ignore[attr-defined]
+        made = self.logs_backend.create_log_anomaly_detector(given)  # type: ignore[attr-defined]
+        return json.dumps({"anomalyDetectorArn": made.arn})
+
+    def get_log_anomaly_detector(self) -> str:
+        arn = self._get_param("anomalyDetectorArn")  # type: ignore[attr-defined]
+        found = self.logs_backend.get_log_anomaly_detector(arn)  # type: ignore[attr-defined]
+        return json.dumps(found.described())
+
+    def update_log_anomaly_detector(self) -> str:
+        arn = self._get_param("anomalyDetectorArn")  # type: ignore[attr-defined]
+        found = self.logs_backend.get_log_anomaly_detector(arn)  # type: ignore[attr-defined]
+        names = ("evaluationFrequency", "filterPattern", "anomalyVisibilityTime", "enabled")
+        found.update({name: self._get_param(name) for name in names})  # type: ignore[attr-defined]
+        return "{}"
+
+    def delete_log_anomaly_detector(self) -> str:
+        arn = self._get_param("anomalyDetectorArn")  # type: ignore[attr-defined]
+        self.logs_backend.delete_log_anomaly_detector(arn)  # type: ignore[attr-defined]
+        return "{}"
+
+    def list_log_anomaly_detectors(self) -> str:
+        get = self._get_param  # type: ignore[attr-defined]
+        group = get("filterLogGroupArn")
+        found = [
+            d
+            for d in self.logs_backend.anomaly_detectors.values()  # type: ignore[attr-defined]
+            if not group or group in d.fields["logGroupArnList"]
+        ]
+        page, token = one_page(found, get("nextToken"), get("limit"), 50)
+        answer: dict[str, Any] = {
+            "anomalyDetectors": [{"anomalyDetectorArn": d.arn, **d.described()} for d in page]
+        }
+        if token:
+            answer["nextToken"] = token
+        return json.dumps(answer)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "logs.anomaly-detectors",
+    does="Create/Get/Update/Delete/ListLogAnomalyDetectors keep the Region's log anomaly "
+    "detectors (anomalyVisibilityTime 21 days unless given; PAUSED while disabled), tagged "
+    "by their ARN",
+    reference=_API + "API_CreateLogAnomalyDetector.html",
+    test=_TESTS + "test_logs_keeps_a_log_anomaly_detector",
+)
+def _anomaly_detectors() -> None:
+    from moto.logs.models import LogsBackend
+    from moto.logs.responses import LogsResponse
+
+    graft(AnomalyDetectorBackend, onto=LogsBackend)
+    graft(AnomalyDetectorResponse, onto=LogsResponse)
