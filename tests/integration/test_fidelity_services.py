@@ -310,6 +310,9 @@ def test_cloudwatch_keeps_a_composite_alarm(emulator, raw_moto) -> None:
     assert _error(put, AlarmName="bad", AlarmRule="ALARM(missing)") == "ValidationError"
     cloudwatch.delete_alarms(AlarmNames=["any"])
     assert cloudwatch.describe_alarms(AlarmTypes=["CompositeAlarm"])["CompositeAlarms"] == []
+    # Made again under its name: none of the deleted alarm's tags.
+    cloudwatch.put_composite_alarm(AlarmName="any", AlarmRule="ALARM(cpu)")
+    assert cloudwatch.list_tags_for_resource(ResourceARN=alarm["AlarmArn"])["Tags"] == []
     # The layer off: moto 5.2 has no PutCompositeAlarm.
     raw = raw_moto.client("cloudwatch")
     _metric_alarm(raw, "cpu")

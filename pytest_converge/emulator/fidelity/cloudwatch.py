@@ -12,7 +12,8 @@ Following the CloudWatch API reference
   ``Tags``. A rule naming an alarm that does not exist is a ``ValidationError``.
   ``DescribeAlarms`` answers the alarm types ``AlarmTypes`` asks for, and only
   metric alarms when it is omitted; ``DeleteAlarms`` deletes a composite alarm as
-  any other, and its ARN is tagged as a metric alarm's is. moto 5.2 keeps an
+  any other (and, unlike moto, its tags with it, as those of any alarm), and its
+  ARN is tagged as a metric alarm's is. moto 5.2 keeps an
   ``AlarmRule`` on its alarms but has no ``PutCompositeAlarm`` (and answers
   composite alarms to every ``DescribeAlarms``), so every
   ``aws_cloudwatch_composite_alarm`` was untested.
@@ -165,10 +166,13 @@ class CompositeAlarmResponse:
     does="PutCompositeAlarm creates or updates a composite alarm (its rule, actions, "
     "description and actions suppressor; INSUFFICIENT_DATA when new); DescribeAlarms answers "
     "the AlarmTypes asked for (metric alarms only when omitted); a rule naming a missing "
-    "alarm is a ValidationError",
+    "alarm is a ValidationError; DeleteAlarms deletes an alarm's tags with it",
     reference=_API + "API_PutCompositeAlarm.html",
     test=_TESTS + "test_cloudwatch_keeps_a_composite_alarm",
-    replaces={"moto.cloudwatch.responses:CloudWatchResponse.describe_alarms": "f660829b233baf0a"},
+    replaces={
+        "moto.cloudwatch.responses:CloudWatchResponse.describe_alarms": "f660829b233baf0a",
+        "moto.cloudwatch.models:CloudWatchBackend.delete_alarms": "3602fd647ddca19d",
+    },
 )
 def _composite_alarms() -> None:
     from moto.cloudwatch.models import CloudWatchBackend
@@ -192,6 +196,15 @@ def _composite_alarms() -> None:
         return ActionResult(found)
 
     patch(CloudWatchResponse, "describe_alarms", describe_alarms)
+    delete = CloudWatchBackend.delete_alarms
+
+    def delete_alarms(self: Any, alarm_names: list[str]) -> None:
+        gone = [self.alarms[n].alarm_arn for n in alarm_names if n in self.alarms]
+        delete(self, alarm_names)
+        for arn in gone:  # moto keeps them: an alarm made again under the name had them
+            self.tagger.delete_all_tags_for_resource(arn)
+
+    patch(CloudWatchBackend, "delete_alarms", delete_alarms)
 
 
 class MetricStream:
