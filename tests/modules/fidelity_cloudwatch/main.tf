@@ -1,6 +1,7 @@
 # CloudWatch composite alarms, metric streams and log anomaly detectors, which moto 5.2
 # lacks (the fidelity layer's cloudwatch.composite-alarms, cloudwatch.metric-streams and
-# logs.anomaly-detectors), as the terraform-aws-modules cloudwatch examples use them.
+# logs.anomaly-detectors), as the terraform-aws-modules cloudwatch v5.7.2 examples use them
+# (include and exclude filters, statistics configurations, an actions suppressor).
 provider "aws" {
   region = "eu-west-1"
 }
@@ -106,6 +107,31 @@ resource "aws_cloudwatch_metric_stream" "this" {
 
   tags = {
     Team = "ops"
+  }
+}
+
+resource "aws_cloudwatch_metric_stream" "percentiles" {
+  name_prefix   = "percentiles-"
+  role_arn      = aws_iam_role.stream.arn
+  firehose_arn  = aws_kinesis_firehose_delivery_stream.metrics.arn
+  output_format = "opentelemetry1.0"
+
+  exclude_filter {
+    namespace = "AWS/Logs"
+  }
+
+  exclude_filter {
+    namespace    = "AWS/Usage"
+    metric_names = ["CallCount"]
+  }
+
+  statistics_configuration {
+    additional_statistics = ["p99", "TM(10%:90%)"]
+
+    include_metric {
+      namespace   = "AWS/EC2"
+      metric_name = "CPUUtilization"
+    }
   }
 }
 
