@@ -48,6 +48,7 @@ __all__ = [
     "error_code",
     "find_silence",
     "find_stall",
+    "provider_sleep",
     "provisioning",
     "request_digest",
     "retried_egress",
@@ -86,7 +87,19 @@ STALL_LIMITS = StallLimits()
 #: resource type saying the provider polls that operation for an attribute the emulator
 #: never changes (DynamoDB replicas, a subnet's DNS64, an SQS redrive allow policy).
 #: 15 s leaves the provider three polls; on the 5.x corpus this saved ~35 s a stall.
-KNOWN_WAIT_LIMITS = StallLimits(repeats=3, seconds=15.0)
+KNOWN_WAIT_LIMITS = StallLimits(repeats=3, seconds=15.0, silence=15.0)
+
+#: Silent waits the aws provider makes on purpose, on every backend: after the call
+#: named, a resource of the type sleeps this many seconds before it first asks about
+#: the object. Longer than :attr:`StallLimits.silence`, so such a wait is always cut;
+#: knowing it, the watch cuts it after :attr:`KNOWN_WAIT_LIMITS`' silence instead,
+#: when every resource in flight is such a sleeper (nothing else could still call).
+#: ``(resource type, service:Operation) -> seconds``.
+PROVIDER_SLEEPS: dict[tuple[str, str], float] = {
+    # aws 5.x, opensearch waitForDomainCreation: tfresource.WithDelay(10*time.Minute)
+    # before the first DescribeDomain (AWS takes 15-30 minutes to create a domain).
+    ("aws_opensearch_domain", "es:CreateDomain"): 600.0,
+}
 
 
 class Answered(Protocol):
@@ -300,6 +313,24 @@ def find_silence(
     )
 
 
+def provider_sleep(stall: Stall, waiting: Sequence[str]) -> tuple[str, float] | None:
+    """The provider's own sleep that explains the silent wait ``stall`` (its resource
+    type and seconds), or None.
+
+    ``waiting`` are the resources in flight: every AWS one must be of a type that
+    sleeps after ``stall``'s last call (:data:`PROVIDER_SLEEPS`); another resource in
+    flight may be in a shorter wait of its own, and that must not be cut short.
+    """
+    if stall.kind != SILENT_WAIT or not stall.target:
+        return None
+    types = {resource_type(a) or "" for a in waiting}
+    types = {t for t in types if t.startswith("aws_")}
+    sleeps = [PROVIDER_SLEEPS.get((t, stall.target)) for t in sorted(types)]
+    if not types or any(s is None for s in sleeps):
+        return None
+    return sorted(types)[0], max(s for s in sleeps if s is not None)
+
+
 def stall_defect(
     stall: Stall,
     command: str,
@@ -335,15 +366,7 @@ def stall_defect(
     )
     severity = ERROR if strict else WARNING
     if stall.kind == SILENT_WAIT:
-        return replace(
-            found,
-            declared="progress: an API call, or the resource completing",
-            observed=f"no API call for {stall.seconds:.0f} s",
-            why=_SILENT_WAIT_WHY,
-            fix=f"if {address or 'the resource'} waits for a state the {emulator} emulator "
-            "never reaches, " + _SILENT_WAIT_FIX,
-            severity=severity,
-        )
+        return _silent_wait_defect(found, stall, addresses, emulator, severity)
     if stall.kind == REFUSED_EGRESS:
         return replace(
             found,
@@ -367,6 +390,38 @@ def stall_defect(
         if gap is not None
         else f"the {emulator} emulator answered {stall.target} the same way {stall.times} "
         f"times over {stall.seconds:.0f} s while nothing else progressed",
+    )
+
+
+def _silent_wait_defect(
+    found: Defect, stall: Stall, addresses: Sequence[str], emulator: str, severity: str
+) -> Defect:
+    """:func:`stall_defect` of a silent wait: the provider's own sleep named, if it is one."""
+    address = addresses[0] if addresses else None
+    fix = (
+        f"if {address or 'the resource'} waits for a state the {emulator} emulator "
+        "never reaches, " + _SILENT_WAIT_FIX
+    )
+    slept = provider_sleep(stall, addresses)
+    if slept is not None:
+        found = replace(
+            found,
+            message=f"{found.message} (the aws provider sleeps {slept[1]:.0f} s after "
+            f"{stall.target} before it first reads an {slept[0]}, on every backend: "
+            "stopped once nothing else was in flight)",
+        )
+        fix = (
+            f"no backend shortens the provider's own sleep: leave {address} out of the "
+            "module under test (a count/for_each switched off in converge.tfvars) to "
+            "check what depends on it, or keep it as the untested part"
+        )
+    return replace(
+        found,
+        declared="progress: an API call, or the resource completing",
+        observed=f"no API call for {stall.seconds:.0f} s",
+        why=_SILENT_WAIT_WHY,
+        fix=fix,
+        severity=severity,
     )
 
 

@@ -379,7 +379,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "parallelism",
-        "terraform -parallelism (fault scenarios default to 1)",
+        "terraform -parallelism (default 32; fault scenarios 1)",
         metavar="N",
         parse=_whole_number,
         example="4",

@@ -87,7 +87,8 @@ class RunSettings:
     reproduce: str = ""
     #: A scenario that found defects runs once more (``--converge-replay``).
     replay: bool = True
-    #: ``-parallelism`` of every run (None: terraform's; fault scenarios run with 1).
+    #: ``-parallelism`` of every run (None: an apply no fault is armed in runs with
+    #: ``stack.APPLY_PARALLELISM``, a faulted one with 1, the rest with terraform's).
     parallelism: int | None = None
     #: Seconds a terraform command may take, by command (``--converge-timeout``).
     timeouts: Mapping[str, float] | None = None

@@ -74,6 +74,13 @@ from .worlds import CleanWorlds
 _counter = itertools.count(1)
 _log = logging.getLogger("pytest_converge")
 
+#: ``-parallelism`` of an apply no fault is armed in, unless ``--converge-parallelism``
+#: says otherwise. terraform's own 10 runs a wide module's resources in waves, each as
+#: long as the provider's fixed wait in it (aws 5.x waits 15 s after each Route 53
+#: change before its first GetChange: 21 records were 3 waves, 45 s); the emulator
+#: answers one wave of them as fast. A faulted apply stays at 1.
+APPLY_PARALLELISM = 32
+
 
 class Stack:
     """A module under test. Made by the ``converge`` fixture; see its docs.
@@ -242,7 +249,8 @@ class Stack:
         the state alone (``-refresh=false``); ``targets`` applies only those addresses
         (``-target``, and what they depend on).
 
-        Faults apply with ``-parallelism=1`` (one open apply makes every call),
+        An apply with no fault runs with :data:`APPLY_PARALLELISM` unless the settings
+        say otherwise. Faults apply with ``-parallelism=1`` (one open apply makes every call),
         unless ``clean``, what a clean apply of this configuration did, is given:
         then terraform runs as parallel as it likes, each call is told to its
         resource by what its request says (:class:`.faults.locate.RequestMatcher`),
@@ -251,7 +259,7 @@ class Stack:
         armed = [faults] if isinstance(faults, Fault) else list(faults or [])
         if clean is not None:
             return self._apply(armed, self.settings.parallelism, targets, refresh, clean)
-        parallelism = self.settings.parallelism or (1 if armed else None)
+        parallelism = self.settings.parallelism or (1 if armed else APPLY_PARALLELISM)
         return self._apply(armed, parallelism, targets, refresh=refresh)
 
     def _apply(
@@ -489,7 +497,11 @@ class Stack:
             # Permanence: what is still there after one more apply never goes away.
             # After a cut, only the resources it finished are applied again.
             self.step(Step.THIRD_PLAN, "changes found: apply again, then plan")
-            again = self._apply([], self.settings.parallelism, targets) if cut else self.apply()
+            again = (
+                self._apply([], self.settings.parallelism or APPLY_PARALLELISM, targets)
+                if cut
+                else self.apply()
+            )
             if again.ok:
                 third = self.plan()
                 if cut:

@@ -27,6 +27,7 @@ from ..analysis.stalls import (
     catalogued_wait,
     find_silence,
     find_stall,
+    provider_sleep,
     provisioning,
     retried_egress,
     stall_defect,
@@ -94,7 +95,11 @@ class StallWatch:
         stack = self._stack
         found: list[Stall] = []
         limits = stack.settings.stall_limits
-        known = StallLimits(limits.repeats, min(limits.seconds, KNOWN_WAIT_LIMITS.seconds))
+        known = StallLimits(
+            limits.repeats,
+            min(limits.seconds, KNOWN_WAIT_LIMITS.seconds),
+            min(limits.silence, KNOWN_WAIT_LIMITS.silence),
+        )
         begun = time.monotonic()  # the proxy's log may hold an earlier command's calls
 
         self.lost = False
@@ -124,6 +129,11 @@ class StallWatch:
                 waiting = [a for a in in_flight(timeline, now) if a not in running]
                 pending = len(stack.proxy.in_flight)
                 stall = find_silence(calls, progress, waiting, now, begun, limits, pending)
+                if stall is None and known.silence < limits.silence:
+                    # The provider's own sleep (PROVIDER_SLEEPS) is cut sooner.
+                    early = find_silence(calls, progress, waiting, now, begun, known, pending)
+                    if early is not None and provider_sleep(early, waiting) is not None:
+                        stall = early
             if stall is None:
                 return None
             found.append(stall)

@@ -233,3 +233,35 @@ def test_a_wait_in_silence_is_stopped_and_named(converge, tmp_path) -> None:
     assert found.message.startswith("silent wait: no API call and nothing completed for ")
     assert "while aws_db_instance.db was being applied" in found.message
     assert "its last call, rds:CreateDBInstance" in found.message
+
+
+@pytest.mark.parametrize("provider_line", ["5.x"], indirect=True)
+def test_the_providers_own_sleep_is_cut_without_waiting_out_the_silence(
+    converge, provider_line, tmp_path
+) -> None:
+    """aws 5.x sleeps 10 minutes after CreateDomain before its first DescribeDomain, on
+    every backend (``PROVIDER_SLEEPS``): with the domain alone in flight the watch cuts
+    it after ``KNOWN_WAIT_LIMITS``' silence, not after the two minutes of any silence."""
+    from pytest_converge.analysis.stalls import KNOWN_WAIT_LIMITS, STALL_LIMITS
+
+    (tmp_path / "main.tf").write_text(
+        'provider "aws" {\n  region = "us-east-1"\n}\n'
+        'resource "aws_opensearch_domain" "search" {\n'
+        '  domain_name    = "quiet"\n'
+        '  engine_version = "OpenSearch_2.11"\n'
+        '  cluster_config {\n    instance_type = "t3.small.search"\n  }\n'
+        "  ebs_options {\n    ebs_enabled = true\n    volume_size = 10\n  }\n"
+        "}\n"
+    )
+    stack = converge(provider_line.pin(tmp_path))
+    assert stack.settings.stall_limits == STALL_LIMITS
+    started = time.monotonic()
+    result = stack.apply()
+    took = time.monotonic() - started
+    assert not result.ok and isinstance(result.error, TerraformStalled)
+    assert took < STALL_LIMITS.silence - KNOWN_WAIT_LIMITS.silence, took
+    [found] = result.stalled
+    assert (found.kind, found.address) == ("stalled", "aws_opensearch_domain.search")
+    assert not found.is_error and not found.emulator_suspected
+    assert "its last call, es:CreateDomain" in found.message
+    assert "the aws provider sleeps 600 s after es:CreateDomain" in found.message

@@ -375,6 +375,49 @@ def test_progress_a_pending_call_or_nothing_in_flight_is_no_silent_wait():
     assert quiet is not None and quiet.target == ""
 
 
+def test_the_providers_own_sleep_is_known_and_named():
+    from pytest_converge.analysis.stalls import (
+        KNOWN_WAIT_LIMITS,
+        STALL_LIMITS,
+        find_silence,
+        provider_sleep,
+    )
+
+    # aws 5.x sleeps 10 minutes after CreateDomain before its first DescribeDomain.
+    calls = [C("CreateDomain", 5.0, mutating=True, service="es")]
+    domain = ["module.search.aws_opensearch_domain.this[0]"]
+    assert KNOWN_WAIT_LIMITS.silence < STALL_LIMITS.silence
+    assert find_silence(calls, (), domain, now=21.0, since=0.0, limits=STALL_LIMITS) is None
+    early = find_silence(calls, (), domain, now=21.0, since=0.0, limits=KNOWN_WAIT_LIMITS)
+    assert early is not None and early.target == "es:CreateDomain"
+    assert provider_sleep(early, domain) == ("aws_opensearch_domain", 600.0)
+    defect = stall_defect(early, "terraform apply", 60.0, domain)
+    assert defect.kind == "stalled" and defect.address == domain[0]
+    assert defect.severity == "warning" and defect.observed == "no API call for 16 s"
+    assert (
+        "(the aws provider sleeps 600 s after es:CreateDomain before it first reads an "
+        "aws_opensearch_domain, on every backend: stopped once nothing else was in flight)"
+    ) in defect.message
+    assert defect.fix.startswith("no backend shortens the provider's own sleep")
+    # Another resource in flight may be in a shorter wait of its own: not cut early.
+    both = [*domain, "aws_route53_record.www"]
+    assert provider_sleep(early, both) is None
+    # Another last call, or a resource type that does not sleep: not the provider's sleep.
+    other = find_silence(
+        [C("CreateReplicationGroup", 5.0, mutating=True, service="elasticache")],
+        (),
+        domain,
+        now=21.0,
+        since=0.0,
+        limits=KNOWN_WAIT_LIMITS,
+    )
+    assert other is not None and provider_sleep(other, domain) is None
+    assert provider_sleep(early, ["aws_elasticache_replication_group.this"]) is None
+    plain = stall_defect(other, "terraform apply", 60.0, domain)
+    assert "the aws provider sleeps" not in plain.message
+    assert plain.fix.startswith("if module.search.aws_opensearch_domain.this[0] waits for")
+
+
 def test_a_resource_running_its_provisioner_is_not_waiting_on_the_emulator():
     from pytest_converge.analysis.stalls import provisioning
 
