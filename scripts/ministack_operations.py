@@ -51,7 +51,6 @@ import functools
 import importlib
 import importlib.util
 import inspect
-import json
 import os
 import sys
 import types
@@ -60,10 +59,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import served_file
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pytest_converge"
 DATA = PACKAGE / "data" / "served" / "ministack.json"
-FORMAT = 1
+FORMAT = served_file.FORMAT
 
 #: Where the captured requests claim to go: a loopback endpoint, as the plugin's proxy.
 ENDPOINT = "http://127.0.0.1:4566"
@@ -365,29 +367,7 @@ def _load_fidelity() -> Any:
 
 def build() -> dict[str, Any]:
     """The data file's content: MiniStack alone, then with the fidelity layer installed."""
-    from importlib.metadata import version
-
-    alone = analyse()
-    failed = {k: v for k, v in _load_fidelity().install().items() if v != "installed"}
-    if failed:
-        raise SystemExit(f"fidelity behaviours did not install: {failed}")
-    layered = analyse()
-    services: dict[str, Any] = {}
-    for service, entry in sorted(layered.items()):
-        before = alone.get(service, {"operations": []})
-        added = sorted(set(entry["operations"]) - set(before["operations"]))
-        services[service] = {**entry, "fidelity": added}
-    return {
-        "format": FORMAT,
-        "backend": "ministack",
-        "version": version("ministack"),
-        "botocore": version("botocore"),
-        "services": services,
-    }
-
-
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+    return served_file.build("ministack", analyse, lambda: _load_fidelity().install())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -406,15 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     ):
         os.environ.pop(name, None)
     data = build()
-    text = render(data)
-    if args.check:
-        current = args.output.read_text() if args.output.exists() else ""
-        if current != text:
-            print(f"{args.output} is stale: run {sys.executable} {__file__}")
-            return 1
-        return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
+    status = served_file.write_or_check(served_file.render(data), args.output, args.check, __file__)
+    if status or args.check:
+        return status
     counts = Counter("whole" if e.get("whole") else "listed" for e in data["services"].values())
     listed = sum(len(e["operations"]) for e in data["services"].values())
     print(

@@ -38,7 +38,6 @@ import functools
 import importlib
 import importlib.util
 import inspect
-import json
 import os
 import re
 import sys
@@ -46,10 +45,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import served_file
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pytest_converge"
 DATA = PACKAGE / "data" / "served" / "moto.json"
-FORMAT = 1
+FORMAT = served_file.FORMAT
 
 #: botocore protocols whose operation moto reads from the path (the rest name it in
 #: the body or a header, and any path of the service reaches the class).
@@ -259,30 +261,7 @@ def analyse() -> dict[str, dict[str, Any]]:
 
 def build() -> dict[str, Any]:
     """The data file's content: moto alone, then with the fidelity layer installed."""
-    from importlib.metadata import version
-
-    moto_only = analyse()
-    fidelity = _load_fidelity()
-    failed = {k: v for k, v in fidelity.install(off=()).items() if v != "installed"}
-    if failed:
-        raise SystemExit(f"fidelity behaviours did not install: {failed}")
-    layered = analyse()
-    services: dict[str, Any] = {}
-    for service, entry in sorted(layered.items()):
-        before = moto_only.get(service, {"operations": []})
-        added = sorted(set(entry["operations"]) - set(before["operations"]))
-        services[service] = {**entry, "fidelity": added}
-    return {
-        "format": FORMAT,
-        "backend": "moto",
-        "version": version("moto"),
-        "botocore": version("botocore"),
-        "services": services,
-    }
-
-
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+    return served_file.build("moto", analyse, lambda: _load_fidelity().install(off=()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,26 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     # moto reads the user's AWS config at backend import: none of it belongs here.
     for name in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONFIG_FILE"):
         os.environ.pop(name, None)
-    text = render(build())
-    if args.check:
-        current = args.output.read_text() if args.output.exists() else ""
-        if _comparable(current) != _comparable(text):
-            print(f"{args.output} is stale: run python scripts/served_operations.py")
-            return 1
-        return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    return 0
-
-
-def _comparable(text: str) -> Any:
-    """The content that decides the answers (botocore's release only informs)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    data.pop("botocore", None)
-    return data
+    return served_file.write_or_check(
+        served_file.render(build()), args.output, args.check, __file__
+    )
 
 
 if __name__ == "__main__":
