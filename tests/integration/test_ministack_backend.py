@@ -466,7 +466,7 @@ def test_the_pre_flight_names_an_operation_it_lacks_before_any_apply(
     templates = Templates(converge_toolchain, tmp_path / "templates")
     stack = _stack(ministack, MODULES / "vpc_cidr_association", templates, tmp_path / "work")
     try:
-        assert stack.last_apply is None and not stack.applied
+        assert stack.last_apply is None and not stack.workspace.applied
         assert [
             (u.address, f"{u.service}:{u.operation}") for u in stack.served.preflight.unservable
         ] == [(CIDR_ASSOCIATION, "ec2:AssociateVpcCidrBlock")]
