@@ -92,6 +92,7 @@ class MotoEmulator(ServerProcess, Emulator):
         self.start_seconds: float | None = None
         self._launched = 0.0
         self._ready = False
+        self._spawn_env: dict[str, str] = {}
 
     def environment(self, home: Path) -> dict[str, str]:
         """The server process's whole environment."""
@@ -131,6 +132,7 @@ class MotoEmulator(ServerProcess, Emulator):
             self._home = tempfile.mkdtemp(prefix="converge-moto-")
             cancel.track_dir(self._home)  # removed even if pytest is killed
             self.log_path = Path(self._home) / "moto.log"
+            self._spawn_env = self.environment(Path(self._home))
             with open(self.log_path, "wb") as log:
                 self._proc = subprocess.Popen(
                     [sys.executable, str(SERVER_SCRIPT), "--host", self._host,
@@ -139,7 +141,7 @@ class MotoEmulator(ServerProcess, Emulator):
                     stdin=subprocess.PIPE,  # closed by stop(), or by the kernel when we die
                     stdout=subprocess.PIPE,
                     stderr=log,
-                    env=self.environment(Path(self._home)),
+                    env=self._spawn_env,
                     cwd=self._home,
                     start_new_session=True,  # own process group: stop() reaches all of it
                 )  # fmt: skip
@@ -153,6 +155,18 @@ class MotoEmulator(ServerProcess, Emulator):
             # The child holds it now: once the child is gone, connecting is refused.
             listener.close()
         cancel.track(self._proc.pid)
+
+    def is_spawned_as(self, other: MotoEmulator) -> bool:
+        """Whether this launched, still running process is the one ``other`` would spawn
+        (same address, same environment): :mod:`.spare` adopts it then."""
+        return (
+            self._proc is not None
+            and self._proc.poll() is None
+            and self._home is not None
+            and (self._host, self._asked_port, self._start_timeout)
+            == (other._host, other._asked_port, other._start_timeout)
+            and self._spawn_env == other.environment(Path(self._home))
+        )
 
     def start(self) -> None:
         """Launch (unless :meth:`launch` did) and wait until the server answers."""

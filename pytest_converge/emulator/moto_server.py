@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     socket.getfqdn = lambda name="": name or "localhost"
     _share_aws_managed_policies()
     _share_botocore_loader()
+    _lazy_instance_type_offerings()
     warmed, faithful = threading.Event(), threading.Event()
     dispatcher = DomainDispatcherApplication(create_backend_app)
     app = _ResetAfterWarmUp(dispatcher, warmed, faithful)
@@ -244,6 +245,129 @@ def _share_botocore_loader() -> None:
             return shared[search_path_string]
 
     session.create_loader = create_loader
+
+
+#: moto's EC2 module that reads every instance type offering file when imported.
+_OFFERINGS_MODULE = "moto.ec2.models.instance_types"
+
+
+def _lazy_instance_type_offerings() -> None:
+    """Read moto's instance type offerings on first use, not when EC2 is imported.
+
+    ``moto.ec2.models.instance_types`` decompresses and parses ~90 JSON files (every
+    region's offerings, by region, zone and zone id) at import: 0.2 s of the first
+    EC2 call, which every module with a VPC makes, for ``DescribeInstanceTypeOfferings``
+    and the instance type check of ``RunInstances``, which few do. Its import runs
+    with ``os.listdir`` showing the offerings' folders empty; each location type's
+    table then reads its files the first time it is looked at. A moto whose module
+    reads them otherwise is imported unchanged.
+    """
+    import importlib.machinery
+
+    class Finder:
+        @staticmethod
+        def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+            if name != _OFFERINGS_MODULE:
+                return None
+            sys.meta_path.remove(Finder)
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader.exec_module = _offerings_read_later(spec.loader.exec_module)  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder)
+
+
+def _offerings_read_later(exec_module: Any) -> Any:
+    """``exec_module`` of moto's instance type module, its offerings read on first use."""
+
+    def run(module: Any) -> None:
+        import moto
+
+        listdir = os.listdir
+        root = os.path.join(
+            os.path.dirname(moto.__file__), "ec2", "resources", "instance_type_offerings"
+        )
+        skipped: set[str] = set()
+
+        def empty_below_root(path: Any = ".") -> list[str]:
+            where = os.fspath(path)
+            if os.path.dirname(where) == root:
+                skipped.add(os.path.basename(where))
+                return []
+            return listdir(path)
+
+        os.listdir = empty_below_root  # type: ignore[assignment]
+        try:
+            exec_module(module)
+        finally:
+            os.listdir = listdir
+        table = getattr(module, "INSTANCE_TYPE_OFFERINGS", None)
+        if not skipped:
+            return
+        if not isinstance(table, dict) or any(table.get(kind) != {} for kind in skipped):
+            exec_module(module)  # not the module this was written for: read them now
+            return
+        module.listdir = listdir
+        for kind in skipped:
+            table[kind] = _Offerings(module, os.path.join(root, kind), kind)
+
+    return run
+
+
+class _Offerings(dict):
+    """One location type's offerings by region, read when first looked at."""
+
+    def __init__(self, module: Any, folder: str, kind: str) -> None:
+        super().__init__()
+        self._module, self._folder, self._kind = module, folder, kind
+        self._lock = threading.Lock()
+        self._read = False
+
+    def _fill(self) -> None:
+        with self._lock:
+            if self._read:
+                return
+            for name in os.listdir(self._folder):
+                offers = self._module.load_resource(
+                    os.path.join("ec2", "resources", "instance_type_offerings", self._kind, name)
+                )
+                for offer in offers:
+                    offer["LocationType"] = self._kind
+                dict.__setitem__(self, name.split(".")[0], offers)
+            self._read = True
+
+    def __getitem__(self, key: Any) -> Any:
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._fill()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
 
 
 if __name__ == "__main__":

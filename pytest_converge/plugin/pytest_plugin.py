@@ -1,15 +1,24 @@
 """pytest wiring: options, ini keys, markers, hooks, session start/stop, reports."""
 
+# ruff: noqa: E402  (moto is spawned before the plugin's other imports: see emulator.spare)
+
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import sys
 import time
 from collections.abc import Generator
 from typing import Any
 
 import pytest
+
+# First of the plugin's own imports: moto's start then overlaps the rest of pytest's.
+from ..emulator import spare
+
+spare.launch(sys.argv[1:])
+
 from _pytest import junitxml  # its stash key: the public way to the XML is a fixture
 
 from ..analysis.defects import Defect
@@ -124,7 +133,7 @@ def pytest_converge_make_emulator(config: pytest.Config, backend: str) -> Emulat
     """The built-in backends: moto (embedded), LocalStack and MiniStack."""
     session = get_session(config)
     if backend == "moto":
-        return MotoEmulator()
+        return spare.take() or MotoEmulator()
     if backend == "localstack":
         return localstack_emulator(
             endpoint=session.settings.endpoint, python=session.settings.localstack_python
@@ -204,6 +213,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if _runs_tests_here(config) and settings(config).paths and not gates_plans_only(config):
         get_session(config).launch_emulator()
+    spare.drop()  # one the command line spawned and the session did not take
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -119,6 +119,58 @@ def test_the_emulator_starts_while_pytest_collects(two_modules, tmp_path):
     assert launched.read_text().split() == ["false"]
 
 
+MOTO_CHILDREN = """
+import json, os
+from pathlib import Path
+
+def moto_children():
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            argv = (entry / "cmdline").read_bytes().split(b"\\0")
+        except OSError:
+            continue
+        if ppid == os.getpid() and any(a.endswith(b"moto_server.py") for a in argv):
+            found.append(int(entry.name))
+    return found
+
+def _write(when):
+    with open(os.environ["CHILDREN_FILE"], "a") as f:
+        f.write(json.dumps([when, len(moto_children())]) + "\\n")
+
+def pytest_configure(config):
+    _write("configure")
+
+def pytest_sessionfinish(session):
+    _write("finish")
+"""
+
+
+def test_the_command_line_spawns_moto_before_pytest_configures(pytester, monkeypatch, tmp_path):
+    """``pytest --converge ...``: moto is spawned as the plugin is imported (its start
+    overlaps pytest's), and the session adopts that process: one moto, not two."""
+    shutil.copytree(MODULES / "two_queues", pytester.path / "mods" / "a")
+    pytester.makeconftest(MOTO_CHILDREN)
+    children = tmp_path / "children"
+    monkeypatch.setenv("CHILDREN_FILE", str(children))
+    ran = pytester.runpytest_subprocess("--converge", "mods", "--converge-faults=none")
+    ran.assert_outcomes(passed=1)
+    seen = [json.loads(line) for line in children.read_text().splitlines()]
+    assert seen == [["configure", 1], ["finish", 1]]
+    # One the session does not use (--collect-only from the ini file) is stopped when
+    # the session starts.
+    children.unlink()
+    pytester.makeini("[pytest]\naddopts = --collect-only\n")
+    pytester.runpytest_subprocess("--converge", "mods", "--converge-faults=none")
+    assert [json.loads(line) for line in children.read_text().splitlines()] == [
+        ["configure", 1],
+        ["finish", 0],
+    ]
+
+
 def test_an_emulator_first_used_long_after_its_launch_starts() -> None:
     """The session launches moto when it starts; the first test may need it minutes later.
 
