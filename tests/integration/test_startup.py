@@ -221,6 +221,41 @@ def test_the_moto_server_runs_without_importing_the_plugin(tmp_path, monkeypatch
         emulator.stop()
 
 
+LAZY_OFFERINGS = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pytest_converge.emulator import moto_server
+moto_server._lazy_instance_type_offerings()
+from moto.ec2.models import instance_types
+table = instance_types.INSTANCE_TYPE_OFFERINGS
+assert sorted(table) == ["availability-zone", "availability-zone-id", "region"], sorted(table)
+assert not any(kind._read for kind in table.values()), "read at import"
+assert instance_types.listdir is __import__("os").listdir
+import json
+print(json.dumps({kind: dict(regions) for kind, regions in table.items()}))
+"""
+
+
+def test_moto_reads_instance_type_offerings_on_first_use(tmp_path) -> None:
+    """The server's moto imports EC2 without its ~90 offering files (0.2 s of the first
+    EC2 call); the first look reads them, as moto as released would have at import."""
+    import subprocess
+    import sys
+
+    repo = str(Path(__file__).resolve().parents[2])
+    lazy = subprocess.run(
+        [sys.executable, "-c", LAZY_OFFERINGS, repo], capture_output=True, text=True, check=False
+    )
+    assert lazy.returncode == 0, lazy.stderr
+    released = subprocess.run(
+        [sys.executable, "-c", "import json; from moto.ec2.models import instance_types as m;"
+         "print(json.dumps(m.INSTANCE_TYPE_OFFERINGS))"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    got, expected = json.loads(lazy.stdout), json.loads(released.stdout)
+    assert got == expected and len(got["region"]) > 20
+
+
 def _group_alive(pgid: int) -> bool:
     """A live process of group ``pgid`` (the emulator and anything it started)."""
     for entry in Path("/proc").iterdir():
