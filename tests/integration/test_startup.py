@@ -324,3 +324,43 @@ def test_a_killed_owner_leaves_no_emulator_and_no_scratch_dir(backend: str, pref
     assert not _group_alive(int(pid)), f"{backend} outlived its owner"
     assert not Path(home).exists(), f"{home} was left behind"
     assert os.path.basename(home).startswith(prefix)
+
+
+def test_the_servers_quicker_ec2_start_answers_as_moto_does() -> None:
+    """The server's own EC2 start-up (ids in one draw, default AMIs with one zone lookup
+    and their files parsed once, one loader for botocore and moto): the same default
+    AMIs as moto as released, before and after a reset, and ids of EC2's form that
+    ``/moto-api/seed`` makes repeatable."""
+    import re
+    import urllib.request
+
+    import boto3
+    from moto import mock_aws
+
+    from pytest_converge.emulator.moto import MotoEmulator
+
+    def images(client) -> dict[str, str]:
+        found = client.describe_images(Owners=["amazon"])["Images"]
+        return {image["ImageId"]: image["Name"] for image in found}
+
+    def post(emulator: MotoEmulator, path: str, body: bytes = b"") -> None:
+        request = urllib.request.Request(emulator.endpoint + path, data=body, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+
+    with mock_aws():
+        released = images(boto3.client("ec2", region_name="eu-west-1"))
+    emulator = MotoEmulator()
+    try:
+        emulator.start()
+        ec2 = emulator.client("ec2", region="eu-west-1")
+        assert images(ec2) == released and len(released) > 100
+        vpcs = []
+        for _ in range(2):
+            post(emulator, "/moto-api/reset")
+            assert images(ec2) == released
+            post(emulator, "/moto-api/seed?a=42")
+            vpcs.append(ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"])
+        assert vpcs[0] == vpcs[1] and re.fullmatch(r"vpc-[0-9a-f]{17}", vpcs[0]), vpcs
+    finally:
+        emulator.stop()
