@@ -31,4 +31,3 @@ from pytest_converge.emulator.spare import wanted
 )
 def test_wanted(argv: list[str], addopts: str, expected: bool) -> None:
     assert wanted(argv, {"PYTEST_ADDOPTS": addopts}) is expected
-
