@@ -21,6 +21,7 @@ configuration when a backend is imported.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import importlib.util
 import json
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"READY {server.server_address[1]}", flush=True)
     os.dup2(2, 1)  # the parent stops reading stdout now: anything later goes to the log
     threading.Thread(
-        target=_warm_up, args=(dispatcher, warmed, faithful), name="warm-up", daemon=True
+        target=_warm_up, args=(app, warmed, faithful), name="warm-up", daemon=True
     ).start()
     server.serve_forever()
     return 0
@@ -130,11 +131,13 @@ def _exit_with_parent() -> None:
 def _warm_up(
     app: Any, done: threading.Event, faithful: threading.Event, region: str = "us-east-1"
 ) -> None:
-    """Install the fidelity layer (requests wait for it), then warm the backends up."""
+    """Install the fidelity layer (requests wait for it), warm the backends up through
+    ``app`` (the gate: each service's behaviours are in place before its first call),
+    then install the behaviours no call has needed yet."""
     from werkzeug.test import Client
 
     try:
-        fidelity.install()
+        fidelity.install(lazy=True)
     finally:
         faithful.set()
     client = Client(app)
@@ -153,19 +156,26 @@ def _warm_up(
     except Exception:
         pass  # only a head start: the first real call pays for what is missing
     finally:
-        done.set()
+        try:
+            fidelity.install_rest()
+        finally:
+            done.set()
 
 
 class _ResetAfterWarmUp:
     """WSGI wrapper: requests wait for the fidelity layer, a reset for the warm-up.
 
-    Every request waits until :func:`.fidelity.install` has run (moto answers
-    as AWS does from the first call on). moto's reset walks every backend
-    while the warm-up thread may be adding one: run together, the reset fails
-    with a 500, so ``POST /moto-api/reset`` waits for the warm-up. It also
-    answers ``GET /converge-api/world`` (:func:`.moto_world.read_world`: the
-    backend model, which holds what no describe call returns) and ``GET
-    /converge-api/fidelity`` (:func:`.fidelity.status`).
+    Every request waits until :func:`.fidelity.install` has run, and until the
+    layer's behaviours for its own service are in place: while some wait for a
+    first call (``lazy``), a request first has moto import its service
+    (``get_application``), then :func:`.fidelity.install_imported` (moto answers as
+    AWS does from the first call on, without importing 40 services before it).
+    moto's reset walks every backend while the warm-up thread may be adding one:
+    run together, the reset fails with a 500, so ``POST /moto-api/reset`` waits for
+    the warm-up and the rest of the layer. It also answers ``GET
+    /converge-api/world`` (:func:`.moto_world.read_world`: the backend model, which
+    holds what no describe call returns) and ``GET /converge-api/fidelity``
+    (:func:`.fidelity.status`), both once the whole layer is installed.
     """
 
     def __init__(self, app: Any, warmed: threading.Event, faithful: threading.Event) -> None:
@@ -176,12 +186,16 @@ class _ResetAfterWarmUp:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         self.faithful.wait(timeout=120)
         path = environ.get("PATH_INFO")
-        if path == "/moto-api/reset":
+        if path in ("/moto-api/reset", WORLD_PATH, fidelity.STATUS_PATH):
             self.warmed.wait(timeout=120)
         if path == WORLD_PATH:
             return _answer(start_response, read_world)
         if path == fidelity.STATUS_PATH:
             return _answer(start_response, fidelity.status)
+        if not self.warmed.is_set():  # behaviours may still wait for this call's service
+            with contextlib.suppress(Exception):  # moto answers what it cannot route itself
+                self.app.get_application(environ)
+            fidelity.install_imported()
         return self.app(environ, start_response)
 
 

@@ -364,3 +364,42 @@ def test_the_servers_quicker_ec2_start_answers_as_moto_does() -> None:
         assert vpcs[0] == vpcs[1] and re.fullmatch(r"vpc-[0-9a-f]{17}", vpcs[0]), vpcs
     finally:
         emulator.stop()
+
+
+LAZY_LAYER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from pytest_converge.emulator import fidelity
+if sys.argv[2] == "eager":
+    print(json.dumps(fidelity.install()))
+    raise SystemExit
+first = fidelity.install(lazy=True)
+assert "moto.ec2" not in sys.modules and "moto.elasticache" not in sys.modules
+pending = {name for name, state in first.items() if state == fidelity.PENDING}
+assert any(name.startswith("ec2.") for name in pending), first
+import moto.ec2
+fidelity.install_imported()
+after_ec2 = fidelity.status()["behaviours"]
+assert all(after_ec2[name] == "installed" for name in pending if name.startswith("ec2.")), after_ec2
+assert any(state == fidelity.PENDING for name, state in after_ec2.items())
+fidelity.install_rest()
+print(json.dumps(fidelity.status()["behaviours"]))
+"""
+
+
+def test_the_servers_layer_waits_for_each_services_first_call(tmp_path) -> None:
+    """The server installs a behaviour when its service is first imported (its first
+    call), so its first answers need not import every service the layer covers; the
+    rest follows, and the layer ends as an eager install leaves it."""
+    import subprocess
+    import sys
+
+    repo = str(Path(__file__).resolve().parents[2])
+    states = []
+    for how in ("lazy", "eager"):
+        ran = subprocess.run(
+            [sys.executable, "-c", LAZY_LAYER, repo, how], capture_output=True, text=True
+        )
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        states.append(json.loads(ran.stdout.splitlines()[-1]))
+    assert states[0] == states[1] and set(states[0].values()) == {"installed"}

@@ -397,11 +397,39 @@ _STATUS: dict[str, str] = {}
 _LOCK = threading.Lock()
 
 
+#: Behaviours :func:`install` left for later (``lazy``), by name, with the moto packages
+#: each touches: :func:`install_imported` installs one once any of them is imported.
+_PENDING: dict[str, tuple[Behaviour, frozenset[str]]] = {}
+#: What :func:`status` says of a behaviour left for later.
+PENDING = "pending: no call has reached its service yet"
+
+
+def _packages(item: Behaviour) -> frozenset[str]:
+    """The moto packages ``item`` touches: its service's and those of what it replaces."""
+    names = {item.service}
+    names.update(
+        dotted.split(":", 1)[0].split(".")[1]
+        for dotted in item.replaces
+        if dotted.startswith("moto.") and "." in dotted.split(":", 1)[0]
+    )
+    return frozenset(f"moto.{name}" for name in names)
+
+
+def _moto_has(package: str) -> bool:
+    import importlib.util
+
+    try:
+        return package in sys.modules or importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def install(
     off: str | Collection[str] | None = None,
     *,
     items: Sequence[Behaviour] | None = None,
     unfit: str | None = None,
+    lazy: bool = False,
 ) -> dict[str, str]:
     """Install every behaviour not turned off; returns :func:`status`'s ``behaviours``.
 
@@ -411,6 +439,12 @@ def install(
     longer has (:func:`stale`) and one that fails to install are left out, and
     why is kept (the server keeps serving).
     Idempotent: a second call installs nothing.
+
+    ``lazy``: a behaviour whose service moto has is left :data:`PENDING` until one of
+    the moto packages it touches is imported (:func:`install_imported`, which the
+    server runs before each request while any is pending) or :func:`install_rest`
+    runs; one that adds a service moto lacks is installed at once. A server then
+    answers its first calls without importing every service the layer covers.
 
     ``items`` and ``unfit`` are for another emulator's layer that uses this
     machinery in its own process (:mod:`..ministack_fidelity`): its behaviours, and
@@ -433,11 +467,51 @@ def install(
                 _STATUS[item.name] = "off"
             elif unfit is not None:
                 _STATUS[item.name] = unfit
+            elif (
+                lazy
+                and _moto_has(f"moto.{item.service}")
+                and not any(package in sys.modules for package in _packages(item))
+            ):
+                _STATUS[item.name] = PENDING
+                _PENDING[item.name] = (item, _packages(item))
             elif (why := stale(item)) is not None:
                 _STATUS[item.name] = why
             else:
                 _STATUS[item.name] = _installed(item)
         return dict(_STATUS)
+
+
+def install_imported() -> None:
+    """Install every pending behaviour one of whose moto packages is imported now
+    (installing one may import more: until none is left that is)."""
+    if not _PENDING:
+        return
+    with _LOCK:
+        while True:
+            ready = [
+                name
+                for name, (_, packages) in _PENDING.items()
+                if any(package in sys.modules for package in packages)
+            ]
+            if not ready:
+                return
+            for name in ready:
+                _settle(name)
+
+
+def install_rest() -> None:
+    """Install every behaviour still pending, in the layer's order."""
+    with _LOCK:
+        for name in list(_PENDING):
+            _settle(name)
+
+
+def _settle(name: str) -> None:
+    """Install the pending behaviour ``name`` (the caller holds the lock)."""
+    entry = _PENDING.pop(name, None)
+    if entry is not None:
+        item = entry[0]
+        _STATUS[name] = why if (why := stale(item)) is not None else _installed(item)
 
 
 def _installed(item: Behaviour) -> str:
