@@ -484,8 +484,11 @@ def install(
 def install_imported() -> None:
     """Install every pending behaviour one of whose moto packages is imported now
     (installing one may import more: until none is left that is)."""
-    if not _PENDING:
-        return
+    if not any(
+        any(package in sys.modules for package in packages)
+        for _, packages in list(_PENDING.values())  # a copy: the lock is not held here
+    ):
+        return  # the common case once a service's behaviours are in: no wait on the lock
     with _LOCK:
         while True:
             ready = [
