@@ -9,9 +9,11 @@ command line already says what the session will decide, ``--converge`` with the
 moto backend in a process that runs the tests, :func:`launch` spawns moto as the
 plugin is imported, and the session's :func:`take` adopts that process.
 
-A spare nobody adopts (an ini file chose another backend or xdist workers, a
-usage error) is stopped by :func:`drop` at ``pytest_sessionstart``, or at exit
-by the same net as every moto process (:meth:`.MotoEmulator.launch`).
+Under xdist the controller knows, not the workers' command lines: it says so in
+the environment its workers inherit (:func:`offer_to_workers`). A spare nobody
+adopts (an ini file chose another backend or xdist workers, a usage error) is
+stopped by :func:`drop` at ``pytest_sessionstart``, or at exit by the same net as
+every moto process (:meth:`.MotoEmulator.launch`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import os
 import shlex
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..errors import ConvergeError
 from .moto import MotoEmulator
@@ -45,10 +47,25 @@ _NOT_HERE = (
 )
 
 
-def wanted(argv: Sequence[str], environ: dict[str, str] | None = None) -> bool:
-    """Whether ``argv`` (and ``PYTEST_ADDOPTS``) surely ask this process for moto runs."""
+#: Set by an xdist controller whose workers will run moto scenarios: its pid. A worker's
+#: command line is execnet's, so the controller says it; only its own children listen.
+FOR_WORKERS = "PYTEST_CONVERGE_SPARE_FOR"
+
+
+def offer_to_workers() -> None:
+    """Tell the xdist workers this process is about to start to spawn their moto early."""
+    os.environ[FOR_WORKERS] = str(os.getpid())
+
+
+def wanted(
+    argv: Sequence[str], environ: Mapping[str, str] | None = None, parent: int | None = None
+) -> bool:
+    """Whether ``argv`` (and ``PYTEST_ADDOPTS``) surely ask this process for moto runs,
+    or this is a worker of a controller that said so (:func:`offer_to_workers`)."""
     env = os.environ if environ is None else environ
-    try:  # (an xdist worker's argv is execnet's, without --converge)
+    if env.get(FOR_WORKERS) == str(os.getppid() if parent is None else parent):
+        return bool(env.get("PYTEST_XDIST_WORKER"))
+    try:
         args = [*shlex.split(env.get("PYTEST_ADDOPTS", "")), *argv]
     except ValueError:
         return False

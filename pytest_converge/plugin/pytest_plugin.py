@@ -82,6 +82,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
     get_session(config)
+    _offer_spares(config)
 
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(Progress(config), PLUGIN_NAME)
@@ -224,6 +225,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for name in EMULATOR_FIXTURES
     ):
         get_session(session.config).launch_emulator()
+
+
+def _offer_spares(config: pytest.Config) -> None:
+    """An xdist controller of a ``--converge`` run on moto: its workers spawn moto as they
+    import the plugin (before their configure), as a single process does (emulator.spare)."""
+    found = settings(config)
+    if (
+        getattr(config, "workerinput", None) is None
+        and config.getoption("dist", "no") != "no"
+        and found.paths
+        and found.backend == "moto"
+        and not found.endpoint
+        and not config.option.collectonly
+        and not gates_plans_only(config)
+    ):
+        spare.offer_to_workers()
 
 
 def _runs_tests_here(config: pytest.Config) -> bool:

@@ -171,6 +171,27 @@ def test_the_command_line_spawns_moto_before_pytest_configures(pytester, monkeyp
     ]
 
 
+def test_xdist_workers_spawn_moto_before_they_configure(pytester, monkeypatch, tmp_path):
+    """``-n 2``: the controller runs no scenario and spawns no moto; it tells its workers
+    (their command lines are execnet's), and each has its moto before its configure."""
+    shutil.copytree(MODULES / "two_queues", pytester.path / "mods" / "a")
+    pytester.makeconftest(MOTO_CHILDREN)
+    children = tmp_path / "children"
+    monkeypatch.setenv("CHILDREN_FILE", str(children))
+    monkeypatch.delenv("PYTEST_CONVERGE_SPARE_FOR", raising=False)
+    ran = pytester.runpytest_subprocess("--converge", "mods", "--converge-faults=none", "-n", "2")
+    ran.assert_outcomes(passed=1)
+    seen = sorted(json.loads(line) for line in children.read_text().splitlines())
+    assert seen == [
+        ["configure", 0],  # the controller
+        ["configure", 1],
+        ["configure", 1],
+        ["finish", 0],
+        ["finish", 1],
+        ["finish", 1],
+    ], seen
+
+
 def test_an_emulator_first_used_long_after_its_launch_starts() -> None:
     """The session launches moto when it starts; the first test may need it minutes later.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_converge.emulator.spare import wanted
+from pytest_converge.emulator.spare import FOR_WORKERS, wanted
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,11 @@ from pytest_converge.emulator.spare import wanted
 )
 def test_wanted(argv: list[str], addopts: str, expected: bool) -> None:
     assert wanted(argv, {"PYTEST_ADDOPTS": addopts}) is expected
+
+
+def test_an_xdist_worker_spawns_one_when_its_controller_says_so() -> None:
+    said = {FOR_WORKERS: "4242", "PYTEST_XDIST_WORKER": "gw0"}
+    assert wanted(["-c"], said, parent=4242)  # a worker: execnet's argv, the controller's word
+    # Another process's word (a pytest started by a worker, which inherits it): not this one's.
+    assert not wanted(["-c"], said, parent=999)
+    assert not wanted(["-c"], {FOR_WORKERS: "4242"}, parent=4242)  # not a worker
