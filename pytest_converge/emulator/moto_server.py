@@ -29,7 +29,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 if __package__:
@@ -479,59 +479,36 @@ def _offerings_read_later(exec_module: Any) -> Any:
     return run
 
 
-class _Offerings(dict):
-    """One location type's offerings by region, read when first looked at."""
+class _Offerings(Mapping[str, Any]):
+    """One location type's offerings by region, read when first looked at (``get``,
+    ``in``, ``items`` and the rest come from ``Mapping``, through these three)."""
 
     def __init__(self, module: Any, folder: str, kind: str) -> None:
-        super().__init__()
         self._module, self._folder, self._kind = module, folder, kind
         self._lock = threading.Lock()
         self._read = False
+        self._regions: dict[str, Any] = {}
 
-    def _fill(self) -> None:
+    def _filled(self) -> dict[str, Any]:
         with self._lock:
-            if self._read:
-                return
-            for name in os.listdir(self._folder):
-                offers = self._module.load_resource(
-                    os.path.join("ec2", "resources", "instance_type_offerings", self._kind, name)
-                )
-                for offer in offers:
-                    offer["LocationType"] = self._kind
-                dict.__setitem__(self, name.split(".")[0], offers)
-            self._read = True
+            if not self._read:
+                where = os.path.join("ec2", "resources", "instance_type_offerings", self._kind)
+                for name in os.listdir(self._folder):
+                    offers = self._module.load_resource(os.path.join(where, name))
+                    for offer in offers:
+                        offer["LocationType"] = self._kind
+                    self._regions[name.split(".")[0]] = offers
+                self._read = True
+        return self._regions
 
-    def __getitem__(self, key: Any) -> Any:
-        self._fill()
-        return dict.__getitem__(self, key)
+    def __getitem__(self, region: str) -> Any:
+        return self._filled()[region]
 
-    def get(self, key: Any, default: Any = None) -> Any:
-        self._fill()
-        return dict.get(self, key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return dict.__contains__(self, key)
-
-    def __iter__(self) -> Any:
-        self._fill()
-        return dict.__iter__(self)
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._filled())
 
     def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def keys(self) -> Any:
-        self._fill()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
+        return len(self._filled())
 
 
 if __name__ == "__main__":
