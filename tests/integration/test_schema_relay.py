@@ -43,6 +43,20 @@ def test_repeated_schema_and_config_calls_are_answered_once_per_build(converge, 
     assert schema_proxy.cached_builds() >= 2
 
 
+@pytest.mark.parametrize("provider_line", ["3.39", "5.x"], indirect=True)
+def test_one_command_asks_for_the_schema_once(converge, provider_line):
+    """The replayed schema says it need not be asked for again: terraform keeps it for
+    every provider client of the command (without that, one call per client: 3 here)."""
+    stack = converge(provider_line.pin(MODULES / "vpc_and_subnet"))
+    stack.apply().raise_for_error()
+    provider = stack.workspace.runner.provider
+    assert provider is not None and provider._relay is not None
+    relay = provider._relay
+    before = relay.schema_calls
+    assert stack.plan().is_empty
+    assert relay.schema_calls - before == 1
+
+
 def test_a_relayed_plan_is_the_plan_without_the_relay(converge, tmp_path):
     """The same module, changed after its apply: the plan's JSON is the same both ways."""
     module = tmp_path / "m"
