@@ -130,10 +130,12 @@ class Scenario:
         # After a wait the stall watch cut (a finding of its own), or a re-run that failed
         # on some resources (a recovery-failed each), the rest is still checked.
         failed = errored(second) if second is not None and not second.ok else []
+        # A plan creates and removes nothing: the inventory is taken while it runs.
+        listing = stack.touched.inventory_soon()
         if (second or first).ok or stack.cut_since_start() or failed:
             defects.extend(stack.second_plan_defects(label, cut=failed))
         stack.step(Step.INVENTORY)
-        after = stack.touched.inventory()
+        after = listing()
         created = list(after.minus(baseline))
         # The raw state file: no terraform run (and provider start) needed.
         state = state_resources(stack.workspace.read_state())

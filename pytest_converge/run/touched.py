@@ -14,6 +14,7 @@ objects there: before and after a fault scenario, the objects the runs made::
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,35 @@ class Touched:
     def inventory(self) -> Inventory:
         """The cloud objects in the emulator now: every region and service the runs touched."""
         return take_inventory(self._emulator, self._listers, sorted(self.regions), self.services)
+
+    def inventory_soon(self) -> Callable[[], Inventory]:
+        """:meth:`inventory`, taken in a thread from now, of the regions and services known
+        now; the returned function waits for it (and raises what it raised).
+
+        For a step that cannot create or remove an object (a plan) to run meanwhile: a
+        region that step is first to call has nothing in it a run made.
+        """
+        regions = sorted(self.regions)
+        services = None if self.services is None else {r: set(s) for r, s in self.services.items()}
+        box: dict[str, Any] = {}
+
+        def take() -> None:
+            try:
+                box["found"] = take_inventory(self._emulator, self._listers, regions, services)
+            except BaseException as exc:  # handed to the caller, in its thread
+                box["error"] = exc
+
+        thread = threading.Thread(target=take, name="converge-inventory", daemon=True)
+        thread.start()
+
+        def result() -> Inventory:
+            thread.join()
+            if "error" in box:
+                raise box["error"]
+            found: Inventory = box["found"]
+            return found
+
+        return result
 
     def warm(self) -> None:
         """Build the inventory's clients now (once), while the runs go on."""
