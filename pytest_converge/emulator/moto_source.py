@@ -101,6 +101,8 @@ class SourceIndex:
         self._cache = cache if cache is not None else cache_dir() / "moto-source"
         self._words: dict[str, frozenset[str]] = {}
         self._texts: dict[str, str] = {}
+        #: (package, value) -> :meth:`mentions_value`'s answer (a search of megabytes each).
+        self._values: dict[tuple[str, str], bool] = {}
         self._code: dict[str, _Code] = {}
 
     def package_of(self, service: str, endpoint_prefix: str = "") -> str | None:
@@ -136,11 +138,16 @@ class SourceIndex:
     def mentions_value(self, package: str, value: str) -> bool:
         """``value`` is a string in the package's source or data files (``"TEXT"``,
         ``'aws:ec2:image'``), or in an extra root's file for it: a value moto knows."""
+        known = self._values.get((package, value))
+        if known is not None:
+            return known
         if package not in self._texts:
             own = _files(self.root / package, (".py", ".json")) if self.root else []
             files = [*own, *self._extra_files(package)]
             self._texts[package] = "\n".join(_read(f) for f in files)
-        return any(f"{quote}{value}{quote}" in self._texts[package] for quote in "\"'")
+        found = any(f"{quote}{value}{quote}" in self._texts[package] for quote in "\"'")
+        self._values[(package, value)] = found
+        return found
 
     def response_mentions(
         self,

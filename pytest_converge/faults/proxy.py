@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from ..analysis.gaps import unimplemented_operation
 from ..analysis.stalls import answer_digest, error_code, error_message, request_digest
 from ..errors import FaultError
-from ..isolation.local_server import serve_in_thread, server_url
+from ..isolation.local_server import serve_in_thread, server_url, shut_down
 from ..isolation.safety import LoopbackTarget, loopback_target
 from .cut import Gather
 from .kinds import SIGNALLING, Crash, Fault, Request, Signal
@@ -233,7 +233,7 @@ class Proxy:
         server, self._server = self._server, None
         thread, self._thread = self._thread, None
         if server is not None:
-            server.shutdown()
+            shut_down(server)
             server.server_close()
             # Keep-alive clients would hold their handler threads forever.
             server.close_client_connections()

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from .local_server import serve_in_thread, server_url
+from .local_server import serve_in_thread, server_url, shut_down
 from .safety import LOOPBACK_NAMES
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ class EgressGuard:
     def stop(self) -> None:
         server, self._server = self._server, None
         if server is not None:
-            server.shutdown()
+            shut_down(server)
             server.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)
