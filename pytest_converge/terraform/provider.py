@@ -127,6 +127,8 @@ class ReattachedProvider:
             self.starts += 1
         with _live_lock:
             _live.add(self)
+        if self.relay_schema:
+            schema_proxy.import_soon()
 
     def reattach_env(self, timeout: float = START_TIMEOUT) -> dict[str, str]:
         """``{"TF_REATTACH_PROVIDERS": ...}`` for a running provider (started if need be)."""
