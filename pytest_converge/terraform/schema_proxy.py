@@ -52,6 +52,21 @@ SCHEMA_METHODS = frozenset(
         "/tfplugin6.Provider/ValidateProviderConfig",
     }
 )
+#: The plugin protocol's unary calls (protocols 5 and 6; the others, and go-plugin's own
+#: broker and stdio streams, go through the streaming path): relayed as one message each
+#: way, without the streaming path's thread per call to feed the request.
+_UNARY = frozenset(
+    f"/tfplugin{version}.Provider/{name}"
+    for version in (5, 6)
+    for name in (
+        "GetMetadata", "GetSchema", "GetProviderSchema", "PrepareProviderConfig",
+        "ValidateProviderConfig", "ValidateResourceTypeConfig", "ValidateResourceConfig",
+        "ValidateDataSourceConfig", "ValidateDataResourceConfig", "UpgradeResourceState",
+        "Configure", "ConfigureProvider", "ReadResource", "PlanResourceChange",
+        "ApplyResourceChange", "ImportResourceState", "MoveResourceState", "ReadDataSource",
+        "GetFunctions", "CallFunction", "Stop", "StopProvider",
+    )
+)  # fmt: skip
 #: The calls whose answer is the provider's whole schema.
 SCHEMA_ANSWERS = frozenset(
     {"/tfplugin5.Provider/GetSchema", "/tfplugin6.Provider/GetProviderSchema"}
@@ -144,6 +159,28 @@ class SchemaRelay:
         if channel is not None:
             channel.close()
 
+    def relay_one(self, method: str, request: bytes, context: Any) -> bytes:
+        """One unary call: the answer from memory (a schema call) or the provider's."""
+        if method in SCHEMA_METHODS:
+            return b"".join(self._schema(method, iter([request]), context))
+        import grpc
+
+        call = self._channel.unary_unary(method).future(request, metadata=_metadata(context))
+        context.add_callback(call.cancel)  # terraform went away: so does the upstream call
+        try:
+            answer: bytes = call.result()
+        except grpc.FutureCancelledError:
+            context.abort(grpc.StatusCode.CANCELLED, "terraform cancelled the call")
+        except grpc.RpcError as exc:
+            trailing = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
+            if trailing:
+                context.set_trailing_metadata(trailing)
+            context.abort(exc.code(), exc.details() or "")
+        trailing = call.trailing_metadata()
+        if trailing:
+            context.set_trailing_metadata(trailing)
+        return answer
+
     def relay(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
         """One call, any shape (unary or streaming: the wire is the same)."""
         if method in SCHEMA_METHODS:
@@ -173,12 +210,9 @@ class SchemaRelay:
     def _forward(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
         import grpc
 
-        metadata = [
-            (k, v)
-            for k, v in context.invocation_metadata()
-            if not k.startswith((":", "grpc-")) and k not in ("user-agent", "te", "content-type")
-        ]
-        call = self._channel.stream_stream(method)(_until_cancelled(requests), metadata=metadata)
+        call = self._channel.stream_stream(method)(
+            _until_cancelled(requests), metadata=_metadata(context)
+        )
         context.add_callback(call.cancel)  # terraform went away: so does the upstream call
         try:
             yield from call
@@ -193,6 +227,15 @@ class SchemaRelay:
             trailing = call.trailing_metadata()
             if trailing:
                 context.set_trailing_metadata(trailing)
+
+
+def _metadata(context: Any) -> list[tuple[str, Any]]:
+    """The call's metadata to pass on: terraform's own, not the transport's."""
+    return [
+        (k, v)
+        for k, v in context.invocation_metadata()
+        if not k.startswith((":", "grpc-")) and k not in ("user-agent", "te", "content-type")
+    ]
 
 
 def _until_cancelled(requests: Iterator[bytes]) -> Iterator[bytes]:
@@ -213,6 +256,12 @@ def _make_handler(relay: SchemaRelay) -> Any:
     class Handler(grpc.GenericRpcHandler):
         def service(self, details: Any) -> Any:
             method = details.method
+            if method in _UNARY:
+
+                def one(request: bytes, context: Any) -> bytes:
+                    return relay.relay_one(method, request, context)
+
+                return grpc.unary_unary_rpc_method_handler(one)
 
             def call(requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
                 return relay.relay(method, requests, context)
