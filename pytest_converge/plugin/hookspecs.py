@@ -72,6 +72,10 @@ def pytest_converge_inventory(
     it are found too (a scenario that creates a type nobody lists reports it
     as ``unverified``).
 
+    The listing after a scenario runs in a thread of its own while the
+    scenario's second ``terraform plan`` runs (a plan makes and removes no
+    object): read the emulator, nothing the test's own thread holds.
+
     Use in conftest::
 
         from pytest_converge import CloudObject
