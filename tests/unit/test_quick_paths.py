@@ -1,0 +1,137 @@
+"""The shortcuts issue #36 put on a run's path: each still gives what it shortens.
+
+A server stops without waiting out its poll interval; the inventory taken beside a
+plan lists what was known when it started and hands its error to the caller; moto's
+dispatcher is asked about a host once; the relay's schema answer says it need not be
+asked again.
+"""
+
+from __future__ import annotations
+
+import socketserver
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_converge.emulator.moto_server import _remember_hosts
+from pytest_converge.errors import EmulatorError
+from pytest_converge.inventory import CloudObject
+from pytest_converge.isolation.local_server import serve_in_thread, shut_down
+from pytest_converge.run.touched import Touched
+from pytest_converge.terraform.schema_proxy import SCHEMA_OPTIONAL
+
+
+class _Quiet(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        self.request.recv(1)
+
+
+def test_a_server_stops_without_waiting_out_its_poll_interval() -> None:
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Quiet)
+    thread = serve_in_thread(server, "test-server", poll_interval=30.0)
+    time.sleep(0.05)  # the loop is in its select, for up to 30 s
+    started = time.monotonic()
+    shut_down(server)
+    server.server_close()
+    assert time.monotonic() - started < 10.0, "shutdown waited for the poll interval"
+    thread.join(timeout=1.0)
+    assert not thread.is_alive()
+
+
+class _Emulator:
+    name = "fake"
+    region = "us-east-1"
+    endpoint = "http://127.0.0.1:1"
+
+    def is_alive(self) -> bool:
+        return True
+
+
+def test_the_inventory_beside_a_plan_lists_the_regions_known_when_it_started(
+    tmp_path: Path,
+) -> None:
+    asked: list[list[str]] = []
+    go = threading.Event()
+
+    def listers(emulator: Any, regions: list[str], services: Any) -> list[CloudObject]:
+        go.wait(timeout=5)
+        asked.append(list(regions))
+        return [CloudObject("aws_sqs_queue", f"q-{r}", region=r) for r in regions]
+
+    touched = Touched(_Emulator(), tmp_path, (), listers=listers)  # type: ignore[arg-type]
+    touched.regions.add("eu-west-1")
+    listing = touched.inventory_soon()
+    touched.regions.add("ap-south-1")  # what the plan meanwhile first called
+    touched.services = None
+    go.set()
+    found = listing()
+    assert asked == [["eu-west-1", "us-east-1"]]
+    assert sorted(o.id for o in found.objects) == ["q-eu-west-1", "q-us-east-1"]
+
+
+def test_the_inventory_beside_a_plan_raises_its_error_in_the_caller(tmp_path: Path) -> None:
+    def listers(emulator: Any, regions: list[str], services: Any) -> list[CloudObject]:
+        raise EmulatorError("the emulator stopped answering")
+
+    touched = Touched(_Emulator(), tmp_path, (), listers=listers)  # type: ignore[arg-type]
+    listing = touched.inventory_soon()
+    with pytest.raises(EmulatorError, match="stopped answering"):
+        listing()
+
+
+def test_moto_is_asked_which_service_a_host_is_once_per_host() -> None:
+    asked: list[str | None] = []
+
+    class Dispatcher:
+        def get_backend_for_host(self, host: str | None) -> str | None:
+            asked.append(host)
+            return None if host is None else host.split(".")[0]
+
+    dispatcher = Dispatcher()
+    _remember_hosts(dispatcher)
+    answers = [
+        dispatcher.get_backend_for_host(h)
+        for h in ("ec2.us-east-1.amazonaws.com", None, "ec2.us-east-1.amazonaws.com", None)
+    ]
+    assert answers == ["ec2", None, "ec2", None]
+    assert asked == ["ec2.us-east-1.amazonaws.com", None]
+
+
+def _fields(message: bytes) -> list[tuple[int, int, bytes | int]]:
+    """Top-level protobuf fields: (number, wire type, bytes or varint)."""
+
+    def varint(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = message[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value, at
+            shift += 7
+
+    found: list[tuple[int, int, bytes | int]] = []
+    at = 0
+    while at < len(message):
+        tag, at = varint(at)
+        if tag & 7 == 0:
+            value, at = varint(at)
+            found.append((tag >> 3, 0, value))
+        else:
+            size, at = varint(at)
+            found.append((tag >> 3, 2, message[at : at + size]))
+            at += size
+    return found
+
+
+def test_the_schema_answer_says_get_provider_schema_optional() -> None:
+    """Field 6 (server capabilities) holding field 2 (get_provider_schema_optional) true,
+    after whatever the provider sent (here: a schema and plan_destroy)."""
+    sent = b"\x0a\x00" + b"\x32\x02\x08\x01"  # provider {}, server_capabilities {plan_destroy}
+    fields = _fields(sent + SCHEMA_OPTIONAL)
+    capabilities = [value for number, _, value in fields if number == 6]
+    assert all(isinstance(c, bytes) for c in capabilities)
+    assert [_fields(c) for c in capabilities if isinstance(c, bytes)] == [[(1, 0, 1)], [(2, 0, 1)]]
