@@ -100,7 +100,12 @@ def egress_defects(
     module: str = "",
     scenario: str = "",
 ) -> list[Defect]:
-    """One ``egress`` defect per (host, resource) the run tried to reach."""
+    """One ``egress`` defect per (host, resource) the run tried to reach.
+
+    An attempt no resource was known to be in flight for, to a host another attempt
+    was told to a resource for, is that resource's too: terraform's events reach the
+    timeline after the connections they led to (later still on a loaded machine), so
+    the first attempts of a resource's apply can precede its ``apply_start``."""
     failed = errored(timeline)
     seen: dict[tuple[str, str | None], Defect] = {}
     for attempt in attempts:
@@ -125,4 +130,5 @@ def egress_defects(
                 why=WHY,
                 fix=fix_for(attempt.host),
             )
-    return list(seen.values())
+    placed = {host for host, address in seen if address is not None}
+    return [d for (host, address), d in seen.items() if address is not None or host not in placed]

@@ -89,6 +89,22 @@ def test_an_attempt_outside_any_resource_falls_back_to_failed_ones_or_none() -> 
     assert defect.address is None and "example.com" in defect.message
 
 
+def test_an_attempt_ahead_of_its_resources_start_event_is_that_resources() -> None:
+    """The first connection of a create can reach the guard before terraform's
+    ``apply_start`` reaches the timeline (a loaded machine); the attempts in flight
+    name the resource, and no second, unattributed finding is made."""
+    timeline = [(2.0, _event("apply_start", "aws_sqs_queue.jobs"))]
+    attempts = [Attempt("sqs.us-east-1.amazonaws.com", 443, "CONNECT", t) for t in (1.9, 2.5)]
+    [defect] = egress_defects(attempts, timeline)
+    assert defect.address == "aws_sqs_queue.jobs"
+    # Another host reached outside any resource is still its own finding.
+    found = egress_defects([*attempts, Attempt("example.com", 80, "GET", 1.0)], timeline)
+    assert sorted((d.observed, d.address) for d in found) == [
+        ("CONNECT sqs.us-east-1.amazonaws.com:443", "aws_sqs_queue.jobs"),
+        ("GET example.com:80", None),
+    ]
+
+
 def test_defect_kinds_agree_everywhere() -> None:
     schema_kinds = load_schema()["$defs"]["defect"]["properties"]["kind"]["enum"]
     assert list(schema_kinds) == list(KINDS)
