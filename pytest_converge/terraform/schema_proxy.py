@@ -172,10 +172,7 @@ class SchemaRelay:
         except grpc.FutureCancelledError:
             context.abort(grpc.StatusCode.CANCELLED, "terraform cancelled the call")
         except grpc.RpcError as exc:
-            trailing = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
-            if trailing:
-                context.set_trailing_metadata(trailing)
-            context.abort(exc.code(), exc.details() or "")
+            _fail_as(exc, context)
         trailing = call.trailing_metadata()
         if trailing:
             context.set_trailing_metadata(trailing)
@@ -219,14 +216,20 @@ class SchemaRelay:
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.CANCELLED and not context.is_active():
                 return
-            trailing = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
-            if trailing:
-                context.set_trailing_metadata(trailing)
-            context.abort(exc.code(), exc.details() or "")
+            _fail_as(exc, context)
         else:
             trailing = call.trailing_metadata()
             if trailing:
                 context.set_trailing_metadata(trailing)
+
+
+def _fail_as(exc: Any, context: Any) -> None:
+    """End terraform's call as the provider ended it (its status, details and trailing
+    metadata): ``context.abort`` raises."""
+    trailing = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
+    if trailing:
+        context.set_trailing_metadata(trailing)
+    context.abort(exc.code(), exc.details() or "")
 
 
 def _metadata(context: Any) -> list[tuple[str, Any]]:
