@@ -80,6 +80,9 @@ class Emulator(abc.ABC):
     #: error: a module that uses one runs, with those resources left untested, instead
     #: of being refused before its first apply (LocalStack's would hang: refused).
     answers_unsupported: bool = False
+    #: :meth:`reset` empties it (False: a shared instance, whose reset deletes nothing, so
+    #: a scenario's baseline inventory is what it holds of others').
+    can_reset: bool = True
 
     def check_served(self, addresses: Iterable[str], module: str = "the module") -> None:
         """Raise UnsupportedServiceError when a resource of ``addresses`` needs a service

@@ -26,6 +26,7 @@ from ..analysis.model_gaps import (
     ModelFacts,
     Refusal,
     RefusedParameter,
+    is_validation_error,
     model_questions,
 )
 from ..awsapi.model import (
@@ -140,6 +141,20 @@ def _unanswered_read(
 
 def _refusal(index: SourceIndex, call: Call) -> Refusal:
     service = _botocore_service(call.service)
+    code = call.error_code or str(call.status)
+    parameters = _refused_parameters(index, service, call) if is_validation_error(code) else ()
+    return Refusal(
+        service or call.service, call.operation, code, call.error_message, call.address, parameters
+    )
+
+
+def _refused_parameters(
+    index: SourceIndex, service: str | None, call: Call
+) -> tuple[RefusedParameter, ...]:
+    """What the model and the emulator's source know of each parameter of a call refused
+    for its form. Only such a refusal can have a cause (:meth:`Refusal.cause`): one about
+    what exists ("already exists", a retried create's) is never looked up, which spares
+    loading the service's model (0.1 s for EC2's) on most failed faulted applies."""
     package = index.package_of(service, endpoint_prefix(service)) if service else None
     message = call.error_message
     parameters = []
@@ -158,14 +173,7 @@ def _refusal(index: SourceIndex, call: Call) -> Refusal:
                 member_known=package is None or index.mentions(package, leaf[0]),
             )
         )
-    return Refusal(
-        service or call.service,
-        call.operation,
-        call.error_code or str(call.status),
-        message,
-        call.address,
-        tuple(parameters),
-    )
+    return tuple(parameters)
 
 
 def _botocore_service(signing_name: str) -> str | None:

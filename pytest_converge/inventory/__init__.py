@@ -10,7 +10,7 @@ Three modules, one job each:
   which the listers and ``analysis/`` (leftovers, hints) read.
 
 This module re-exports the names the rest of the project and users import;
-the plugin registers it as ``converge-inventory``.
+the plugin registers it as ``converge-inventory`` (:data:`PLUGIN`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,15 @@ from .engine import (
 )
 from .listers import one_call, simple
 
+#: The name this module is registered under as a pytest plugin.
+PLUGIN = "converge-inventory"
+
 __all__ = [
     "BUILTIN_LISTERS",
     "CATALOGUE",
     "GLOBAL",
     "MAX_WORKERS",
+    "PLUGIN",
     "CloudObject",
     "Inventory",
     "Listed",

@@ -27,6 +27,7 @@ from ..emulator.localstack import localstack_emulator
 from ..emulator.ministack import MiniStackEmulator
 from ..emulator.moto import MotoEmulator
 from ..errors import ConvergeError, ToolchainError
+from ..inventory import PLUGIN as INVENTORY_PLUGIN
 from ..isolation import cancel
 from ..report import junit_suite_properties, sarif_report, summary_lines
 from ..report.html import html_report
@@ -68,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import importlib
 
     for dotted, name in (
-        ("pytest_converge.inventory", "converge-inventory"),
+        ("pytest_converge.inventory", INVENTORY_PLUGIN),
         ("pytest_converge.analysis.classify", "converge-classify"),
         ("pytest_converge.plugin.collect.arguments", "converge-collect"),
         (

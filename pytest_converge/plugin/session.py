@@ -31,6 +31,7 @@ from ..emulator.fidelity import MOTO_VERSIONS, not_installed
 from ..emulator.localstack import localstack_missing
 from ..emulator.ministack_fidelity import MINISTACK_VERSIONS
 from ..errors import ConvergeError, EmulatorError, UnsupportedServiceError
+from ..inventory import PLUGIN as INVENTORY_PLUGIN
 from ..isolation.safety import ensure_loopback
 from ..report import json_report, jsonable
 from ..run.stack import Stack
@@ -432,11 +433,17 @@ class ConvergeSession:
         emulator: Emulator,
         regions: list[str] | None = None,
         services: dict[str, set[str]] | None = None,
+        builtin: bool = True,
     ) -> Any:
-        """Every ``pytest_converge_inventory`` implementation's objects."""
-        return self.config.hook.pytest_converge_inventory(
-            config=self.config, emulator=emulator, regions=regions, services=services
-        )
+        """Every ``pytest_converge_inventory`` implementation's objects (but the built-in
+        listers' unless ``builtin``)."""
+        hook = self.config.hook.pytest_converge_inventory
+        if not builtin:
+            hook = self.config.pluginmanager.subset_hook_caller(
+                "pytest_converge_inventory",
+                remove_plugins=[self.config.pluginmanager.get_plugin(INVENTORY_PLUGIN)],
+            )
+        return hook(config=self.config, emulator=emulator, regions=regions, services=services)
 
     def check_served(self, module: Path, emulator: Emulator | None = None) -> None:
         """Fail (or skip, ``--converge-unsupported=skip``) when ``module`` needs a service

@@ -123,7 +123,7 @@ class Scenario:
             stack.fresh_start()
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied).
-        baseline = stack.touched.inventory()
+        baseline = stack.touched.inventory(emptied=self.fresh and stack.emulator.can_reset)
         stack.touched.warm()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)

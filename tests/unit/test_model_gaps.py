@@ -384,6 +384,28 @@ def test_facts_of_a_finding_ask_the_real_model_and_source(moto_only):
     assert known.source == "moto/awslambda"
 
 
+def test_a_refusal_about_what_exists_is_not_looked_up(moto_only, monkeypatch):
+    """A retried create's "already exists" can have no cause: its parameters are not
+    looked up in the model (loading EC2's costs 0.1 s on every failed faulted apply)."""
+    asked: list[str] = []
+    monkeypatch.setattr(
+        model_facts, "allowed_values", lambda service, *a: asked.append(service) or frozenset()
+    )
+    moto = SimpleNamespace(name="moto", version="5.2.5")
+    duplicate = _refused_call(error_code="ParameterAlreadyExists", error_message="exists")
+    facts = model_facts.refusal_facts(moto, [duplicate])
+    assert facts is not None
+    [refusal] = facts.refusals
+    assert (refusal.code, refusal.parameters, refusal.cause()) == (
+        "ParameterAlreadyExists",
+        (),
+        None,
+    )
+    assert asked == []
+    model_facts.refusal_facts(moto, [_refused_call()])
+    assert asked  # a refusal of the request's form is
+
+
 def test_only_a_refusal_of_the_requests_form_can_be_the_emulators() -> None:
     from pytest_converge.analysis.model_gaps import is_validation_error
 

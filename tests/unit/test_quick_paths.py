@@ -12,6 +12,7 @@ import socketserver
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -135,3 +136,43 @@ def test_the_schema_answer_says_get_provider_schema_optional() -> None:
     capabilities = [value for number, _, value in fields if number == 6]
     assert all(isinstance(c, bytes) for c in capabilities)
     assert [_fields(c) for c in capabilities if isinstance(c, bytes)] == [[(1, 0, 1)], [(2, 0, 1)]]
+
+
+def test_an_emptied_emulator_is_not_listed_by_the_built_in_listers(tmp_path: Path) -> None:
+    """After a reset the built-in listers would find nothing (they leave out what an
+    emulator makes on its own): a scenario's baseline asks only the other listers."""
+    asked: list[dict[str, Any]] = []
+
+    def listers(emulator: Any, regions: list[str], services: Any, **kw: Any) -> list[Any]:
+        asked.append(kw)
+        return []
+
+    touched = Touched(_Emulator(), tmp_path, (), listers=listers)  # type: ignore[arg-type]
+    touched.inventory(emptied=True)
+    touched.inventory()
+    assert asked == [{"builtin": False}, {}]
+    # With the built-in listers alone there is nothing to ask (the fake emulator has no
+    # endpoint: listing it would raise).
+    alone = Touched(_Emulator(), tmp_path, (), listers=None)  # type: ignore[arg-type]
+    assert len(alone.inventory(emptied=True)) == 0
+
+
+def test_the_sessions_hook_leaves_only_the_built_in_listers_out() -> None:
+    import pluggy
+
+    from pytest_converge import inventory
+    from pytest_converge.plugin import hookspecs
+    from pytest_converge.plugin.session import ConvergeSession
+
+    class UserLister:
+        @inventory.hookimpl
+        def pytest_converge_inventory(self, emulator: Any) -> list[CloudObject]:
+            return [CloudObject("aws_custom_thing", "thing-1")]
+
+    pm = pluggy.PluginManager("pytest")
+    pm.add_hookspecs(hookspecs)
+    pm.register(inventory, inventory.PLUGIN)
+    pm.register(UserLister())
+    session = SimpleNamespace(config=SimpleNamespace(hook=pm.hook, pluginmanager=pm))
+    found = ConvergeSession._inventory(session, _Emulator(), builtin=False)  # type: ignore[arg-type]
+    assert found == [[CloudObject("aws_custom_thing", "thing-1")]]
