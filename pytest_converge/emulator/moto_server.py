@@ -8,7 +8,8 @@ Serves moto's app (werkzeug, one thread per request) on loopback (on the
 listening socket ``--fd`` the parent bound and handed over, if given), prints one
 line ``READY <port>`` on stdout once it listens, then installs the fidelity
 layer (:mod:`.fidelity`, loaded by path like :mod:`.moto_world`; requests
-wait for it) and warms up the backends the plugin uses most. It exits when
+wait for it) and warms up the backends the plugin uses most; the layer's
+behaviours no call has needed yet are installed in the gaps between calls. It exits when
 its stdin closes: the parent holds the other end, so the server never
 outlives the pytest process that started it, whatever killed that process
 (even SIGKILL).
@@ -29,6 +30,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -180,7 +182,7 @@ def _warm_up(
         pass  # only a head start: the first real call pays for what is missing
     finally:
         try:
-            fidelity.install_rest()
+            fidelity.install_rest(before_each=app.quiet.wait)
         finally:
             done.set()
 
@@ -218,11 +220,13 @@ class _ResetAfterWarmUp:
         self.app = app
         self.warmed = warmed
         self.faithful = faithful
+        self.quiet = _Quiet()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         self.faithful.wait(timeout=120)
         path = environ.get("PATH_INFO")
         if path in ("/moto-api/reset", WORLD_PATH, fidelity.STATUS_PATH):
+            self.quiet.now.set()  # the rest of the layer at once, gaps or not
             self.warmed.wait(timeout=120)
         if path == WORLD_PATH:
             return _answer(start_response, read_world)
@@ -232,7 +236,47 @@ class _ResetAfterWarmUp:
             with contextlib.suppress(Exception):  # moto answers what it cannot route itself
                 _import_service(self.app, environ)
             fidelity.install_imported()
-        return self.app(environ, start_response)
+        self.quiet.began()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            self.quiet.ended()
+
+
+class _Quiet:
+    """Whether the server is between calls: the fidelity layer's behaviours no call has
+    needed yet (0.3 s of installing, a third of it importing moto's RDS) are installed
+    one at a time, each once no request has been answered for :attr:`GAP` seconds, so
+    a run's first calls do not wait for the interpreter behind them. A request that
+    needs the whole layer (a reset, the world, the status) sets :attr:`now`.
+    """
+
+    GAP = 0.05
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._busy = 0
+        self._last = time.monotonic()
+        self.now = threading.Event()
+
+    def began(self) -> None:
+        with self._lock:
+            self._busy += 1
+
+    def ended(self) -> None:
+        with self._lock:
+            self._busy -= 1
+            self._last = time.monotonic()
+
+    def wait(self) -> None:
+        """Return once no request is being answered and none was for :attr:`GAP`
+        seconds, or at once after :attr:`now` is set."""
+        while not self.now.is_set():
+            with self._lock:
+                left = self.GAP if self._busy else self._last + self.GAP - time.monotonic()
+            if left <= 0:
+                return
+            self.now.wait(left)
 
 
 def _import_service(dispatcher: Any, environ: dict[str, Any]) -> None:

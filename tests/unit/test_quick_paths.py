@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_converge.emulator.moto_server import _remember_hosts
+from pytest_converge.emulator.moto_server import _Quiet, _remember_hosts
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import CloudObject
 from pytest_converge.isolation.local_server import serve_in_thread, shut_down
@@ -25,13 +25,13 @@ from pytest_converge.run.touched import Touched
 from pytest_converge.terraform.schema_proxy import SCHEMA_OPTIONAL
 
 
-class _Quiet(socketserver.BaseRequestHandler):
+class _Silent(socketserver.BaseRequestHandler):
     def handle(self) -> None:
         self.request.recv(1)
 
 
 def test_a_server_stops_without_waiting_out_its_poll_interval() -> None:
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Quiet)
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Silent)
     thread = serve_in_thread(server, "test-server", poll_interval=30.0)
     time.sleep(0.05)  # the loop is in its select, for up to 30 s
     started = time.monotonic()
@@ -176,3 +176,24 @@ def test_the_sessions_hook_leaves_only_the_built_in_listers_out() -> None:
     session = SimpleNamespace(config=SimpleNamespace(hook=pm.hook, pluginmanager=pm))
     found = ConvergeSession._inventory(session, _Emulator(), builtin=False)  # type: ignore[arg-type]
     assert found == [[CloudObject("aws_custom_thing", "thing-1")]]
+
+
+def test_the_rest_of_the_layer_waits_for_a_gap_between_calls() -> None:
+    """moto installs the behaviours no call needed yet between calls, not under them."""
+    quiet = _Quiet()
+    quiet.began()  # a call being answered
+    waited = threading.Thread(target=quiet.wait)
+    waited.start()
+    time.sleep(quiet.GAP * 4)
+    assert waited.is_alive(), "installed while a call was being answered"
+    quiet.ended()
+    started = time.monotonic()
+    waited.join(timeout=5)
+    assert not waited.is_alive()
+    assert time.monotonic() - started >= quiet.GAP * 0.9  # a gap after the last answer
+    # A reset (or the status, the world) needs the whole layer: no gap is waited for.
+    quiet.began()
+    quiet.now.set()
+    started = time.monotonic()
+    quiet.wait()
+    assert time.monotonic() - started < quiet.GAP

@@ -502,10 +502,17 @@ def install_imported() -> None:
                 _settle(name)
 
 
-def install_rest() -> None:
-    """Install every behaviour still pending, in the layer's order."""
-    with _LOCK:
-        for name in list(_PENDING):
+def install_rest(before_each: Callable[[], object] | None = None) -> None:
+    """Install every behaviour still pending, in the layer's order.
+
+    ``before_each()`` is called before each one (outside the lock): a server waits there
+    for a quiet moment, so a behaviour no call has needed yet is not installed while
+    calls wait for the same interpreter.
+    """
+    for name in list(_PENDING):
+        if before_each is not None:
+            before_each()
+        with _LOCK:
             _settle(name)
 
 
