@@ -141,20 +141,33 @@ def test_the_schema_answer_says_get_provider_schema_optional() -> None:
 def test_an_emptied_emulator_is_not_listed_by_the_built_in_listers(tmp_path: Path) -> None:
     """After a reset the built-in listers would find nothing (they leave out what an
     emulator makes on its own): a scenario's baseline asks only the other listers."""
-    asked: list[dict[str, Any]] = []
+    from pytest_converge.inventory import pytest_converge_inventory
 
-    def listers(emulator: Any, regions: list[str], services: Any, **kw: Any) -> list[Any]:
-        asked.append(kw)
+    asked: list[bool] = []
+
+    def hook(emulator: Any, regions: list[str], services: Any, builtin: bool = True) -> list[Any]:
+        asked.append(builtin)
         return []
 
-    touched = Touched(_Emulator(), tmp_path, (), listers=listers)  # type: ignore[arg-type]
+    touched = Touched(_Emulator(), tmp_path, (), listers=hook)  # type: ignore[arg-type]
     touched.inventory(emptied=True)
     touched.inventory()
-    assert asked == [{"builtin": False}, {}]
+    assert asked == [False, True]
+    # A lister that knows nothing of ``builtin`` lists as it always did.
+    plain: list[str] = []
+    other = Touched(
+        _Emulator(),  # type: ignore[arg-type]
+        tmp_path,
+        (),
+        listers=lambda emulator, regions, services: plain.append("listed") or [],
+    )
+    other.inventory(emptied=True)
+    assert plain == ["listed"]
     # With the built-in listers alone there is nothing to ask (the fake emulator has no
     # endpoint: listing it would raise).
-    alone = Touched(_Emulator(), tmp_path, (), listers=None)  # type: ignore[arg-type]
-    assert len(alone.inventory(emptied=True)) == 0
+    for builtin in (None, pytest_converge_inventory):
+        alone = Touched(_Emulator(), tmp_path, (), listers=builtin)  # type: ignore[arg-type]
+        assert len(alone.inventory(emptied=True)) == 0
 
 
 def test_the_sessions_hook_leaves_only_the_built_in_listers_out() -> None:
