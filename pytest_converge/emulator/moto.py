@@ -47,8 +47,9 @@ from typing import Any
 from ..errors import EmulatorError
 from ..isolation import cancel
 from ..isolation.safety import emulator_env
+from ..storage import cache_dir
 from .base import Emulator, ServerProcess, remove_scratch
-from .fidelity import OFF_VARIABLE, RECORDED_VARIABLE, STATUS_PATH
+from .fidelity import DIGESTS_VARIABLE, OFF_VARIABLE, RECORDED_VARIABLE, STATUS_PATH
 from .moto_world import WORLD_PATH
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
@@ -105,6 +106,8 @@ class MotoEmulator(ServerProcess, Emulator):
             env[OFF_VARIABLE] = off
         if os.environ.get(RECORDED_VARIABLE):  # a test's stand-in digests (see fidelity)
             env[RECORDED_VARIABLE] = os.environ[RECORDED_VARIABLE]
+        # The digests of moto's functions the layer checks, kept across servers.
+        env[DIGESTS_VARIABLE] = str(cache_dir() / "moto-digests.json")
         return env
 
     def launch(self) -> None:

@@ -185,6 +185,7 @@ def _warm_up(
             fidelity.install_rest(before_each=app.quiet.wait)
         finally:
             done.set()
+            fidelity.save_digests()
 
 
 def _prepare(service: str) -> None:
