@@ -583,7 +583,7 @@ def test_listers_merged_through_the_pytest_hook(emulator: MotoEmulator) -> None:
     wrapped = take_inventory(
         emulator,
         lambda e, regions, services: pm.hook.pytest_converge_inventory(
-            emulator=e, regions=regions, services=services
+            config=None, emulator=e, regions=regions, services=services
         ),
     )
     assert wrapped.objects == inv.objects
