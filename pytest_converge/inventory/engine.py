@@ -30,6 +30,7 @@ Users add listers for other types by implementing the
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
@@ -249,6 +250,7 @@ def take_inventory(
     listers: Callable[..., Any] | None = None,
     regions: Iterable[str] | None = None,
     services: Mapping[str, Iterable[str]] | None = None,
+    builtin: bool = True,
 ) -> Inventory:
     """List every object in ``emulator`` now, in each of ``regions``.
 
@@ -263,8 +265,18 @@ def take_inventory(
     implementation. A callable that takes no ``regions`` is called with the
     emulator alone. With ``listers=None`` the built-in listers run directly.
 
+    ``builtin=False`` leaves the built-in listers out (an emulator just emptied: they
+    leave out what it makes itself, so they would find nothing): none at all, or
+    ``listers(..., builtin=False)`` for a callable that names ``builtin`` (the session's
+    hook); any other callable lists as it always does.
+
     Raises :class:`EmulatorError` when the emulator does not answer.
     """
+    if not builtin:
+        if listers is None or listers is pytest_converge_inventory:
+            return Inventory()
+        if _takes(listers, "builtin", exactly=True):
+            listers = functools.partial(listers, builtin=False)
     if not emulator.is_alive():
         raise EmulatorError(
             f"cannot take an inventory: the {getattr(emulator, 'name', 'emulator')} emulator "
@@ -309,12 +321,13 @@ def _services(services: Mapping[str, Iterable[str]] | None) -> dict[str, set[str
     return {region: set(names) for region, names in services.items()}
 
 
-def _takes(fn: Callable[..., Any], name: str) -> bool:
+def _takes(fn: Callable[..., Any], name: str, exactly: bool = False) -> bool:
+    """``fn`` takes the keyword ``name`` (by name, or unless ``exactly`` through ``**``)."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    return name in params or (not exactly and any(p.kind is p.VAR_KEYWORD for p in params.values()))
 
 
 @hookimpl

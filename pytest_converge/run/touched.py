@@ -14,14 +14,12 @@ objects there: before and after a fault scenario, the objects the runs made::
 
 from __future__ import annotations
 
-import functools
-import inspect
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..inventory import Inventory, prepare_clients, pytest_converge_inventory, take_inventory
+from ..inventory import Inventory, prepare_clients, take_inventory
 from ..terraform.hcl import declared_regions, provider_regions
 
 if TYPE_CHECKING:
@@ -79,13 +77,9 @@ class Touched:
         list calls on a busy machine); any other implementation of the hook (a user's,
         which may list such objects) still is.
         """
-        listers = self._listers
-        if emptied:
-            if listers is None or listers is pytest_converge_inventory:
-                return Inventory()
-            if _names_builtin(listers):
-                listers = functools.partial(listers, builtin=False)
-        return take_inventory(self._emulator, listers, sorted(self.regions), self.services)
+        return take_inventory(
+            self._emulator, self._listers, sorted(self.regions), self.services, not emptied
+        )
 
     def inventory_soon(self) -> Callable[[], Inventory]:
         """:meth:`inventory`, taken in a thread from now, of the regions and services known
@@ -122,12 +116,3 @@ class Touched:
             return
         self._warmed = True
         prepare_clients(self._emulator, sorted(self.regions), self._types)
-
-
-def _names_builtin(listers: Callable[..., Any]) -> bool:
-    """``listers`` takes ``builtin`` (the session's hook does: ``builtin=False`` leaves the
-    built-in listers out); any other callable lists as it always does."""
-    try:
-        return "builtin" in inspect.signature(listers).parameters
-    except (TypeError, ValueError):
-        return False
