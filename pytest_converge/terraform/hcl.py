@@ -592,6 +592,16 @@ def module_tree(directory: Path) -> list[Path]:
     return seen
 
 
+def module_dirs(module: Path) -> list[Path]:
+    """The module, the local modules it calls and, once initialised, the modules
+    ``.terraform/modules/modules.json`` lists (absolute, existing, each once)."""
+    dirs = module_tree(module)
+    with contextlib.suppress(OSError, ValueError, AttributeError, TypeError):
+        manifest = json.loads((module / ".terraform" / "modules" / "modules.json").read_text())
+        dirs += [Path(os.path.abspath(module / m["Dir"])) for m in manifest.get("Modules", [])]
+    return [d for d in dict.fromkeys(dirs) if d.is_dir()]
+
+
 def provider_regions(directory: Path, provider: str = "aws") -> dict[str, str]:
     """``{"aws": "eu-west-1", "aws.west": "us-west-2"}``: the literal region of each
     ``provider`` configuration of the module's own files.

@@ -183,6 +183,8 @@ class ReattachedProvider:
                 stat.st_mtime_ns,
                 hash(tuple(sorted(self.env.items()))),
             ),
+            # Only the types the module's files and state name (schema_proxy.trimmed).
+            names=lambda: schema_proxy.names_in_use(self.cwd),
         )
         try:
             relay.start()

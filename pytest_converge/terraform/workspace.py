@@ -27,7 +27,15 @@ from ..errors import Diagnostic, ModuleError, TerraformError, ToolchainError
 from ..isolation.safety import ensure_loopback, sdk_endpoint, terraform_env
 from ..storage import locked
 from .cliconfig import install_failure, provider_address
-from .hcl import HclError, blocks_of, local_source, module_blocks, module_tree, parse_file
+from .hcl import (
+    HclError,
+    blocks_of,
+    local_source,
+    module_blocks,
+    module_dirs,
+    module_tree,
+    parse_file,
+)
 from .provider import AWS_ADDRESS, provider_binary
 from .runner import Completed, IsFlagged, Runner, read_json
 from .toolchain import Toolchain
@@ -135,16 +143,6 @@ def aws_provider_configs(directory: Path) -> list[ProviderConfig]:
         for block in blocks_of(module_blocks(directory, "provider"), "provider", "aws")
         if block.file is None or block.file.name not in (OVERRIDE_FILE, PROVIDER_FILE)
     ]
-
-
-def module_dirs(module: Path) -> list[Path]:
-    """The module, the local modules it calls and, once initialised, the modules
-    ``.terraform/modules/modules.json`` lists (absolute, existing, each once)."""
-    dirs = module_tree(module)
-    with contextlib.suppress(OSError, ValueError, AttributeError, TypeError):
-        manifest = json.loads((module / ".terraform" / "modules" / "modules.json").read_text())
-        dirs += [Path(os.path.abspath(module / m["Dir"])) for m in manifest.get("Modules", [])]
-    return [d for d in dict.fromkeys(dirs) if d.is_dir()]
 
 
 def nested_provider_configs(module: Path) -> dict[str, list[ProviderConfig]]:

@@ -105,3 +105,34 @@ def test_a_relay_that_cannot_start_leaves_terraform_talking_to_the_provider(
     provider = stack.workspace.runner.provider
     assert provider is not None and provider._relay is None
     assert "provider schema relay not started" in caplog.text
+
+
+def test_a_trimmed_schema_serves_a_called_modules_types_and_a_type_only_state_names(
+    converge, tmp_path
+):
+    """terraform gets only the types the module's files and state name: a type declared
+    in a module it calls, a data source, and a type left only in state (its resource
+    removed from the configuration: the plan deletes it) are all served."""
+    module = tmp_path / "m"
+    (module / "child").mkdir(parents=True)
+    calls = 'module "child" {\n  source = "./child"\n}\n'
+    (module / "main.tf").write_text(
+        calls + 'resource "aws_s3_bucket" "gone" {\n  bucket = "trim-gone"\n}\n'
+    )
+    (module / "child" / "main.tf").write_text(
+        'data "aws_region" "here" {}\n'
+        'resource "aws_sqs_queue" "q" {\n  name = "trim-${data.aws_region.here.name}"\n}\n'
+    )
+    stack = converge(module)
+    stack.apply().raise_for_error()
+    provider = stack.workspace.runner.provider
+    assert provider is not None and provider._relay is not None
+    relay = provider._relay
+    assert relay.trimmed >= 1, "the schema answer was not trimmed"
+    assert stack.plan().is_empty
+
+    (stack.workspace.workdir / "main.tf").write_text(calls)
+    plan = stack.plan()
+    assert [(rc.address, "delete" in rc.actions) for rc in plan.changes] == [
+        ("aws_s3_bucket.gone", True)
+    ]
