@@ -79,6 +79,36 @@ def test_dynamodb_keeps_on_demand_throughput(emulator, raw_moto) -> None:
     assert _on_demand(raw_moto) == (None, None), retire("dynamodb.on-demand-throughput")
 
 
+def _default_key(moto: Any) -> str:
+    """The KeyManager of the key a table encrypted by DynamoDB's default key gets."""
+    moto.client("dynamodb").create_table(
+        TableName="sealed", BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        SSESpecification={"Enabled": True, "SSEType": "KMS"},
+    )  # fmt: skip
+    meta = moto.client("kms").describe_key(KeyId="alias/aws/dynamodb")["KeyMetadata"]
+    return str(meta["KeyManager"])
+
+
+def test_kms_a_services_default_key_is_aws_managed(emulator, raw_moto) -> None:
+    from pytest_converge.inventory import take_inventory
+
+    assert _default_key(emulator) == "AWS"
+    # So the inventory leaves it out, as it leaves out every AWS managed key: a module
+    # did not make it, and no fault can leave it behind.
+    listed = take_inventory(emulator, services={emulator.region: ["kms", "dynamodb"]})
+    assert {"aws_kms_key", "aws_dynamodb_table"} <= listed.covered
+    assert [o.type for o in listed.objects] == ["aws_dynamodb_table"]
+    # A key a user makes stays customer managed.
+    kms = emulator.client("kms")
+    mine = kms.create_key(Description="mine")["KeyMetadata"]["KeyId"]
+    kms.create_alias(AliasName="alias/mine", TargetKeyId=mine)
+    assert kms.describe_key(KeyId="alias/mine")["KeyMetadata"]["KeyManager"] == "CUSTOMER"
+    # The layer off: moto 5.2 makes it customer managed.
+    assert _default_key(raw_moto) == "CUSTOMER", retire("kms.aws-managed-keys")
+
+
 INTEGRATION = json.dumps({"description": "on-call", "url": "https://example.com/hook"})
 
 

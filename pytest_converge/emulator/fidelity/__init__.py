@@ -78,6 +78,7 @@ SERVICES = (
     "route53resolver",
     "rds",
     "secretsmanager",
+    "kms",
     "opensearchserverless",
     "emrserverless",
     "amp",
