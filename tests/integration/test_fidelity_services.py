@@ -105,6 +105,11 @@ def test_kms_a_services_default_key_is_aws_managed(emulator, raw_moto) -> None:
     mine = kms.create_key(Description="mine")["KeyMetadata"]["KeyId"]
     kms.create_alias(AliasName="alias/mine", TargetKeyId=mine)
     assert kms.describe_key(KeyId="alias/mine")["KeyMetadata"]["KeyManager"] == "CUSTOMER"
+    # EBS's default key too (an encrypted volume without a key of its own).
+    ec2 = emulator.client("ec2")
+    ec2.create_volume(AvailabilityZone=f"{emulator.region}a", Size=1, Encrypted=True)
+    ebs = kms.describe_key(KeyId="alias/aws/ebs")["KeyMetadata"]
+    assert ebs["KeyManager"] == "AWS"
     # The layer off: moto 5.2 makes it customer managed.
     assert _default_key(raw_moto) == "CUSTOMER", retire("kms.aws-managed-keys")
 

@@ -227,3 +227,10 @@ def test_a_functions_digest_is_kept_across_processes_until_its_file_changes(
     source.write_text("def answer():\n    return 43  # changed\n")
     with pytest.raises(AssertionError, match="read again"):
         fidelity.digest_of(module.answer)
+
+
+def test_the_aws_managed_keys_behaviour_is_due_with_the_services_that_make_default_keys():
+    """DynamoDB and EC2 make their default key inside a call that imports KMS itself: the
+    behaviour must be in place when their models are imported, before that call."""
+    [item] = [b for b in fidelity.behaviours() if b.name == "kms.aws-managed-keys"]
+    assert {"moto.kms", "moto.dynamodb", "moto.ec2"} <= fidelity._packages(item)
