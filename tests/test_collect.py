@@ -120,6 +120,15 @@ def test_collect_only_lists_root_modules_and_their_fault_points(modules: pytest.
     ]
 
 
+def test_ignore_options_leave_root_modules_out(modules: pytest.Pytester) -> None:
+    """pytest's own --ignore and --ignore-glob reach the modules under a --converge PATH."""
+    args = ["--converge", "mods", "--converge-faults=none", "--collect-only", "-q"]
+    ignored = modules.runpytest(*args, "--ignore=mods/small")
+    assert collected(ignored) == ["mods/hatch::two-run"]
+    globbed = modules.runpytest(*args, "--ignore-glob=*/hat*")
+    assert collected(globbed) == ["mods/small::two-run"]
+
+
 def test_converge_faults_none_all_and_invalid(modules: pytest.Pytester) -> None:
     none = modules.runpytest("--converge", "mods", "--converge-faults=none", "--collect-only", "-q")
     assert collected(none) == ["mods/hatch::two-run", "mods/small::two-run"]

@@ -37,8 +37,13 @@ class ConvergeDirectory(pytest.Directory):
         if self.path in self.discovery.roots:
             yield from self._module_items()
         for entry in sorted(self.path.iterdir()):
-            if entry.is_dir() and self.discovery.holds(entry):
-                yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
+            if not entry.is_dir() or not self.discovery.holds(entry):
+                continue
+            # --ignore, --ignore-glob, a conftest's collect_ignore, norecursedirs: as in
+            # pytest's own walk of a directory.
+            if self.ihook.pytest_ignore_collect(collection_path=entry, config=self.config):
+                continue
+            yield ConvergeDirectory.from_parent(self, path=entry, discovery=self.discovery)
 
     def _module_items(self) -> Iterator[pytest.Item]:
         missing = missing_variables(self.path)
