@@ -367,3 +367,33 @@ def test_defects_serialise(state: list[StateResource]) -> None:
     [defect] = find_leftovers([vpc("vpc-2222")], state)
     data = defect.to_dict()
     assert data["kind"] == "duplicate" and data["objects"] == ["vpc-2222"]
+
+
+def test_a_rule_of_aws_vpc_security_group_ingress_rule_is_tracked_and_its_type_covered() -> None:
+    """The inventory lists every group rule as an ``aws_security_group_rule`` named by its
+    content; the rule resources of aws 5.x (one source each) track theirs the same way."""
+    from pytest_converge.analysis.leftovers import unverified_types
+    from pytest_converge.inventory.catalogue import rule_ids
+
+    def rule(address: str, direction: str, **values: Any) -> StateResource:
+        kind = f"aws_vpc_security_group_{direction}_rule"
+        values = {"security_group_id": "sg-1", "id": f"sgr-{direction}", **values}
+        return StateResource(f"{kind}.{address}", kind, "managed", values["id"], values)
+
+    web = {"ip_protocol": "tcp", "from_port": 80, "to_port": 80, "cidr_ipv4": "0.0.0.0/0"}
+    out = {"ip_protocol": "-1", "from_port": None, "to_port": None, "cidr_ipv4": "10.0.0.0/8"}
+    state = [rule("http", "ingress", **web), rule("all", "egress", **out)]
+    listed = [
+        *rule_ids("sg-1", "ingress", "tcp", 80, 80, ["0.0.0.0/0"]),
+        *rule_ids("sg-1", "egress", "-1", 0, 0, ["10.0.0.0/8"]),  # as the API lists it
+    ]
+    objects = [CloudObject("aws_security_group_rule", id_) for id_ in listed]
+    assert find_leftovers(objects, state) == []
+    stray = CloudObject("aws_security_group_rule", "sg-1/ingress/tcp/22-22/0.0.0.0/0")
+    [defect] = find_leftovers([stray], state)
+    assert defect.kind == "orphan"
+    assert unverified_types(state, [], covered={"aws_security_group_rule"}) == []
+    assert unverified_types(state, [], covered=set()) == [
+        "aws_vpc_security_group_egress_rule",
+        "aws_vpc_security_group_ingress_rule",
+    ]
