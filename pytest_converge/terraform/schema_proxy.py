@@ -112,9 +112,11 @@ _UNLIMITED = [
 #: (provider build, method, request bytes) -> the answer's bytes, for this process.
 _answers: dict[tuple[object, str, bytes], bytes] = {}
 _answers_lock = threading.Lock()
-#: (that key, the names kept) -> the trimmed answer (:func:`trimmed`), a few per module.
+#: (that key, the types kept) -> the trimmed answer (:func:`trimmed`), one per module.
 _trims: dict[tuple[tuple[object, str, bytes], frozenset[str]], bytes] = {}
 _TRIMS_KEPT = 64
+#: That key -> the type names its answer holds (:func:`type_names`).
+_types: dict[tuple[object, str, bytes], frozenset[str]] = {}
 
 
 def available() -> bool:
@@ -246,15 +248,22 @@ class SchemaRelay:
             return answer
         if found is None:
             return answer
-        wanted = frozenset(found)
         with _answers_lock:
-            done = _trims.get((key, wanted))
+            types = _types.get(key)
+        if types is None:
+            types = type_names(answer)
+            with _answers_lock:
+                _types[key] = types
+        # The types kept, not the words found: a state's words change with every apply.
+        kept = types.intersection(found)
+        with _answers_lock:
+            done = _trims.get((key, kept))
         if done is None:
-            done = trimmed(answer, wanted)
+            done = trimmed(answer, kept)
             with _answers_lock:
                 if len(_trims) >= _TRIMS_KEPT:
                     _trims.clear()
-                _trims[(key, wanted)] = done
+                _trims[(key, kept)] = done
         self.trimmed += done is not answer
         return done
 
@@ -305,6 +314,21 @@ def trimmed(answer: bytes, wanted: Collection[str]) -> bytes:
     except (IndexError, ValueError, UnicodeDecodeError):
         return answer
     return b"".join(kept) if dropped else answer
+
+
+def type_names(answer: bytes) -> frozenset[str]:
+    """The names of the types a schema answer holds (the :data:`_NAMED_SCHEMAS` fields);
+    none for an answer that does not parse."""
+    names: set[str] = set()
+    try:
+        for number, kind, start, end in _wire_fields(answer):
+            if number in _NAMED_SCHEMAS and kind == _LENGTH_DELIMITED:
+                name = _entry_name(answer[start:end])
+                if name is not None:
+                    names.add(name)
+    except (IndexError, ValueError, UnicodeDecodeError):
+        return frozenset()
+    return frozenset(names)
 
 
 def _varint(data: bytes, i: int) -> tuple[int, int]:
@@ -360,8 +384,10 @@ def _entry_name(field: bytes) -> str | None:
 
 #: Words of a file: every name terraform could read as a type's (``aws_vpc``).
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_-]*")
-#: path -> ((size, mtime_ns), its words): files are read again only when they change.
+#: A configuration file's path -> ((size, mtime_ns), its words): read again only when
+#: it changes (a state changes with every apply: it is read each time, not kept).
 _words: dict[Path, tuple[tuple[int, int], frozenset[str]]] = {}
+_WORDS_KEPT = 4096
 _words_lock = threading.Lock()
 
 
@@ -373,30 +399,33 @@ def names_in_use(workdir: Path) -> frozenset[str]:
     ``terraform.tfstate.d``). A superset of the type names in use: the schema
     answer keeps those of them that are types (:func:`trimmed`)."""
     workdir = Path(workdir)
-    files = [f for d in module_dirs(workdir) for f in config_files(d)]
-    files += [workdir / "terraform.tfstate", workdir / "terraform.tfstate.backup"]
-    files += sorted(workdir.glob("terraform.tfstate.d/*/terraform.tfstate"))
     found: set[str] = set()
-    for path in files:
-        found |= _words_of(path)
+    for directory in module_dirs(workdir):
+        for path in config_files(directory):
+            found |= _config_words(path)
+    states = [workdir / "terraform.tfstate", workdir / "terraform.tfstate.backup"]
+    for path in [*states, *sorted(workdir.glob("terraform.tfstate.d/*/terraform.tfstate"))]:
+        try:
+            found.update(w.decode() for w in _WORD.findall(path.read_bytes()))
+        except OSError:
+            continue  # none yet
     return frozenset(found)
 
 
-def _words_of(path: Path) -> frozenset[str]:
+def _config_words(path: Path) -> frozenset[str]:
     try:
         stat = path.stat()
-    except OSError:
-        return frozenset()
-    stamp = (stat.st_size, stat.st_mtime_ns)
-    with _words_lock:
-        known = _words.get(path)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    try:
+        stamp = (stat.st_size, stat.st_mtime_ns)
+        with _words_lock:
+            known = _words.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1]
         words = frozenset(w.decode() for w in _WORD.findall(path.read_bytes()))
     except OSError:
         return frozenset()
     with _words_lock:
+        if len(_words) >= _WORDS_KEPT:
+            _words.clear()
         _words[path] = (stamp, words)
     return words
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 import json
 import os
 
-from pytest_converge.terraform.schema_proxy import SCHEMA_OPTIONAL, names_in_use, trimmed
+from pytest_converge.terraform.schema_proxy import (
+    SCHEMA_OPTIONAL,
+    names_in_use,
+    trimmed,
+    type_names,
+)
 
 
 def _varint(value: int) -> bytes:
@@ -63,6 +68,13 @@ def test_an_answer_with_nothing_to_drop_is_the_same_bytes():
     assert trimmed(ANSWER, wanted) is ANSWER
 
 
+def test_the_type_names_an_answer_holds():
+    assert type_names(ANSWER) == {
+        "aws_vpc", "aws_s3_bucket", "aws_region", "aws_ami", "aws_secretsmanager_secret_version"
+    }  # fmt: skip
+    assert type_names(b"\xff" * 12) == frozenset()
+
+
 def test_an_answer_that_does_not_parse_is_returned_whole():
     for bad in (ANSWER[:-3], b"\xff" * 12, ANSWER + b"\x0f"):
         assert trimmed(bad, {"aws_vpc"}) is bad
@@ -98,3 +110,22 @@ def test_the_names_come_from_the_module_the_modules_it_calls_and_the_state(tmp_p
     os.utime(state, ns=(1, 1))  # a new stamp even within the clock's resolution
     names = names_in_use(root)
     assert "aws_sqs_queue" in names and "aws_s3_bucket" not in names
+
+
+def test_the_relay_trims_to_the_types_named_and_keeps_one_answer_per_set_of_types():
+    from pytest_converge.terraform.schema_proxy import SchemaRelay
+
+    words = iter([{"aws_vpc", "vpc-0a1"}, {"aws_vpc", "vpc-0b2", "main"}, None])
+    relay = SchemaRelay("up.sock", "relay.sock", build="test-build", names=lambda: next(words))
+    key = ("test-build", "/tfplugin5.Provider/GetSchema", b"")
+    first = relay._trim(key, ANSWER)
+    assert first == PROVIDER + VPC + FUNCTION + SCHEMA_OPTIONAL
+    # Other words (a state's ids change with every apply), the same types: the same answer.
+    assert relay._trim(key, ANSWER) is first
+    assert relay._trim(key, ANSWER) is ANSWER  # no names known: the whole schema
+    assert relay.trimmed == 2
+
+    def unknown() -> set[str]:
+        raise OSError("gone")
+
+    assert SchemaRelay("u", "l", build="b", names=unknown)._trim(key, ANSWER) is ANSWER
