@@ -254,6 +254,10 @@ _TYPES = [
         delete="aws elbv2 delete-target-group --target-group-arn {id}",
     ),
     ResourceType(
+        "aws_lb_listener", "elbv2",
+        delete="aws elbv2 delete-listener --listener-arn {id}",
+    ),
+    ResourceType(
         "aws_ecs_cluster", "ecs", identity="name",
         delete="aws ecs delete-cluster --cluster {id}",
     ),
@@ -332,6 +336,9 @@ _TYPES = [
     ResourceType("aws_default_security_group"),
     ResourceType("aws_default_route_table"),
     ResourceType("aws_iam_policy_attachment"),
+    # aws 5.x's rule resources, one source each, named by content as the group's rules
+    ResourceType("aws_vpc_security_group_ingress_rule"),
+    ResourceType("aws_vpc_security_group_egress_rule"),
     # -- settings of another object that the name patterns of is_setting miss --
     ResourceType("aws_network_acl_rule", setting=True),
     ResourceType("aws_iam_user_login_profile", setting=True),

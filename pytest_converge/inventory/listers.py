@@ -304,6 +304,25 @@ def list_security_group_rules(s: Scope) -> list[CloudObject]:
     return found
 
 
+def list_lb_listeners(s: Scope) -> list[CloudObject]:
+    """``aws_lb_listener``: every listener of every load balancer; id is its ARN."""
+    elb = s.client("elbv2")
+    found = []
+    for lb in _pages(elb, "describe_load_balancers", "LoadBalancers"):
+        arn = lb["LoadBalancerArn"]
+        for listener in _pages(elb, "describe_listeners", "Listeners", LoadBalancerArn=arn):
+            found.append(
+                s.obj(
+                    "aws_lb_listener",
+                    listener["ListenerArn"],
+                    arn=listener["ListenerArn"],
+                    load_balancer_arn=arn,
+                    port=listener.get("Port"),
+                )
+            )
+    return found
+
+
 # --- S3 (one global list; each bucket in its own region) ------------------------------------
 
 
@@ -721,6 +740,7 @@ BUILTIN_LISTERS.update(
             arn="TargetGroupArn",
             attributes={"vpc_id": "VpcId"},
         ),
+        _lister("aws_lb_listener", list_lb_listeners),
         _lister("aws_ecs_cluster", list_ecs_clusters),
         _lister("aws_ecs_service", list_ecs_services),
         _lister("aws_ecs_task_definition", list_ecs_task_definitions),

@@ -347,12 +347,15 @@ def _create_the_rest(
     add("aws_cloudwatch_metric_alarm", "cpu-high")
 
     elb = _client(e, "elbv2")
-    add(
-        "aws_lb_target_group",
-        elb.create_target_group(Name="web", Protocol="HTTP", Port=80, VpcId=vpc)["TargetGroups"][0][
-            "TargetGroupArn"
-        ],
-    )
+    group = elb.create_target_group(Name="web", Protocol="HTTP", Port=80, VpcId=vpc)
+    group_arn = group["TargetGroups"][0]["TargetGroupArn"]
+    add("aws_lb_target_group", group_arn)
+    [balancer] = expected["aws_lb"]
+    listener = elb.create_listener(
+        LoadBalancerArn=balancer, Protocol="HTTP", Port=80,
+        DefaultActions=[{"Type": "forward", "TargetGroupArn": group_arn}],
+    )  # fmt: skip
+    add("aws_lb_listener", listener["Listeners"][0]["ListenerArn"])
     ecs = _client(e, "ecs")
     [cluster] = expected["aws_ecs_cluster"]
     task = ecs.register_task_definition(
