@@ -114,6 +114,46 @@ def test_kms_a_services_default_key_is_aws_managed(emulator, raw_moto) -> None:
     assert _default_key(raw_moto) == "CUSTOMER", retire("kms.aws-managed-keys")
 
 
+def _listeners(moto: Any) -> tuple[str, str, str]:
+    """A listener on port 80, CreateListener again with its settings, then with others:
+    the first ARN, the second answer's ARN, the third answer's ARN or error code."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.9.{i}.0/24", AvailabilityZone=f"us-east-1{z}")[
+            "Subnet"
+        ]["SubnetId"]
+        for i, z in ((1, "a"), (2, "b"))
+    ]
+    elb = moto.client("elbv2")
+    balancer = elb.create_load_balancer(Name="web", Subnets=subnets)["LoadBalancers"][0]
+    group = elb.create_target_group(Name="app", Protocol="HTTP", Port=8080, VpcId=vpc)
+    forward = [{"Type": "forward", "TargetGroupArn": group["TargetGroups"][0]["TargetGroupArn"]}]
+    fixed = [{"Type": "fixed-response", "FixedResponseConfig": {"StatusCode": "404"}}]
+    arns = []
+    for actions in (forward, forward, fixed):
+        try:
+            made = elb.create_listener(
+                LoadBalancerArn=balancer["LoadBalancerArn"], Protocol="HTTP", Port=80,
+                DefaultActions=actions,
+            )  # fmt: skip
+            arns.append(made["Listeners"][0]["ListenerArn"])
+        except ClientError as exc:
+            arns.append(exc.response["Error"]["Code"])
+    return arns[0], arns[1], arns[2]
+
+
+def test_elbv2_a_load_balancer_has_one_listener_per_port(emulator, raw_moto) -> None:
+    first, again, other = _listeners(emulator)
+    assert again == first  # the same settings: the listener there (a retried create)
+    assert other == "DuplicateListener"
+    [listener] = emulator.client("elbv2").describe_listeners(ListenerArns=[first])["Listeners"]
+    assert listener["Port"] == 80
+    # The layer off: moto 5.2 makes a second listener on the port.
+    first, again, other = _listeners(raw_moto)
+    assert again != first and other.startswith("arn:"), retire("elbv2.listener-per-port")
+
+
 INTEGRATION = json.dumps({"description": "on-call", "url": "https://example.com/hook"})
 
 

@@ -79,6 +79,7 @@ SERVICES = (
     "rds",
     "secretsmanager",
     "kms",
+    "elbv2",
     "opensearchserverless",
     "emrserverless",
     "amp",
