@@ -12,6 +12,7 @@ crash or a lost response left a duplicate AWS never makes.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from . import Behaviour, behaviour, original, patch
@@ -41,8 +42,12 @@ def _listener_per_port() -> None:
     from moto.elbv2.models import ELBv2Backend, FakeAction
 
     create = original(ELBv2Backend, "create_listener")
+    # Its parameters by name, however it is called (moto's CloudFormation passes them
+    # by position, its API by keyword).
+    parameters = inspect.signature(create)
 
-    def create_listener(self: Any, **kwargs: Any) -> Any:
+    def create_listener(self: Any, *args: Any, **given: Any) -> Any:
+        kwargs = parameters.bind(self, *args, **given).arguments
         balancer = self.load_balancers.get(kwargs.get("load_balancer_arn"))
         port = str(kwargs.get("port"))
         taken = [
@@ -51,7 +56,7 @@ def _listener_per_port() -> None:
             if str(listener.port) == port
         ]
         if not taken:
-            return create(self, **kwargs)
+            return create(self, *args, **given)
         [listener] = taken[:1]
         certificate = kwargs.get("certificate")
         asked = _settings(
