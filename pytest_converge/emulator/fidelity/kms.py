@@ -60,7 +60,9 @@ def _aws_managed_keys() -> None:
     def as_aws(arn: str, account_id: str, region: str) -> str:
         """The default key ``arn`` names is AWS managed (made before this was in place)."""
         kms = kms_backends[account_id][region]
-        kms.keys[kms.get_key_id(arn)].key_manager = "AWS"
+        key = kms.keys.get(kms.get_key_id(arn))
+        if key is not None:
+            key.key_manager = "AWS"
         return arn
 
     def get_default_encryption_key(self: Any, account_id: str, region: str) -> str:
