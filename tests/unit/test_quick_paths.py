@@ -22,7 +22,7 @@ from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import CloudObject
 from pytest_converge.isolation.local_server import serve_in_thread, shut_down
 from pytest_converge.run.touched import Touched
-from pytest_converge.terraform.schema_proxy import SCHEMA_OPTIONAL
+from pytest_converge.terraform.schema_proxy import SCHEMA_OPTIONAL, _varint, _wire_fields
 
 
 class _Silent(socketserver.BaseRequestHandler):
@@ -102,29 +102,16 @@ def test_moto_is_asked_which_service_a_host_is_once_per_host() -> None:
 
 
 def _fields(message: bytes) -> list[tuple[int, int, bytes | int]]:
-    """Top-level protobuf fields: (number, wire type, bytes or varint)."""
-
-    def varint(at: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            byte = message[at]
-            at += 1
-            value |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return value, at
-            shift += 7
-
+    """Top-level protobuf fields: (number, wire type, bytes or varint), read with the
+    relay's own wire walk (tests/unit/test_schema_trim.py checks it on bytes made here)."""
     found: list[tuple[int, int, bytes | int]] = []
-    at = 0
-    while at < len(message):
-        tag, at = varint(at)
-        if tag & 7 == 0:
-            value, at = varint(at)
-            found.append((tag >> 3, 0, value))
+    for number, kind, start, _end in _wire_fields(message):
+        _, at = _varint(message, start)  # past the tag
+        if kind == 0:
+            found.append((number, 0, _varint(message, at)[0]))
         else:
-            size, at = varint(at)
-            found.append((tag >> 3, 2, message[at : at + size]))
-            at += size
+            size, at = _varint(message, at)
+            found.append((number, 2, message[at : at + size]))
     return found
 
 
