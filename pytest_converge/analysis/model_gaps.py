@@ -6,7 +6,7 @@ sent as an API member the emulator's source never mentions is a suspected
 emulator gap, with no catalogue entry (:mod:`.gaps` holds the catalogue)::
 
     aws_dynamodb_table.on_demand_throughput -> dynamodb CreateTable/UpdateTable
-    OnDemandThroughput -> moto 5.2.5's dynamodb backend never reads it
+    OnDemandThroughput -> moto 5.2.6's dynamodb backend never reads it
 
 A mutating call the emulator refused (a 4xx such as ``ValidationException``) is one
 too when its answer names a parameter whose value the API's model lists and the
@@ -171,7 +171,7 @@ class ModelFacts:
 
     @property
     def named(self) -> str:
-        """``moto 5.2.5``."""
+        """``moto 5.2.6``."""
         return f"{self.emulator} {self.version}" if self.version else self.emulator
 
 

@@ -9,7 +9,7 @@ built on first use (~0.05 s for EC2)::
 
     index = SourceIndex()
     index.package_of("application-autoscaling")      # 'applicationautoscaling'
-    index.mentions("dynamodb", "OnDemandThroughput")  # False: moto 5.2.5 drops it
+    index.mentions("dynamodb", "OnDemandThroughput")  # False: moto 5.2 drops it
     index.mentions_value("ssm", "aws:ec2:image")       # True: moto's ssm knows the value
 
 A member the service reads somewhere may still be missing from one operation's
@@ -20,7 +20,7 @@ operation, the templates and package functions it names (two calls deep), and th
 classes named after the output shapes its objects are serialised from::
 
     index.response_mentions("ec2", "DescribeInstances", "EnclaveOptions", ["Instance"])
-    # False: moto 5.2.5 never renders it; None: the answer's code was not found
+    # False: moto 5.2 never renders it; None: the answer's code was not found
     index.implements("sqs", "CreateQueue")             # True: moto dispatches it
 
 Extra source roots (by default the plugin's own ``emulator/fidelity/``, Python

@@ -885,7 +885,7 @@ class Stack:
 
     @property
     def ran_with(self) -> str:
-        """``terraform 1.11.4, hashicorp/aws 5.100.0, on moto 5.2.5``: what a failure
+        """``terraform 1.11.4, hashicorp/aws 5.100.0, on moto 5.2.6``: what a failure
         header names."""
         return ran_with(
             {"engine": self.engine, "providers": self.providers, "backend": self.backend}
@@ -893,7 +893,7 @@ class Stack:
 
     def failure_header(self) -> str:
         """``network does not converge [terraform 1.11.4, hashicorp/aws 5.100.0, on moto
-        5.2.5]:``."""
+        5.2.6]:``."""
         return f"{self.settings.name} does not converge [{self.ran_with}]:"
 
 

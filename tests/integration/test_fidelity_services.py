@@ -1448,40 +1448,6 @@ def test_emr_serverless_keeps_an_applications_settings(emulator, raw_moto) -> No
     )
 
 
-#: An Alertmanager configuration as terraform-aws-modules/managed-service-prometheus writes one.
-ALERT_MANAGER = """alertmanager_config: |
-  route:
-    receiver: 'default'
-  receivers:
-    - name: 'default'
-"""
-
-
-def test_prometheus_keeps_an_alert_manager_definition(emulator, raw_moto) -> None:
-    amp = emulator.client("amp")
-    workspace = amp.create_workspace(alias="example")["workspaceId"]
-    made = amp.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
-    assert made["status"]["statusCode"] == "CREATING"
-    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
-    assert read["status"]["statusCode"] == "ACTIVE" and read["data"] == ALERT_MANAGER.encode()
-    again = amp.create_alert_manager_definition
-    assert _error(again, workspaceId=workspace, data=b"x") == "ConflictException"
-    changed = ALERT_MANAGER.replace("default", "oncall").encode()
-    put = amp.put_alert_manager_definition(workspaceId=workspace, data=changed)
-    assert put["status"]["statusCode"] == "UPDATING"
-    read = amp.describe_alert_manager_definition(workspaceId=workspace)["alertManagerDefinition"]
-    assert read["data"] == changed and read["status"]["statusCode"] == "ACTIVE"
-    amp.delete_alert_manager_definition(workspaceId=workspace)
-    describe = amp.describe_alert_manager_definition
-    assert _error(describe, workspaceId=workspace) == "ResourceNotFoundException"
-    assert _error(describe, workspaceId="ws-missing") == "ResourceNotFoundException"
-    # The layer off: moto 5.2 has no alert manager definitions.
-    raw = raw_moto.client("amp")
-    workspace = raw.create_workspace(alias="example")["workspaceId"]
-    with pytest.raises(ClientError, match=r"404|500|not been implemented|NotImplemented"):
-        raw.create_alert_manager_definition(workspaceId=workspace, data=ALERT_MANAGER.encode())
-
-
 def test_grafana_keeps_a_workspace(emulator, raw_moto) -> None:
     grafana = emulator.client("grafana")
     made = grafana.create_workspace(
@@ -1630,9 +1596,9 @@ def test_emr_serverless_and_prometheus_converge_on_aws5(
 ) -> None:
     """tests/modules/fidelity_emrserverless (a Spark application of type "spark" on ARM64
     with an interactive configuration, and a Hive one) and fidelity_prometheus (a
-    workspace's alert manager definition) on aws 5.100, which moto as released refuses,
-    fails to wait for or cannot serve: the second plan is empty, and ``terraform
-    destroy`` deletes them."""
+    workspace's alert manager definition, which moto serves itself since 5.2.6) on aws
+    5.100, which moto as released refuses or fails to wait for: the second plan is
+    empty, and ``terraform destroy`` deletes them."""
     stack = converge(provider_line.pin(MODULES / module))
     stack.assert_converged()
     assert stack.defects == [], stack.defects
@@ -2262,10 +2228,12 @@ def test_rds_a_cluster_keeps_its_settings(emulator, raw_moto) -> None:
     assert unset["PerformanceInsightsEnabled"] is False
     assert unset["MonitoringInterval"] == 0
     assert unset["EngineLifecycleSupport"] == "open-source-rds-extended-support"
-    # The layer off: moto 5.2 keeps none of it at creation.
-    raw = _rds_clusters(raw_moto)["insights"]
-    kept = {"PerformanceInsightsEnabled", "MonitoringInterval", "EngineLifecycleSupport"} & set(raw)
-    assert kept == set(), retire("rds.cluster-settings")
+    # The layer off: moto 5.2.6 keeps Performance Insights at creation only (5.2.5 none of
+    # it): neither MonitoringInterval nor EngineLifecycleSupport, nor a modification's.
+    raw = _rds_clusters(raw_moto)
+    missing = {"MonitoringInterval", "EngineLifecycleSupport"} - set(raw["insights"])
+    modified_raw = raw["default-retention"].get("PerformanceInsightsEnabled") is True
+    assert missing or not modified_raw, retire("rds.cluster-settings")
 
 
 def _rds_instances(moto: Any) -> dict[str, Any]:

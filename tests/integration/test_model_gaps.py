@@ -1,6 +1,6 @@
 """Gaps found before anyone catalogues them: from botocore's model and moto's source.
 
-Each module here meets a gap of moto 5.2.5 that ``data/emulator_gaps.json`` does
+Each module here meets a gap of moto 5.2 that ``data/emulator_gaps.json`` does
 not name. The finding is suspected from the chain attribute -> API member ->
 "moto's backend never reads it" (or a refused value the API's model lists), and
 is a warning unless ``--converge-strict``; a finding on a member moto reads stays
@@ -10,6 +10,7 @@ an error.
 from __future__ import annotations
 
 import shutil
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,8 @@ from pytest_converge.errors import TerraformError
 pytestmark = pytest.mark.converge(allow_defects=True)
 
 MODULES = Path(__file__).resolve().parents[1] / "modules" / "model_gaps"
+#: The installed moto, as the findings name it.
+MOTO = version("moto")
 
 
 def _uncatalogued(resource_type: str, attribute: str) -> None:
@@ -40,7 +43,7 @@ def test_a_dropped_dead_letter_config_is_suspected_from_the_model(converge):
     assert dropped.emulator_suspected and dropped.severity == "warning"
     assert dropped.evidence.startswith(
         "aws_lambda_function.dead_letter_config -> lambda CreateFunction/"
-        "UpdateFunctionConfiguration DeadLetterConfig -> moto 5.2.5's lambda backend "
+        f"UpdateFunctionConfiguration DeadLetterConfig -> moto {MOTO}'s lambda backend "
         "never reads it"
     ), dropped.evidence
     assert "moto/awslambda never mentions DeadLetterConfig" in dropped.evidence
@@ -73,7 +76,8 @@ def test_zero_code_shows_the_evidence_and_strict_keeps_it_an_error(pytester):
     assert "suspected emulator gaps (1 of the defects above, probably not the module's):" in out
     assert (
         "aws_lambda_function.worker . dead_letter_config: aws_lambda_function.dead_letter_config"
-        " -> lambda CreateFunction/UpdateFunctionConfiguration DeadLetterConfig -> moto 5.2.5's"
+        " -> lambda CreateFunction/UpdateFunctionConfiguration DeadLetterConfig -> "
+        f"moto {MOTO}'s"
         " lambda backend never reads it"
     ) in out
 
@@ -88,7 +92,7 @@ def test_a_dropped_logging_config_on_aws_5_is_suspected(converge, provider_line)
     assert found.emulator_suspected and found.severity == "warning"
     assert found.evidence.startswith(
         "aws_lambda_function.logging_config -> lambda CreateFunction/"
-        "UpdateFunctionConfiguration LoggingConfig -> moto 5.2.5's lambda backend never "
+        f"UpdateFunctionConfiguration LoggingConfig -> moto {MOTO}'s lambda backend never "
         "reads it"
     ), found.evidence
     assert "CreateFunctionRequest.LoggingConfig" in found.evidence
@@ -100,9 +104,9 @@ def test_a_value_moto_refuses_and_the_api_lists_is_named_in_the_error(converge):
         stack.apply().raise_for_error()
     first = raised.value.diagnostics[0].text
     assert first.startswith(
-        "suspected emulator gap: moto 5.2.5 answered ValidationException to "
+        f"suspected emulator gap: moto {MOTO} answered ValidationException to "
         "ssm:CreateDocument with DocumentFormat=TEXT: botocore's ssm model lists 'TEXT' "
-        "for CreateDocument.DocumentFormat and moto 5.2.5's ssm backend never mentions "
+        f"for CreateDocument.DocumentFormat and moto {MOTO}'s ssm backend never mentions "
         "that value"
     ), first
     assert "Invalid document format TEXT" in first

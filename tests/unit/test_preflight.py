@@ -168,7 +168,7 @@ def test_actions_decide_the_phases() -> None:
 
 
 def test_with_the_shipped_data_for_moto() -> None:
-    # Operations neither moto 5.2.5 nor the fidelity layer serves (the layer's own,
+    # Operations neither moto 5.2.6 nor the fidelity layer serves (the layer's own,
     # an EFS backup policy say, are served: they move out of such a list as it grows).
     planned = planned_resources(
         plan(

@@ -15,7 +15,7 @@ from pytest_converge.emulator.served import Served, served
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Operations public modules met, and what moto 5.2.5's dispatch says of them.
+#: Operations public modules met, and what moto 5.2.6's dispatch says of them.
 #: ``PutRegistryPolicy``, ``PutRegistryScanningConfiguration``,
 #: ``PutReplicationConfiguration`` and ``DisassociateTransitGatewayRouteTable``
 #: are routed to code (it may fail on some input: served is not "does all AWS does").

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
 #: The moto releases the behaviours were written and digested against.
-MOTO_VERSIONS = ">=5.2.5,<5.3"
+MOTO_VERSIONS = ">=5.2.6,<5.3"
 #: The per-service modules of this package, each with its ``BEHAVIOURS`` list.
 SERVICES = (
     "ec2",
@@ -82,7 +82,6 @@ SERVICES = (
     "elbv2",
     "opensearchserverless",
     "emrserverless",
-    "amp",
     "grafana",
     "apprunner",
     "globalaccelerator",

@@ -40,7 +40,7 @@ def validation_emails(domain: str) -> list[str]:
     reference="https://docs.aws.amazon.com/acm/latest/APIReference/API_DomainValidation.html",
     test="tests/integration/test_fidelity_services.py::test_acm_an_email_certificate_is_validated_by_email",
     replaces={
-        "moto.acm.responses:AWSCertificateManagerResponse.request_certificate": "986585684d6aa62a",
+        "moto.acm.responses:AWSCertificateManagerResponse.request_certificate": "a99b65391c54bc81",
         "moto.acm.models:CertBundle.describe": "f828bb1021c13344",
     },
 )

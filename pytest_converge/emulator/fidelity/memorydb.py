@@ -398,7 +398,7 @@ def _ours(backend: Any, arn: str) -> bool:
 _TAGS = {
     "moto.memorydb.models:MemoryDBBackend.list_tags": "ad869607f9aa2d73",
     "moto.memorydb.models:MemoryDBBackend.tag_resource": "9a0a4d2ea5c5ac94",
-    "moto.memorydb.models:MemoryDBBackend.untag_resource": "b1557ce37b861c1a",
+    "moto.memorydb.models:MemoryDBBackend.untag_resource": "e6aaa6c64371123d",
     "moto.memorydb.models:MemoryDBBackend._list_arns": "fc4bdfd2665b71e5",
 }
 
@@ -428,8 +428,8 @@ def _tag_by_arn(backend_class: Any) -> None:
 
 #: moto's cluster operations, wrapped to refuse an ACL or parameter group that does not exist.
 _CLUSTERS = {
-    "moto.memorydb.models:MemoryDBBackend.create_cluster": "341900d4d215ed29",
-    "moto.memorydb.models:MemoryDBBackend.update_cluster": "a6a95dbae9059e80",
+    "moto.memorydb.models:MemoryDBBackend.create_cluster": "33eece3641e9bc72",
+    "moto.memorydb.models:MemoryDBBackend.update_cluster": "9db37e820cfc107c",
 }
 
 

@@ -124,8 +124,8 @@ def _keep_performance_insights(cluster: Any, kwargs: dict[str, Any], *, created:
     "PerformanceInsightsRetentionPeriod (7 unless given) and PerformanceInsightsKMSKeyId; "
     "CreateDBCluster keeps MonitoringInterval (0 unless given), MonitoringRoleArn, "
     "DatabaseInsightsMode and EngineLifecycleSupport (open-source-rds-extended-support "
-    "unless given) (moto: none kept at creation; a modification's "
-    "EnablePerformanceInsights never answered)",
+    "unless given) (moto 5.2.6: only Performance Insights kept at creation; a "
+    "modification's EnablePerformanceInsights never answered)",
     reference=_API + "API_CreateDBCluster.html",
     test=_TESTS + "test_rds_a_cluster_keeps_its_settings",
     replaces={
