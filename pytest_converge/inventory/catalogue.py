@@ -270,6 +270,17 @@ _TYPES = [
         delete="aws ecs deregister-task-definition --task-definition {id}",
     ),
     ResourceType(
+        "aws_appautoscaling_target", "application-autoscaling",
+        delete="aws application-autoscaling deregister-scalable-target --resource-id {id} "
+        "--service-namespace <namespace> --scalable-dimension <dimension>",
+    ),
+    ResourceType(
+        "aws_appautoscaling_policy", "application-autoscaling",
+        delete="aws application-autoscaling delete-scaling-policy --policy-name {id} "
+        "--service-namespace <namespace> --resource-id <resource id> "
+        "--scalable-dimension <dimension>",
+    ),
+    ResourceType(
         "aws_autoscaling_group", "autoscaling", identity="name",
         delete="aws autoscaling delete-auto-scaling-group --auto-scaling-group-name {id} "
         "--force-delete",

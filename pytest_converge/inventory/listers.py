@@ -462,6 +462,67 @@ def list_ecs_task_definitions(s: Scope) -> list[CloudObject]:
     ]
 
 
+def _target_tracking_alarm(alarm: dict[str, Any]) -> bool:
+    """An alarm a target tracking scaling policy made and owns (``TargetTracking-table/t-
+    AlarmHigh-<uuid>``, its actions the policy; "DO NOT EDIT OR DELETE"): the service's,
+    as on AWS, never a module's object."""
+    return str(alarm.get("AlarmName", "")).startswith("TargetTracking-") and any(
+        ":scalingPolicy:" in str(action) for action in alarm.get("AlarmActions") or ()
+    )
+
+
+def _per_namespace(s: Scope, operation: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(namespace, item)`` for each item under ``key`` of Application Auto Scaling's
+    ``operation`` in every service namespace of the API's model: the API lists one
+    namespace a call; one the emulator refuses (a ValidationException) holds nothing."""
+    from botocore.exceptions import ClientError
+
+    scaling = s.client("application-autoscaling")
+    found: list[tuple[str, dict[str, Any]]] = []
+    for namespace in scaling.meta.service_model.shape_for("ServiceNamespace").enum:
+        try:
+            items = _pages(scaling, operation, key, ServiceNamespace=namespace)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ValidationException":
+                raise
+            continue
+        found.extend((namespace, item) for item in items)
+    return found
+
+
+def list_appautoscaling_targets(s: Scope) -> list[CloudObject]:
+    """``aws_appautoscaling_target``: every scalable target; id is its resource id
+    (``table/orders``), as terraform's (a table's read and write targets share it).
+    Registering a target again updates it: a retry never duplicates one."""
+    return [
+        s.obj(
+            "aws_appautoscaling_target",
+            target["ResourceId"],
+            arn=target.get("ScalableTargetARN"),
+            service_namespace=namespace,
+            scalable_dimension=target.get("ScalableDimension"),
+        )
+        for namespace, target in _per_namespace(s, "describe_scalable_targets", "ScalableTargets")
+    ]
+
+
+def list_appautoscaling_policies(s: Scope) -> list[CloudObject]:
+    """``aws_appautoscaling_policy``: every scaling policy; id is its name, as terraform's.
+    Putting a policy again updates it: a retry never duplicates one."""
+    return [
+        s.obj(
+            "aws_appautoscaling_policy",
+            policy["PolicyName"],
+            name=policy["PolicyName"],
+            arn=policy.get("PolicyARN"),
+            service_namespace=namespace,
+            resource_id=policy.get("ResourceId"),
+            scalable_dimension=policy.get("ScalableDimension"),
+        )
+        for namespace, policy in _per_namespace(s, "describe_scaling_policies", "ScalingPolicies")
+    ]
+
+
 def list_sns_subscriptions(s: Scope) -> list[CloudObject]:
     """``aws_sns_topic_subscription``: id is the subscription ARN (pending ones excluded)."""
     sns = s.client("sns")
@@ -702,6 +763,7 @@ BUILTIN_LISTERS.update(
             "AlarmName",
             name="AlarmName",
             arn="AlarmArn",
+            keep=lambda a: not _target_tracking_alarm(a),
         ),
         one_call(
             "aws_ecr_repository", "describe_repositories", "repositories",
@@ -744,6 +806,8 @@ BUILTIN_LISTERS.update(
         _lister("aws_ecs_cluster", list_ecs_clusters),
         _lister("aws_ecs_service", list_ecs_services),
         _lister("aws_ecs_task_definition", list_ecs_task_definitions),
+        _lister("aws_appautoscaling_target", list_appautoscaling_targets),
+        _lister("aws_appautoscaling_policy", list_appautoscaling_policies),
         one_call(
             "aws_autoscaling_group", "describe_auto_scaling_groups",
             "AutoScalingGroups", "AutoScalingGroupName",

@@ -369,6 +369,21 @@ def _create_the_rest(
             "service"
         ]["serviceArn"],
     )
+    scaling = _client(e, "application-autoscaling")
+    scaled = {"ServiceNamespace": "ecs", "ResourceId": "service/apps/web"}
+    dimension = {**scaled, "ScalableDimension": "ecs:service:DesiredCount"}
+    scaling.register_scalable_target(**dimension, MinCapacity=0, MaxCapacity=2)
+    add("aws_appautoscaling_target", "service/apps/web")
+    # A target tracking policy makes CloudWatch alarms of its own (on AWS too): the
+    # service's, never listed as a module's alarms (only "cpu-high" below is).
+    metric = {"PredefinedMetricType": "ECSServiceAverageCPUUtilization"}
+    scaling.put_scaling_policy(
+        PolicyName="cpu", PolicyType="TargetTrackingScaling", **dimension,
+        TargetTrackingScalingPolicyConfiguration={
+            "TargetValue": 50.0, "PredefinedMetricSpecification": metric
+        },
+    )  # fmt: skip
+    add("aws_appautoscaling_policy", "cpu")
     autoscaling = _client(e, "autoscaling")
     autoscaling.create_auto_scaling_group(
         AutoScalingGroupName="web",
