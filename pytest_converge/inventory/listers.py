@@ -247,12 +247,16 @@ def list_eips(s: Scope) -> list[CloudObject]:
 
 
 def list_instances(s: Scope) -> list[CloudObject]:
-    """``aws_instance``: every instance not terminated."""
+    """``aws_instance``: every instance not terminated, but those an Auto Scaling group
+    launched (tagged ``aws:autoscaling:groupName`` by AWS): the group's, which launches
+    and terminates them itself, never a resource's (a leftover group is its own finding)."""
     ec2 = s.client("ec2")
     found = []
     for reservation in _pages(ec2, "describe_instances", "Reservations"):
         for i in reservation.get("Instances") or []:
             if (i.get("State") or {}).get("Name") in ("terminated", "shutting-down"):
+                continue
+            if AUTOSCALING_GROUP_TAG in _tags(i.get("Tags")):
                 continue
             found.append(
                 s.obj(
@@ -469,6 +473,10 @@ def _target_tracking_alarm(alarm: dict[str, Any]) -> bool:
     return str(alarm.get("AlarmName", "")).startswith("TargetTracking-") and any(
         ":scalingPolicy:" in str(action) for action in alarm.get("AlarmActions") or ()
     )
+
+
+#: The tag AWS gives each instance an Auto Scaling group launches: the group's name.
+AUTOSCALING_GROUP_TAG = "aws:autoscaling:groupName"
 
 
 def _per_namespace(s: Scope, operation: str, key: str) -> list[tuple[str, dict[str, Any]]]:

@@ -15,10 +15,11 @@ of the whole module, a clean re-run, a second plan, an inventory and a world che
 - Each finding goes to the point whose resource it names
   (:func:`.analysis.attribution.attribute`; an object no state tracks, to the resource
   it resembles in a clean apply's state). A point whose fault did not fire is run
-  again in a later group (alone, the second time); points a finding cannot tell
-  apart are run again apart; a group with a finding no point accounts for is split
-  in halves, down to single points, which run as :class:`~.scenario.Scenario` does
-  for one fault (adaptive group testing). Every verdict belongs to one point.
+  again in a later group; points a finding cannot tell apart are run again apart; a
+  group with a finding no point accounts for is split in halves, down to single
+  points, which run as :class:`~.scenario.Scenario` does for one fault (adaptive group
+  testing). No group of points runs twice (its points then run alone), so the runs
+  end. Every verdict belongs to one point.
 - **A crash later in one create shares that create's verdict** (:func:`same_create`)
   where nothing can tell the two apart. With one apply open at a time (how fault
   points are recorded and each point runs alone), a resource's create makes its calls
@@ -281,6 +282,8 @@ def decisions(
     leading = {f.label: f.address for f in faults if f.label in leaders.values()}
     #: Each leader's verdict as its run found it (before judging), when it is shared.
     shareable: dict[str, tuple[Verdict, Observations]] = {}
+    #: The groups run so far (their points): none runs twice, so the runs end.
+    ran_together: set[frozenset[str]] = set()
 
     def judged(verdict: Verdict, observed: Observations) -> Verdict:
         """``verdict``'s defects judged on the run that decided it (``observed``): a run
@@ -310,6 +313,7 @@ def decisions(
         if len(group) == 1:
             yield judged(*_alone(stack, group[0], runs, started))
             continue
+        ran_together.add(_key(group))
         scenario = GroupScenario(
             stack, group, f"{len(group)} points together", clean_state or (), order
         )
@@ -317,7 +321,8 @@ def decisions(
         run = _run_group(scenario, clean_state, own, runs, started)
         by_label = {f.label: f for f in group}
         later: list[list[Fault]] = []
-        if run.shared.unattributed:
+        split = bool(run.shared.unattributed)
+        if split:
             # A finding no point accounts for: none of this run's verdicts is sure.
             points = [by_label[p] for p in run.fired]
             half = max(1, len(points) // 2)
@@ -328,7 +333,12 @@ def decisions(
             # Points a finding could belong to are run again, each in another group.
             apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
             later.extend(_spread([by_label[p] for p in apart]))
-        queue[:0] = _then(later, scenario.unfired(), len(group))
+        next_groups = _then(later, scenario.unfired(), len(group), split=split)
+        for again in [g for g in next_groups if _key(g) in ran_together]:
+            # The same points together again would find the same: each runs alone.
+            next_groups.remove(again)
+            next_groups.extend([f] for f in again)
+        queue[:0] = next_groups
 
 
 class _OwnFindings:
@@ -402,17 +412,27 @@ def _group_verdicts(run: _GroupRun, number: int) -> Iterator[Verdict]:
         )
 
 
-def _then(later: list[list[Fault]], missed: list[Fault], size: int) -> list[list[Fault]]:
+def _then(
+    later: list[list[Fault]], missed: list[Fault], size: int, split: bool = False
+) -> list[list[Fault]]:
     """The groups a run leaves to run next: ``later``'s, with the points whose fault did
     not fire (what they need failed first) in the first of them; a group of ``size``
-    that fired none of them gives each its own run."""
+    that fired none of them gives each its own run. When the run was ``split`` (a
+    finding no point accounts for: ``later`` are halves of what fired) the missed
+    points run after the halves, in a group of their own: joined to the first half they
+    could make the same group again, and a run that fires one point of it and finds
+    the same would repeat for ever."""
     if len(missed) == size:
         later.extend([f] for f in missed)
-    elif missed and later:
+    elif missed and later and not split:
         later[0] = [*missed, *later[0]]
     elif missed:
         later.append(missed)
     return [g for g in later if g]
+
+
+def _key(group: Sequence[Fault]) -> frozenset[str]:
+    return frozenset(f.label for f in group)
 
 
 def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:

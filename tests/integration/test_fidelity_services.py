@@ -2051,6 +2051,50 @@ def test_autoscaling_keeps_a_groups_settings(emulator, raw_moto) -> None:
     )
 
 
+def _taken_names(moto: Any) -> dict[str, Any]:
+    """A group and a launch configuration created twice under one name: what the second
+    create answered, and the groups and instances left."""
+    asg = moto.client("autoscaling")
+    ec2 = moto.client("ec2")
+    made = {"ImageId": "ami-12c6146b", "InstanceType": "t3.micro"}
+    asg.create_launch_configuration(LaunchConfigurationName="web", **made)
+    group = {
+        "AutoScalingGroupName": "web", "LaunchConfigurationName": "web", "MinSize": 1,
+        "MaxSize": 1, "DesiredCapacity": 1, "AvailabilityZones": ["us-east-1a"],
+    }  # fmt: skip
+    asg.create_auto_scaling_group(**group)
+    seen: dict[str, Any] = {}
+    for call, kwargs in (
+        ("create_auto_scaling_group", group),
+        ("create_launch_configuration", {"LaunchConfigurationName": "web", **made}),
+    ):
+        try:
+            getattr(asg, call)(**kwargs)
+            seen[call] = "made again"
+        except ClientError as exc:
+            seen[call] = (exc.response["Error"]["Code"], exc.response["Error"]["Message"])
+    running = ec2.describe_instances(
+        Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}]
+    )["Reservations"]
+    seen["instances"] = sum(len(r["Instances"]) for r in running)
+    seen["groups"] = len(asg.describe_auto_scaling_groups()["AutoScalingGroups"])
+    return seen
+
+
+def test_autoscaling_a_taken_name_already_exists(emulator, raw_moto) -> None:
+    seen = _taken_names(emulator)
+    assert seen["create_auto_scaling_group"] == (
+        "AlreadyExists",
+        "AutoScalingGroup by this name already exists - A group with the name web already exists",
+    )
+    assert seen["create_launch_configuration"][0] == "AlreadyExists"
+    assert (seen["groups"], seen["instances"]) == (1, 1)  # the first group, as it was
+    # The layer off: moto 5.2 makes the group again, and the first one's instance runs on.
+    raw = _taken_names(raw_moto)
+    assert raw["create_auto_scaling_group"] == "made again", retire("autoscaling.names-taken")
+    assert (raw["groups"], raw["instances"]) == (1, 2)
+
+
 def _policies(moto: Any) -> dict[str, Any]:
     asg = moto.client("autoscaling")
     asg.create_launch_configuration(

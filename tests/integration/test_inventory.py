@@ -385,11 +385,14 @@ def _create_the_rest(
     )  # fmt: skip
     add("aws_appautoscaling_policy", "cpu")
     autoscaling = _client(e, "autoscaling")
+    # The instance the group launches is the group's (tagged aws:autoscaling:groupName),
+    # never listed as an aws_instance of the module (only the one run above is).
     autoscaling.create_auto_scaling_group(
         AutoScalingGroupName="web",
         LaunchTemplate={"LaunchTemplateName": "web"},
         MinSize=0,
         MaxSize=1,
+        DesiredCapacity=1,
         VPCZoneIdentifier=subnets[0],
     )
     add("aws_autoscaling_group", "web")

@@ -33,6 +33,10 @@ moto 5.2 implements none of the three operations, so every
   ``PredictiveScaling`` policy answers a ``PredictiveScalingConfiguration``
   (moto answers an empty one for every policy); a ``SimpleScaling`` policy
   given no ``Cooldown`` answers none, the group's applying (moto: 300).
+- ``CreateAutoScalingGroup``, ``CreateLaunchConfiguration``: a name the Region already
+  has fails with ``AlreadyExists`` (moto 5.2 made the new one in its place: a retried
+  create replaced the group, and the instances the first had launched ran on, owned by
+  no group).
 """
 
 from __future__ import annotations
@@ -290,3 +294,54 @@ def _update_keeps_mixed_instances() -> None:
         return result
 
     patch(AutoScalingResponse, "update_auto_scaling_group", update_auto_scaling_group)
+
+
+def _already_exists(what: str, message: str) -> Exception:
+    from moto.autoscaling.exceptions import AutoscalingClientError
+
+    error = AutoscalingClientError(f"{what} by this name already exists - {message}")
+    error.code = "AlreadyExists"
+    return error
+
+
+@behaviour(
+    BEHAVIOURS,
+    "autoscaling.names-taken",
+    does="CreateAutoScalingGroup and CreateLaunchConfiguration fail with AlreadyExists for "
+    "a name the Region already has, leaving the existing group or configuration as it was",
+    reference=_API + "API_CreateAutoScalingGroup.html",
+    test=_TESTS + "test_autoscaling_a_taken_name_already_exists",
+    replaces={
+        "moto.autoscaling.models:AutoScalingBackend.create_auto_scaling_group": (
+            "6134d039b5430a01"
+        ),
+        "moto.autoscaling.models:AutoScalingBackend.create_launch_configuration": (
+            "11c0d214aea37119"
+        ),
+    },
+)
+def _names_taken() -> None:
+    from moto.autoscaling.models import AutoScalingBackend
+
+    create_group = original(AutoScalingBackend, "create_auto_scaling_group")
+    create_configuration = original(AutoScalingBackend, "create_launch_configuration")
+
+    def create_auto_scaling_group(self: Any, *args: Any, **kwargs: Any) -> Any:
+        name = kwargs.get("name", args[0] if args else None)
+        if name in self.autoscaling_groups:
+            raise _already_exists(
+                "AutoScalingGroup", f"A group with the name {name} already exists"
+            )
+        return create_group(self, *args, **kwargs)
+
+    def create_launch_configuration(self: Any, *args: Any, **kwargs: Any) -> Any:
+        name = kwargs.get("name", args[0] if args else None)
+        if name in self.launch_configurations:
+            raise _already_exists(
+                "Launch Configuration",
+                f"A launch configuration already exists with the name {name}",
+            )
+        return create_configuration(self, *args, **kwargs)
+
+    patch(AutoScalingBackend, "create_auto_scaling_group", create_auto_scaling_group)
+    patch(AutoScalingBackend, "create_launch_configuration", create_launch_configuration)
