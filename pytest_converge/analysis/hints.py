@@ -382,17 +382,30 @@ def escape_hatch_fix(
     )
 
 
-def recovery_failed_hints(text: str, address: str | None) -> tuple[str, str]:
+def recovery_failed_hints(
+    text: str, address: str | None, replacing: bool = False
+) -> tuple[str, str]:
     """The ``why`` and ``fix`` of a ``recovery-failed`` defect.
 
     ``text`` is the clean re-run's error after a fault; ``address`` the
-    resource it names (or the one the interrupted run left pending).
+    resource it names (or the one the interrupted run left pending); ``replacing``:
+    the re-run was replacing it (the object is in state, tainted by the failed create).
 
     >>> why, fix = recovery_failed_hints("Role app already exists", "aws_iam_role.app")
     >>> fix.startswith("`terraform import aws_iam_role.app <id>`")
     True
     """
-    if "already exist" in text.lower() or "inuse" in text.lower().replace(" ", ""):
+    taken = "already exist" in text.lower() or "inuse" in text.lower().replace(" ", "")
+    duplicate = "duplicate" in text.lower()
+    if replacing and (taken or duplicate):
+        return (
+            "the first run's create failed after the object existed, so state holds it "
+            "tainted; the re-run replaces it, and the replacement's name is the one the "
+            "tainted object still has (create_before_destroy makes the new one first)",
+            f"a name the replacement does not share (name_prefix) lets the replacement "
+            f"happen; or, when the object is sound, `terraform untaint {address}` keeps it",
+        )
+    if taken:
         return (
             "the first run created the object, then died before recording it in state; "
             "the re-run tries to create it again and the name is taken",

@@ -20,7 +20,7 @@ a run found and leaves the wording to ``analysis/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,7 +285,7 @@ def recovery_failures(
     if len(by_address) < 2:
         # One cause: the resource the diagnostics name, or the one the faulted run was on.
         address = address_in(diags) or (first.in_flight[0] if first.in_flight else None)
-        return [recovery_failed(module, scenario, address, diags, err)]
+        return [recovery_failed(module, scenario, address, diags, err, replaced(second))]
     # A record naming no resource (a note "the moto emulator does not implement
     # `ec2:Op`") is the one resource's whose own diagnostic is about that operation.
     given: dict[str, list[Diagnostic]] = {}
@@ -300,8 +300,10 @@ def recovery_failures(
     if unnamed and len(silent) == 1:
         by_address[silent[0]] = unnamed
         unnamed = []
+    replacing = replaced(second)
     found = [
-        recovery_failed(module, scenario, named, shown, err) for named, shown in by_address.items()
+        recovery_failed(module, scenario, named, shown, err, replacing)
+        for named, shown in by_address.items()
     ]
     if unnamed:  # whose it is, nothing tells: a finding of its own
         found.append(recovery_failed(module, scenario, None, unnamed, err))
@@ -315,17 +317,33 @@ def _same_call(note: Diagnostic, shown: Sequence[Diagnostic]) -> bool:
     return note.operation is not None and any(d.operation == note.operation for d in shown)
 
 
+def replaced(result: ApplyResult) -> frozenset[str]:
+    """The resources ``result``'s plan replaced (its ``planned_change`` events): in state
+    already, tainted by a failed create or changed in a way that forces a new one."""
+    return frozenset(
+        str(change["resource"]["addr"])
+        for e in result.events
+        if e.get("type") == "planned_change"
+        and isinstance(change := e.get("change"), dict)
+        and change.get("action") == "replace"
+        and isinstance(change.get("resource"), dict)
+        and change["resource"].get("addr")
+    )
+
+
 def recovery_failed(
     module: str,
     scenario: str,
     address: str | None,
     diags: Sequence[Diagnostic],
     err: BaseException | None,
+    replacing: Collection[str] = (),
 ) -> Defect:
     """The ``recovery-failed`` defect of a clean re-run that failed on ``address``, with
-    its ``diags`` (terraform's diagnostics; ``err`` where there are none)."""
+    its ``diags`` (terraform's diagnostics; ``err`` where there are none); ``replacing``:
+    the resources the re-run replaced (the object was in state, not left out of it)."""
     text = "; ".join(d.text for d in diags) or str(err)
-    why, fix = recovery_failed_hints(text, address)
+    why, fix = recovery_failed_hints(text, address, replacing=address in replacing)
     return Defect(
         kind="recovery-failed",
         address=address,

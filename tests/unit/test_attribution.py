@@ -277,3 +277,26 @@ def test_a_finding_shared_out_to_a_point_names_that_point() -> None:
     diff = Defect("drift", address="aws_vpc.a", scenario=group, message=f"{group} drifted")
     assert diff.for_scenario(point).message == f"{group} drifted"
     assert "scenario_at" not in failed.to_dict()
+
+
+def test_a_taken_name_while_replacing_a_tainted_object_says_untaint_not_import() -> None:
+    """The faulted create failed after the object existed (state holds it tainted); the
+    re-run's replacement, made first (create_before_destroy), meets its name: no object
+    is out of state, so adopting one is not the fix."""
+    from pytest_converge.run.results import ApplyResult
+    from pytest_converge.run.scenario import recovery_failures
+
+    group = "module.efs.aws_security_group.this[0]"
+    said = f"creating Security Group (efs): InvalidGroup.Duplicate [{group}, main.tf:3]"
+    error = TerraformError("terraform apply", 1, [Diagnostic(said, group)], "", "")
+    replacing = {
+        "type": "planned_change",
+        "change": {"resource": {"addr": group}, "action": "replace", "reason": "tainted"},
+    }
+    first = ApplyResult(False, None, 1.0)
+    [found] = recovery_failures("m", "s", first, ApplyResult(False, error, 1.0, events=[replacing]))
+    assert "state holds it tainted" in found.why
+    assert f"`terraform untaint {group}`" in found.fix and "import" not in found.fix
+    # Not replacing (the object was never recorded): no untaint.
+    [created] = recovery_failures("m", "s", first, ApplyResult(False, error, 1.0))
+    assert "untaint" not in created.fix and "tainted" not in created.why
