@@ -89,7 +89,11 @@ class ResourceType:
 
 
 #: boto3 client names whose SigV4 signing name differs (botocore's ``signingName``).
-_SIGNING_NAMES = {"elbv2": "elasticloadbalancing", "cloudwatch": "monitoring"}
+_SIGNING_NAMES = {
+    "elbv2": "elasticloadbalancing",
+    "cloudwatch": "monitoring",
+    "efs": "elasticfilesystem",
+}
 
 
 def signing_name(service: str) -> str:
@@ -268,6 +272,37 @@ _TYPES = [
     ResourceType(
         "aws_ecs_task_definition", "ecs",
         delete="aws ecs deregister-task-definition --task-definition {id}",
+    ),
+    ResourceType(
+        "aws_autoscaling_schedule", "autoscaling",
+        delete="aws autoscaling delete-scheduled-action --scheduled-action-name {id} "
+        "--auto-scaling-group-name <group>",
+    ),
+    ResourceType(
+        "aws_efs_file_system", "efs", delete="aws efs delete-file-system --file-system-id {id}"
+    ),
+    ResourceType(
+        "aws_efs_mount_target", "efs", delete="aws efs delete-mount-target --mount-target-id {id}"
+    ),
+    ResourceType(
+        "aws_efs_access_point", "efs",
+        delete="aws efs delete-access-point --access-point-id {id}",
+    ),
+    ResourceType(
+        "aws_cloudwatch_event_bus", "events", identity="name",
+        delete="aws events delete-event-bus --name {id}",
+    ),
+    ResourceType(
+        "aws_cloudwatch_event_rule", "events",
+        delete="aws events delete-rule --name <rule> --event-bus-name <bus>",
+    ),
+    ResourceType(
+        "aws_cloudwatch_event_archive", "events", identity="name",
+        delete="aws events delete-archive --archive-name {id}",
+    ),
+    ResourceType(
+        "aws_cloudwatch_event_target", "events",
+        delete="aws events remove-targets --rule <rule> --event-bus-name <bus> --ids <target id>",
     ),
     ResourceType(
         "aws_appautoscaling_target", "application-autoscaling",

@@ -531,6 +531,156 @@ def list_appautoscaling_policies(s: Scope) -> list[CloudObject]:
     ]
 
 
+def list_efs_file_systems(s: Scope) -> list[CloudObject]:
+    """``aws_efs_file_system``: id is the file system id (``fs-...``)."""
+    efs = s.client("efs")
+    return [
+        s.obj(
+            "aws_efs_file_system",
+            fs["FileSystemId"],
+            name=fs.get("Name"),
+            arn=fs.get("FileSystemArn"),
+            creation_token=fs.get("CreationToken"),
+        )
+        for fs in _pages(efs, "describe_file_systems", "FileSystems")
+    ]
+
+
+def list_efs_mount_targets(s: Scope) -> list[CloudObject]:
+    """``aws_efs_mount_target``: every mount target of every file system; id ``fsmt-...``."""
+    efs = s.client("efs")
+    found = []
+    for fs in _pages(efs, "describe_file_systems", "FileSystems"):
+        for target in (
+            efs.describe_mount_targets(FileSystemId=fs["FileSystemId"]).get("MountTargets") or []
+        ):
+            found.append(
+                s.obj(
+                    "aws_efs_mount_target",
+                    target["MountTargetId"],
+                    file_system_id=fs["FileSystemId"],
+                    subnet_id=target.get("SubnetId"),
+                )
+            )
+    return found
+
+
+def list_efs_access_points(s: Scope) -> list[CloudObject]:
+    """``aws_efs_access_point``: every access point of every file system; id ``fsap-...``."""
+    efs = s.client("efs")
+    found = []
+    for fs in _pages(efs, "describe_file_systems", "FileSystems"):
+        points = efs.describe_access_points(FileSystemId=fs["FileSystemId"])
+        for point in points.get("AccessPoints") or []:
+            found.append(
+                s.obj(
+                    "aws_efs_access_point",
+                    point["AccessPointId"],
+                    name=point.get("Name"),
+                    arn=point.get("AccessPointArn"),
+                    file_system_id=fs["FileSystemId"],
+                )
+            )
+    return found
+
+
+def _event_rules(s: Scope) -> list[tuple[str, dict[str, Any]]]:
+    """``(bus, rule)`` for every rule of every event bus but those a service manages
+    (``ManagedBy``: an archive's rule, on AWS too)."""
+    events = s.client("events")
+    found = []
+    for bus in _pages(events, "list_event_buses", "EventBuses"):
+        for rule in _pages(events, "list_rules", "Rules", EventBusName=bus["Name"]):
+            if not rule.get("ManagedBy"):
+                found.append((bus["Name"], rule))
+    return found
+
+
+def _rule_id(bus: str, rule: str) -> str:
+    """Terraform's id of a rule: its name on the default bus, ``bus/rule`` elsewhere."""
+    return rule if bus == "default" else f"{bus}/{rule}"
+
+
+def list_event_buses(s: Scope) -> list[CloudObject]:
+    """``aws_cloudwatch_event_bus``: every bus but the account's ``default``; id its name."""
+    events = s.client("events")
+    return [
+        s.obj("aws_cloudwatch_event_bus", bus["Name"], name=bus["Name"], arn=bus.get("Arn"))
+        for bus in _pages(events, "list_event_buses", "EventBuses")
+        if bus["Name"] != "default"
+    ]
+
+
+def list_event_rules(s: Scope) -> list[CloudObject]:
+    """``aws_cloudwatch_event_rule``: id ``bus/rule`` (the rule's name on the default bus)."""
+    return [
+        s.obj(
+            "aws_cloudwatch_event_rule",
+            _rule_id(bus, rule["Name"]),
+            name=rule["Name"],
+            arn=rule.get("Arn"),
+            event_bus_name=bus,
+        )
+        for bus, rule in _event_rules(s)
+    ]
+
+
+def list_event_targets(s: Scope) -> list[CloudObject]:
+    """``aws_cloudwatch_event_target``: id ``bus-rule-target`` (``rule-target`` on the
+    default bus), as terraform's."""
+    events = s.client("events")
+    found = []
+    for bus, rule in _event_rules(s):
+        targets = _pages(
+            events, "list_targets_by_rule", "Targets", Rule=rule["Name"], EventBusName=bus
+        )
+        for target in targets:
+            prefix = rule["Name"] if bus == "default" else f"{bus}-{rule['Name']}"
+            found.append(
+                s.obj(
+                    "aws_cloudwatch_event_target",
+                    f"{prefix}-{target['Id']}",
+                    arn=target.get("Arn"),
+                    rule=rule["Name"],
+                    event_bus_name=bus,
+                    target_id=target["Id"],
+                )
+            )
+    return found
+
+
+def list_event_archives(s: Scope) -> list[CloudObject]:
+    """``aws_cloudwatch_event_archive``: id is its name."""
+    events = s.client("events")
+    return [
+        s.obj(
+            "aws_cloudwatch_event_archive",
+            archive["ArchiveName"],
+            name=archive["ArchiveName"],
+            arn=archive.get("ArchiveArn"),
+            event_source_arn=archive.get("EventSourceArn"),
+        )
+        for archive in _pages(events, "list_archives", "Archives")
+    ]
+
+
+def list_autoscaling_schedules(s: Scope) -> list[CloudObject]:
+    """``aws_autoscaling_schedule``: every scheduled action; id is its name."""
+    autoscaling = s.client("autoscaling")
+    return [
+        s.obj(
+            "aws_autoscaling_schedule",
+            action["ScheduledActionName"],
+            name=action["ScheduledActionName"],
+            arn=action.get("ScheduledActionARN"),
+            autoscaling_group_name=action.get("AutoScalingGroupName"),
+        )
+        for action in _pages(
+            autoscaling, "describe_scheduled_actions", "ScheduledUpdateGroupActions"
+        )
+    ]
+
+
 def list_sns_subscriptions(s: Scope) -> list[CloudObject]:
     """``aws_sns_topic_subscription``: id is the subscription ARN (pending ones excluded)."""
     sns = s.client("sns")
@@ -815,6 +965,14 @@ BUILTIN_LISTERS.update(
         _lister("aws_ecs_service", list_ecs_services),
         _lister("aws_ecs_task_definition", list_ecs_task_definitions),
         _lister("aws_appautoscaling_target", list_appautoscaling_targets),
+        _lister("aws_autoscaling_schedule", list_autoscaling_schedules),
+        _lister("aws_efs_file_system", list_efs_file_systems),
+        _lister("aws_efs_mount_target", list_efs_mount_targets),
+        _lister("aws_efs_access_point", list_efs_access_points),
+        _lister("aws_cloudwatch_event_bus", list_event_buses),
+        _lister("aws_cloudwatch_event_rule", list_event_rules),
+        _lister("aws_cloudwatch_event_target", list_event_targets),
+        _lister("aws_cloudwatch_event_archive", list_event_archives),
         _lister("aws_appautoscaling_policy", list_appautoscaling_policies),
         one_call(
             "aws_autoscaling_group", "describe_auto_scaling_groups",

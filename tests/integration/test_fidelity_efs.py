@@ -53,6 +53,29 @@ def test_a_file_systems_backup_policy_is_kept(emulator, raw_moto) -> None:
         raw.put_backup_policy(FileSystemId=raw_fs, BackupPolicy={"Status": "ENABLED"})
 
 
+def _access_points(moto: Any) -> list[str]:
+    """Two creates with one ClientToken (a retried create), one with another token."""
+    efs = moto.client("efs")
+    fs = efs.create_file_system(CreationToken="shared")["FileSystemId"]
+    made = [
+        efs.create_access_point(ClientToken=token, FileSystemId=fs)["AccessPointId"]
+        for token in ("retried", "retried", "other")
+    ]
+    listed = [
+        a["AccessPointId"] for a in efs.describe_access_points(FileSystemId=fs)["AccessPoints"]
+    ]
+    assert sorted(listed) == sorted(set(made))
+    return made
+
+
+def test_an_access_points_client_token_makes_its_create_idempotent(emulator, raw_moto) -> None:
+    first, again, other = _access_points(emulator)
+    assert first == again and other != first
+    # The layer off: moto 5.2 makes a second access point for the same token.
+    first, again, _ = _access_points(raw_moto)
+    assert first != again, "moto answers so itself: retire efs.access-point-client-token"
+
+
 def test_a_file_system_policy_is_removed(emulator, raw_moto) -> None:
     efs = emulator.client("efs")
     fs = efs.create_file_system(CreationToken="guarded")["FileSystemId"]

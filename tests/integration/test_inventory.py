@@ -396,6 +396,38 @@ def _create_the_rest(
         VPCZoneIdentifier=subnets[0],
     )
     add("aws_autoscaling_group", "web")
+    autoscaling.put_scheduled_update_group_action(
+        AutoScalingGroupName="web", ScheduledActionName="night", Recurrence="0 22 * * *",
+        DesiredCapacity=0,
+    )  # fmt: skip
+    add("aws_autoscaling_schedule", "night")
+
+    efs = _client(e, "efs")
+    fs = efs.create_file_system(CreationToken="shared")["FileSystemId"]
+    add("aws_efs_file_system", fs)
+    add(
+        "aws_efs_mount_target",
+        efs.create_mount_target(FileSystemId=fs, SubnetId=subnets[0])["MountTargetId"],
+    )
+    add("aws_efs_access_point", efs.create_access_point(FileSystemId=fs)["AccessPointId"])
+
+    events = _client(e, "events")
+    events.create_event_bus(Name="orders")
+    add("aws_cloudwatch_event_bus", "orders")
+    events.put_rule(Name="placed", EventBusName="orders", EventPattern='{"source": ["shop"]}')
+    events.put_rule(Name="hourly", ScheduleExpression="rate(1 hour)")  # the default bus
+    add("aws_cloudwatch_event_rule", "orders/placed")
+    add("aws_cloudwatch_event_rule", "hourly")
+    queue = f"arn:aws:sqs:us-east-1:{ACCOUNT}:jobs"
+    events.put_targets(Rule="placed", EventBusName="orders", Targets=[{"Id": "q", "Arn": queue}])
+    events.put_targets(Rule="hourly", Targets=[{"Id": "q", "Arn": queue}])
+    add("aws_cloudwatch_event_target", "orders-placed-q")
+    add("aws_cloudwatch_event_target", "hourly-q")
+    # An archive's rule (and its target) is the service's: ManagedBy, never listed.
+    events.create_archive(
+        ArchiveName="orders", EventSourceArn=f"arn:aws:events:us-east-1:{ACCOUNT}:event-bus/orders"
+    )
+    add("aws_cloudwatch_event_archive", "orders")
 
     rds = _client(e, "rds")
     rds.create_db_subnet_group(

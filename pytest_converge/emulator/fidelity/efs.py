@@ -22,6 +22,9 @@ Following the Amazon EFS API reference
   replication overwrite protection, ``ENABLED`` until turned ``DISABLED`` (as
   a replication's existing destination must be); moto 5.2 neither returns nor
   changes it.
+- ``CreateAccessPoint``: its ``ClientToken`` makes the create idempotent: the same
+  token on the same file system answers the access point it made (moto 5.2 made a
+  second one, so a retried create after a lost response left a duplicate).
 """
 
 from __future__ import annotations
@@ -373,3 +376,33 @@ def _file_system_protection() -> None:
         return answer
 
     patch(FileSystem, "info_json", described)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "efs.access-point-client-token",
+    does="CreateAccessPoint with the ClientToken of an access point of the same file system "
+    "answers that access point instead of making a second one (idempotent creation)",
+    reference=_API + "API_CreateAccessPoint.html",
+    test=_TESTS + "test_an_access_points_client_token_makes_its_create_idempotent",
+    replaces={"moto.efs.models:EFSBackend.create_access_point": "52799aefe97b7c02"},
+)
+def _access_point_client_token() -> None:
+    from moto.efs.models import EFSBackend
+
+    create = original(EFSBackend, "create_access_point")
+
+    def create_access_point(self: Any, *args: Any, **kwargs: Any) -> Any:
+        token = kwargs.get("client_token", args[0] if args else None)
+        file_system = kwargs.get("file_system_id", args[2] if len(args) > 2 else None)
+        made = next(
+            (
+                point
+                for point in self.access_points.values()
+                if token and point.client_token == token and point.file_system_id == file_system
+            ),
+            None,
+        )
+        return made if made is not None else create(self, *args, **kwargs)
+
+    patch(EFSBackend, "create_access_point", create_access_point)
