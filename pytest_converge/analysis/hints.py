@@ -517,4 +517,12 @@ def delete_hint(obj: CloudObject) -> str:
     if known is None or not known.delete:
         return f"delete {obj.describe()}{where}"
     flag = f" --region {obj.region}" if where else ""
-    return f"`{known.delete.format(id=obj.id)}{flag}`"
+    fields = _Fields({**obj.attributes, "name": obj.name or obj.id, "id": obj.id})
+    return f"`{known.delete.format_map(fields)}{flag}`"
+
+
+class _Fields(dict[str, Any]):
+    """A delete command's fields: a field the object does not have stays ``<field>``."""
+
+    def __missing__(self, key: str) -> str:
+        return f"<{key}>"

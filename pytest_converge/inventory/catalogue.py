@@ -61,7 +61,8 @@ class ResourceType:
       ``"name"``), ``"none"`` (the provider sends no idempotency token and
       nothing in it is unique: it always duplicates), ``""`` (not known: a
       token or a unique name may prevent it).
-    * ``delete``: the AWS CLI command that removes a leftover (``{id}`` is its id).
+    * ``delete``: the AWS CLI command that removes a leftover (``{id}`` is its id,
+      ``{name}`` its name, any other field one of the lister's attributes).
     * ``adopts``: state attributes naming objects the resource knows without
       having created them (a VPC's default security group).
     * ``setting``: the type configures another object and is never an object
@@ -294,7 +295,7 @@ _TYPES = [
     ),
     ResourceType(
         "aws_cloudwatch_event_rule", "events",
-        delete="aws events delete-rule --name <rule> --event-bus-name <bus>",
+        delete="aws events delete-rule --name {name} --event-bus-name {event_bus_name}",
     ),
     ResourceType(
         "aws_cloudwatch_event_archive", "events", identity="name",
@@ -302,7 +303,8 @@ _TYPES = [
     ),
     ResourceType(
         "aws_cloudwatch_event_target", "events",
-        delete="aws events remove-targets --rule <rule> --event-bus-name <bus> --ids <target id>",
+        delete="aws events remove-targets --rule {rule} --event-bus-name {event_bus_name} "
+        "--ids {target_id}",
     ),
     ResourceType(
         "aws_appautoscaling_target", "application-autoscaling",

@@ -541,6 +541,7 @@ def list_efs_file_systems(s: Scope) -> list[CloudObject]:
             name=fs.get("Name"),
             arn=fs.get("FileSystemArn"),
             creation_token=fs.get("CreationToken"),
+            tags=_tags(fs.get("Tags")),
         )
         for fs in _pages(efs, "describe_file_systems", "FileSystems")
     ]
@@ -579,6 +580,7 @@ def list_efs_access_points(s: Scope) -> list[CloudObject]:
                     name=point.get("Name"),
                     arn=point.get("AccessPointArn"),
                     file_system_id=fs["FileSystemId"],
+                    tags=_tags(point.get("Tags")),
                 )
             )
     return found

@@ -333,12 +333,7 @@ def decisions(
             # Points a finding could belong to are run again, each in another group.
             apart = sorted(run.shared.ambiguous, key=lambda p: rank.get(p, 0))
             later.extend(_spread([by_label[p] for p in apart]))
-        next_groups = _then(later, scenario.unfired(), len(group), split=split)
-        for again in [g for g in next_groups if _key(g) in ran_together]:
-            # The same points together again would find the same: each runs alone.
-            next_groups.remove(again)
-            next_groups.extend([f] for f in again)
-        queue[:0] = next_groups
+        queue[:0] = _not_again(_then(later, scenario.unfired(), len(group), split), ran_together)
 
 
 class _OwnFindings:
@@ -433,6 +428,13 @@ def _then(
 
 def _key(group: Sequence[Fault]) -> frozenset[str]:
     return frozenset(f.label for f in group)
+
+
+def _not_again(groups: list[list[Fault]], ran: set[frozenset[str]]) -> list[list[Fault]]:
+    """``groups``, but a group whose points ran together before (``ran``) gives each its
+    own run: together again they would find the same."""
+    again = [g for g in groups if _key(g) in ran]
+    return [g for g in groups if g not in again] + [[f] for g in again for f in g]
 
 
 def _without_faults(stack: ScenarioStack) -> set[tuple[object, ...]]:

@@ -72,7 +72,8 @@ def test_the_catalogue_rows_are_well_formed() -> None:
         assert known.scope in ("regional", "global"), type_
         assert known.identity in ("id", "name", "content"), type_
         assert known.idempotency in ("", "name", "none"), type_
-        assert known.delete is None or "{id}" in known.delete, type_
+        # The command names the object: by its id, or by fields its lister gives.
+        assert known.delete is None or "{" in known.delete, type_
         # A type the leftover check reports on is an object, not a setting of another.
         if known.service:
             assert not known.setting, type_
@@ -86,6 +87,15 @@ def test_the_hints_of_a_leftover_come_from_the_catalogue() -> None:
     assert delete_hint(vpc) == "`aws ec2 delete-vpc --vpc-id vpc-2 --region eu-west-1`"
     role = CloudObject("aws_iam_role", "app", region=GLOBAL)
     assert delete_hint(role) == "`aws iam delete-role --role-name app`"
+    rule = CloudObject(
+        "aws_cloudwatch_event_rule", "orders/placed", name="placed", region="eu-west-1",
+        attributes={"event_bus_name": "orders"},
+    )  # fmt: skip
+    assert delete_hint(rule) == (
+        "`aws events delete-rule --name placed --event-bus-name orders --region eu-west-1`"
+    )
+    target = CloudObject("aws_cloudwatch_event_target", "orders-placed-q", region="eu-west-1")
+    assert "--ids <target_id>" in delete_hint(target)  # a field the object lacks stays named
     unknown = CloudObject("aws_thing", "t-1", region="eu-west-1")
     assert delete_hint(unknown) == "delete aws_thing t-1 in eu-west-1"
     assert "without an idempotency token" in duplicate_prevention("aws_vpc", "aws_vpc.main")
