@@ -2206,6 +2206,35 @@ def _ecs_services(moto: Any) -> dict[str, Any]:
     return {"set": described[0], "unset": described[1], "updated": updated}
 
 
+def _services_created_twice(moto: Any) -> dict[str, Any]:
+    """One service name created with a token, again with it (a retried request), then
+    with another token (a re-run's new request)."""
+    ecs = moto.client("ecs")
+    ecs.create_cluster(clusterName="apps")
+    given = {"cluster": "apps", "serviceName": "web", "desiredCount": 0}
+    seen: dict[str, Any] = {"first": ecs.create_service(**given, clientToken="a")["service"]}
+    for label, token in (("retried", "a"), ("re-run", "b")):
+        try:
+            seen[label] = ecs.create_service(**given, clientToken=token)["service"]
+        except ClientError as exc:
+            seen[label] = (exc.response["Error"]["Code"], exc.response["Error"]["Message"])
+    seen["services"] = len(ecs.list_services(cluster="apps")["serviceArns"])
+    return seen
+
+
+def test_ecs_a_service_is_created_once(emulator, raw_moto) -> None:
+    seen = _services_created_twice(emulator)
+    assert seen["retried"]["serviceArn"] == seen["first"]["serviceArn"]
+    assert seen["re-run"] == (
+        "InvalidParameterException",
+        "Creation of service was not idempotent.",
+    )
+    assert seen["services"] == 1
+    # The layer off: moto 5.2 makes the service again under any token.
+    raw = _services_created_twice(raw_moto)
+    assert isinstance(raw["re-run"], dict), retire("ecs.create-service-idempotency")
+
+
 def test_ecs_keeps_a_services_settings(emulator, raw_moto) -> None:
     seen = _ecs_services(emulator)
     given, unset = seen["set"], seen["unset"]

@@ -17,6 +17,12 @@ Following the Amazon ECS API reference
   keeps the ``serviceConnectConfiguration`` and ``volumeConfigurations``
   (members of a ``Deployment``, not of the ``Service``).
 
+- ``CreateService`` for a service name that is ``ACTIVE`` in the cluster answers that
+  service when the ``clientToken`` is the one it was created with (a retried request)
+  and fails otherwise with ``InvalidParameterException`` "Creation of service was not
+  idempotent." (moto 5.2 made the service again in its place, so a re-run after a crash
+  that had created the service passed where AWS fails).
+
 Not modelled: the cluster's default capacity provider strategy for a service
 created with neither a launch type nor a strategy (moto answers ``EC2``).
 """
@@ -95,6 +101,38 @@ def _service_settings() -> None:
             if value is not None:
                 for deployment in service.deployments:
                     deployment[member] = value
+        return result
+
+    patch(EC2ContainerServiceResponse, "create_service", create_service)
+
+
+@behaviour(
+    BEHAVIOURS,
+    "ecs.create-service-idempotency",
+    does="CreateService for a service name ACTIVE in the cluster answers that service when "
+    "the clientToken is the one it was created with, and fails with "
+    "InvalidParameterException (Creation of service was not idempotent) otherwise",
+    reference=_API + "API_CreateService.html",
+    test=_TESTS + "test_ecs_a_service_is_created_once",
+    replaces={"moto.ecs.responses:EC2ContainerServiceResponse.create_service": "61d328f884dc1973"},
+)
+def _create_service_once() -> None:
+    from moto.core.responses import ActionResult
+    from moto.ecs.exceptions import InvalidParameterException
+    from moto.ecs.responses import EC2ContainerServiceResponse
+
+    before = original(EC2ContainerServiceResponse, "create_service")
+
+    def create_service(self: Any) -> Any:
+        token = self._get_param("clientToken")
+        cluster = str(self._get_param("cluster", "default")).rsplit("/", 1)[-1]
+        existing = self.ecs_backend.services.get(f"{cluster}:{self._get_param('serviceName')}")
+        if existing is not None and existing.status == "ACTIVE":
+            if token is None or getattr(existing, "client_token", None) != token:
+                raise InvalidParameterException("Creation of service was not idempotent.")
+            return ActionResult({"service": existing})  # the same request, retried
+        result = before(self)
+        result.result["service"].client_token = token
         return result
 
     patch(EC2ContainerServiceResponse, "create_service", create_service)
