@@ -94,6 +94,7 @@ _SIGNING_NAMES = {
     "elbv2": "elasticloadbalancing",
     "cloudwatch": "monitoring",
     "efs": "elasticfilesystem",
+    "apigatewayv2": "apigateway",
 }
 
 
@@ -296,6 +297,26 @@ _TYPES = [
     ResourceType(
         "aws_cloudwatch_event_rule", "events",
         delete="aws events delete-rule --name {name} --event-bus-name {event_bus_name}",
+    ),
+    ResourceType(
+        "aws_apigatewayv2_api", "apigatewayv2", delete="aws apigatewayv2 delete-api --api-id {id}"
+    ),
+    ResourceType(
+        "aws_apigatewayv2_route", "apigatewayv2",
+        delete="aws apigatewayv2 delete-route --api-id {api_id} --route-id {id}",
+    ),
+    ResourceType(
+        "aws_apigatewayv2_integration", "apigatewayv2",
+        delete="aws apigatewayv2 delete-integration --api-id {api_id} --integration-id {id}",
+    ),
+    ResourceType(
+        "aws_apigatewayv2_stage", "apigatewayv2",
+        delete="aws apigatewayv2 delete-stage --api-id {api_id} --stage-name {id}",
+    ),
+    ResourceType(
+        "aws_cloudwatch_log_metric_filter", "logs",
+        delete="aws logs delete-metric-filter --log-group-name {log_group_name} "
+        "--filter-name {id}",
     ),
     ResourceType(
         "aws_cloudwatch_event_archive", "events", identity="name",

@@ -666,6 +666,72 @@ def list_event_archives(s: Scope) -> list[CloudObject]:
     ]
 
 
+def list_http_apis(s: Scope) -> list[CloudObject]:
+    """``aws_apigatewayv2_api``: every HTTP and WebSocket API; id is the API's id."""
+    apis = s.client("apigatewayv2")
+    return [
+        s.obj("aws_apigatewayv2_api", api["ApiId"], name=api.get("Name"), tags=api.get("Tags"))
+        for api in _pages(apis, "get_apis", "Items")
+    ]
+
+
+def _api_parts(s: Scope, operation: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(api id, item)`` for each item of ``operation`` (``get_routes`` ...) of every API."""
+    apis = s.client("apigatewayv2")
+    return [
+        (api["ApiId"], item)
+        for api in _pages(apis, "get_apis", "Items")
+        for item in _pages(apis, operation, "Items", ApiId=api["ApiId"])
+        if key in item
+    ]
+
+
+def list_http_api_routes(s: Scope) -> list[CloudObject]:
+    """``aws_apigatewayv2_route``: every route of every API; id is the route's id."""
+    return [
+        s.obj(
+            "aws_apigatewayv2_route", route["RouteId"], api_id=api, route_key=route.get("RouteKey")
+        )
+        for api, route in _api_parts(s, "get_routes", "RouteId")
+    ]
+
+
+def list_http_api_integrations(s: Scope) -> list[CloudObject]:
+    """``aws_apigatewayv2_integration``: every integration of every API; id is its id."""
+    return [
+        s.obj(
+            "aws_apigatewayv2_integration",
+            integration["IntegrationId"],
+            api_id=api,
+            integration_uri=integration.get("IntegrationUri"),
+        )
+        for api, integration in _api_parts(s, "get_integrations", "IntegrationId")
+    ]
+
+
+def list_http_api_stages(s: Scope) -> list[CloudObject]:
+    """``aws_apigatewayv2_stage``: every stage of every API; id is the stage's name, as
+    terraform's (``$default`` in many APIs: an API's own leftover is the API's finding)."""
+    return [
+        s.obj("aws_apigatewayv2_stage", stage["StageName"], name=stage["StageName"], api_id=api)
+        for api, stage in _api_parts(s, "get_stages", "StageName")
+    ]
+
+
+def list_log_metric_filters(s: Scope) -> list[CloudObject]:
+    """``aws_cloudwatch_log_metric_filter``: id is the filter's name, as terraform's."""
+    logs = s.client("logs")
+    return [
+        s.obj(
+            "aws_cloudwatch_log_metric_filter",
+            found["filterName"],
+            name=found["filterName"],
+            log_group_name=found.get("logGroupName"),
+        )
+        for found in _pages(logs, "describe_metric_filters", "metricFilters")
+    ]
+
+
 def list_autoscaling_schedules(s: Scope) -> list[CloudObject]:
     """``aws_autoscaling_schedule``: every scheduled action; id is its name."""
     autoscaling = s.client("autoscaling")
@@ -975,6 +1041,11 @@ BUILTIN_LISTERS.update(
         _lister("aws_cloudwatch_event_rule", list_event_rules),
         _lister("aws_cloudwatch_event_target", list_event_targets),
         _lister("aws_cloudwatch_event_archive", list_event_archives),
+        _lister("aws_apigatewayv2_api", list_http_apis),
+        _lister("aws_apigatewayv2_route", list_http_api_routes),
+        _lister("aws_apigatewayv2_integration", list_http_api_integrations),
+        _lister("aws_apigatewayv2_stage", list_http_api_stages),
+        _lister("aws_cloudwatch_log_metric_filter", list_log_metric_filters),
         _lister("aws_appautoscaling_policy", list_appautoscaling_policies),
         one_call(
             "aws_autoscaling_group", "describe_auto_scaling_groups",

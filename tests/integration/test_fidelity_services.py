@@ -2206,6 +2206,27 @@ def _ecs_services(moto: Any) -> dict[str, Any]:
     return {"set": described[0], "unset": described[1], "updated": updated}
 
 
+def _routes(moto: Any) -> tuple[Any, int]:
+    """A route key created twice on one API: the second answer, and the routes then."""
+    http = moto.client("apigatewayv2")
+    api = http.create_api(Name="shop", ProtocolType="HTTP")["ApiId"]
+    http.create_route(ApiId=api, RouteKey="GET /hello")
+    try:
+        again: Any = http.create_route(ApiId=api, RouteKey="GET /hello")["RouteId"]
+    except ClientError as exc:
+        again = (exc.response["Error"]["Code"], exc.response["Error"]["Message"])
+    http.create_route(ApiId=api, RouteKey="GET /other")  # another key: a route of its own
+    return again, len(http.get_routes(ApiId=api)["Items"])
+
+
+def test_apigatewayv2_a_route_key_is_one_route(emulator, raw_moto) -> None:
+    again, routes = _routes(emulator)
+    assert again == ("ConflictException", "Route with key GET /hello already exists for this API")
+    assert routes == 2
+    # The layer off: moto 5.2 makes a second route under the key.
+    assert _routes(raw_moto)[1] == 3, retire("apigatewayv2.route-key-unique")
+
+
 def _services_created_twice(moto: Any) -> dict[str, Any]:
     """One service name created with a token, again with it (a retried request), then
     with another token (a re-run's new request)."""

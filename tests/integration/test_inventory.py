@@ -429,6 +429,29 @@ def _create_the_rest(
     )
     add("aws_cloudwatch_event_archive", "orders")
 
+    http = _client(e, "apigatewayv2")
+    api = http.create_api(Name="shop", ProtocolType="HTTP")["ApiId"]
+    add("aws_apigatewayv2_api", api)
+    integration = http.create_integration(
+        ApiId=api, IntegrationType="HTTP_PROXY", IntegrationMethod="GET",
+        IntegrationUri="https://example.com", PayloadFormatVersion="1.0",
+    )["IntegrationId"]  # fmt: skip
+    add("aws_apigatewayv2_integration", integration)
+    add(
+        "aws_apigatewayv2_route",
+        http.create_route(ApiId=api, RouteKey="GET /hello", Target=f"integrations/{integration}")[
+            "RouteId"
+        ],
+    )
+    http.create_stage(ApiId=api, StageName="$default", AutoDeploy=True)
+    add("aws_apigatewayv2_stage", "$default")
+    metric = {"metricName": "rejects", "metricNamespace": "vpc", "metricValue": "1"}
+    _client(e, "logs").put_metric_filter(
+        logGroupName="/vpc/flow", filterName="rejects", filterPattern="REJECT",
+        metricTransformations=[metric],
+    )  # fmt: skip
+    add("aws_cloudwatch_log_metric_filter", "rejects")
+
     rds = _client(e, "rds")
     rds.create_db_subnet_group(
         DBSubnetGroupName="db", DBSubnetGroupDescription="db", SubnetIds=subnets

@@ -85,6 +85,7 @@ SERVICES = (
     "grafana",
     "apprunner",
     "globalaccelerator",
+    "apigatewayv2",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
