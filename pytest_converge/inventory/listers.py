@@ -531,22 +531,6 @@ def list_appautoscaling_policies(s: Scope) -> list[CloudObject]:
     ]
 
 
-def list_efs_file_systems(s: Scope) -> list[CloudObject]:
-    """``aws_efs_file_system``: id is the file system id (``fs-...``)."""
-    efs = s.client("efs")
-    return [
-        s.obj(
-            "aws_efs_file_system",
-            fs["FileSystemId"],
-            name=fs.get("Name"),
-            arn=fs.get("FileSystemArn"),
-            creation_token=fs.get("CreationToken"),
-            tags=_tags(fs.get("Tags")),
-        )
-        for fs in _pages(efs, "describe_file_systems", "FileSystems")
-    ]
-
-
 def list_efs_mount_targets(s: Scope) -> list[CloudObject]:
     """``aws_efs_mount_target``: every mount target of every file system; id ``fsmt-...``."""
     efs = s.client("efs")
@@ -603,16 +587,6 @@ def _rule_id(bus: str, rule: str) -> str:
     return rule if bus == "default" else f"{bus}/{rule}"
 
 
-def list_event_buses(s: Scope) -> list[CloudObject]:
-    """``aws_cloudwatch_event_bus``: every bus but the account's ``default``; id its name."""
-    events = s.client("events")
-    return [
-        s.obj("aws_cloudwatch_event_bus", bus["Name"], name=bus["Name"], arn=bus.get("Arn"))
-        for bus in _pages(events, "list_event_buses", "EventBuses")
-        if bus["Name"] != "default"
-    ]
-
-
 def list_event_rules(s: Scope) -> list[CloudObject]:
     """``aws_cloudwatch_event_rule``: id ``bus/rule`` (the rule's name on the default bus)."""
     return [
@@ -649,30 +623,6 @@ def list_event_targets(s: Scope) -> list[CloudObject]:
                 )
             )
     return found
-
-
-def list_event_archives(s: Scope) -> list[CloudObject]:
-    """``aws_cloudwatch_event_archive``: id is its name."""
-    events = s.client("events")
-    return [
-        s.obj(
-            "aws_cloudwatch_event_archive",
-            archive["ArchiveName"],
-            name=archive["ArchiveName"],
-            arn=archive.get("ArchiveArn"),
-            event_source_arn=archive.get("EventSourceArn"),
-        )
-        for archive in _pages(events, "list_archives", "Archives")
-    ]
-
-
-def list_http_apis(s: Scope) -> list[CloudObject]:
-    """``aws_apigatewayv2_api``: every HTTP and WebSocket API; id is the API's id."""
-    apis = s.client("apigatewayv2")
-    return [
-        s.obj("aws_apigatewayv2_api", api["ApiId"], name=api.get("Name"), tags=api.get("Tags"))
-        for api in _pages(apis, "get_apis", "Items")
-    ]
 
 
 def _api_parts(s: Scope, operation: str, key: str) -> list[tuple[str, dict[str, Any]]]:
@@ -715,37 +665,6 @@ def list_http_api_stages(s: Scope) -> list[CloudObject]:
     return [
         s.obj("aws_apigatewayv2_stage", stage["StageName"], name=stage["StageName"], api_id=api)
         for api, stage in _api_parts(s, "get_stages", "StageName")
-    ]
-
-
-def list_log_metric_filters(s: Scope) -> list[CloudObject]:
-    """``aws_cloudwatch_log_metric_filter``: id is the filter's name, as terraform's."""
-    logs = s.client("logs")
-    return [
-        s.obj(
-            "aws_cloudwatch_log_metric_filter",
-            found["filterName"],
-            name=found["filterName"],
-            log_group_name=found.get("logGroupName"),
-        )
-        for found in _pages(logs, "describe_metric_filters", "metricFilters")
-    ]
-
-
-def list_autoscaling_schedules(s: Scope) -> list[CloudObject]:
-    """``aws_autoscaling_schedule``: every scheduled action; id is its name."""
-    autoscaling = s.client("autoscaling")
-    return [
-        s.obj(
-            "aws_autoscaling_schedule",
-            action["ScheduledActionName"],
-            name=action["ScheduledActionName"],
-            arn=action.get("ScheduledActionARN"),
-            autoscaling_group_name=action.get("AutoScalingGroupName"),
-        )
-        for action in _pages(
-            autoscaling, "describe_scheduled_actions", "ScheduledUpdateGroupActions"
-        )
     ]
 
 
@@ -1033,19 +952,50 @@ BUILTIN_LISTERS.update(
         _lister("aws_ecs_service", list_ecs_services),
         _lister("aws_ecs_task_definition", list_ecs_task_definitions),
         _lister("aws_appautoscaling_target", list_appautoscaling_targets),
-        _lister("aws_autoscaling_schedule", list_autoscaling_schedules),
-        _lister("aws_efs_file_system", list_efs_file_systems),
+        one_call(
+            "aws_autoscaling_schedule", "describe_scheduled_actions",
+            "ScheduledUpdateGroupActions", "ScheduledActionName",
+            name="ScheduledActionName",
+            arn="ScheduledActionARN",
+            attributes={"autoscaling_group_name": "AutoScalingGroupName"},
+        ),
+        one_call(
+            "aws_efs_file_system", "describe_file_systems", "FileSystems", "FileSystemId",
+            name="Name",
+            arn="FileSystemArn",
+            attributes={"creation_token": "CreationToken", "tags": _ec2_tags},
+        ),
         _lister("aws_efs_mount_target", list_efs_mount_targets),
         _lister("aws_efs_access_point", list_efs_access_points),
-        _lister("aws_cloudwatch_event_bus", list_event_buses),
+        # The account's own bus, "default", is no module's.
+        one_call(
+            "aws_cloudwatch_event_bus", "list_event_buses", "EventBuses", "Name",
+            name="Name",
+            arn="Arn",
+            keep=lambda bus: bus["Name"] != "default",
+        ),
         _lister("aws_cloudwatch_event_rule", list_event_rules),
         _lister("aws_cloudwatch_event_target", list_event_targets),
-        _lister("aws_cloudwatch_event_archive", list_event_archives),
-        _lister("aws_apigatewayv2_api", list_http_apis),
+        one_call(
+            "aws_cloudwatch_event_archive", "list_archives", "Archives", "ArchiveName",
+            name="ArchiveName",
+            arn="ArchiveArn",
+            attributes={"event_source_arn": "EventSourceArn"},
+        ),
+        one_call(
+            "aws_apigatewayv2_api", "get_apis", "Items", "ApiId",
+            name="Name",
+            attributes={"tags": "Tags"},
+        ),
         _lister("aws_apigatewayv2_route", list_http_api_routes),
         _lister("aws_apigatewayv2_integration", list_http_api_integrations),
         _lister("aws_apigatewayv2_stage", list_http_api_stages),
-        _lister("aws_cloudwatch_log_metric_filter", list_log_metric_filters),
+        one_call(
+            "aws_cloudwatch_log_metric_filter", "describe_metric_filters", "metricFilters",
+            "filterName",
+            name="filterName",
+            attributes={"log_group_name": "logGroupName"},
+        ),
         _lister("aws_appautoscaling_policy", list_appautoscaling_policies),
         one_call(
             "aws_autoscaling_group", "describe_auto_scaling_groups",
