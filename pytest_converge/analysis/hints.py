@@ -383,13 +383,14 @@ def escape_hatch_fix(
 
 
 def recovery_failed_hints(
-    text: str, address: str | None, replacing: bool = False
+    text: str, address: str | None, replacing: bool = False, kind: str | None = None
 ) -> tuple[str, str]:
     """The ``why`` and ``fix`` of a ``recovery-failed`` defect.
 
     ``text`` is the clean re-run's error after a fault; ``address`` the
-    resource it names (or the one the interrupted run left pending); ``replacing``:
-    the re-run was replacing it (the object is in state, tainted by the failed create).
+    resource it names (or the one the faulted run left pending); ``replacing``:
+    the re-run was replacing it (the object is in state, tainted by the failed create);
+    ``kind`` the fault's kind (``crash``, ``lost-response``...), when one fault ran.
 
     >>> why, fix = recovery_failed_hints("Role app already exists", "aws_iam_role.app")
     >>> fix.startswith("`terraform import aws_iam_role.app <id>`")
@@ -405,16 +406,16 @@ def recovery_failed_hints(
             f"a name the replacement does not share (name_prefix) lets the replacement "
             f"happen; or, when the object is sound, `terraform untaint {address}` keeps it",
         )
-    if taken:
+    if taken or duplicate:
         return (
-            "the first run created the object, then died before recording it in state; "
+            f"the first run created the object {unrecorded(kind)}; "
             "the re-run tries to create it again and the name is taken",
             f"`terraform import {address} <id>` (or an `import {{ to = {address} ... }}` "
             "block) adopts the object; a module can avoid it with names that do not "
             "collide (name_prefix) or by tolerating existing objects",
         )
     return (
-        "the re-run cannot complete from the state the interrupted run left",
+        "the re-run cannot complete from the state the faulted run left",
         "make the resource's create idempotent, or document the manual recovery",
     )
 
@@ -484,25 +485,59 @@ def orphan_fix(obj: CloudObject, address: str | None = None) -> str:
     )
 
 
-def left_behind_hints(obj: CloudObject, address: str, error: str) -> tuple[str, str]:
+def left_behind_hints(
+    obj: CloudObject, address: str, error: str, kind: str | None = None
+) -> tuple[str, str]:
     """The ``why`` and ``fix`` of a ``recovery-failed`` whose re-run collided with ``obj``,
-    the object the faulted run created for ``address`` and never recorded."""
+    the object the faulted run (a fault of ``kind``, when one) created for ``address``
+    and never recorded."""
     taken = (
         "its name is taken"
         if "already exist" in error.lower() or "inuse" in error.lower().replace(" ", "")
         else "it collides with that object"
     )
     why = (
-        f"the faulted run created {obj.describe()} for {address}, then died before "
-        f"recording it in state; the clean re-run creates {address} again and {taken}"
+        f"the faulted run created {obj.describe()} for {address} {unrecorded(kind)}; "
+        f"the clean re-run creates {address} again and {taken}"
     )
     fix = (
         f"{adopt_hint(obj, address)}, or remove it: {delete_hint(obj)}; then re-run. "
-        "A crash mid-apply leaves the same in a real account: make the create tolerate an "
-        "existing object, give it names that do not collide (name_prefix), or document "
-        "this recovery."
+        f"{_IN_AN_ACCOUNT.get(kind or '', _IN_AN_ACCOUNT[''])} leaves the same in a real "
+        "account: make the create tolerate an existing object, give it names that do not "
+        "collide (name_prefix), or document this recovery."
     )
     return why, fix
+
+
+#: How each fault kind kept a made object out of state (after "created the object").
+_UNRECORDED = {
+    "crash": "then died (killed mid-apply) before recording it in state",
+    "interrupt": "then stopped (interrupted, as Ctrl-C) before recording it in state",
+    "lost-response": (
+        "but the answer was lost on its way back (terraform got an error), so terraform "
+        "never recorded it in state"
+    ),
+}
+#: Where a user meets the same outside a test, by fault kind.
+_IN_AN_ACCOUNT = {
+    "crash": "A crash mid-apply",
+    "interrupt": "A cancelled apply",
+    "lost-response": "A lost answer (a dropped connection, a timeout)",
+    "": "A crash, a cancel or a lost answer mid-apply",
+}
+
+
+def unrecorded(kind: str | None) -> str:
+    """How a fault of ``kind`` kept the object its call made out of state; a phrase true
+    of every kind when it is not known (a run of several points).
+
+    >>> unrecorded("lost-response").startswith("but the answer was lost")
+    True
+    """
+    return _UNRECORDED.get(
+        kind or "",
+        "but never recorded it in state (the run ended, or the answer was lost, before it could)",
+    )
 
 
 def in_region(obj: CloudObject) -> str:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FaultPoint", "Label", "natural"]
+__all__ = ["FaultPoint", "Label", "fault_kind", "natural"]
 
 
 def natural(text: str) -> tuple[Any, ...]:
@@ -80,3 +80,17 @@ class Label:
     def address(self) -> str | None:
         """The resource it is about: the point's, or a drift's target."""
         return self.point.address if self.point is not None else self.target
+
+
+def fault_kind(label: str) -> str | None:
+    """The fault kind of a one-fault scenario's ``label`` (``crash@CreateVpc#1``:
+    ``crash``); None for any other label (a run of several points, a drift)::
+
+        >>> fault_kind("lost-response@CreateVpc#1@aws_vpc.main"), fault_kind("3 points together")
+        ('lost-response', None)
+    """
+    try:
+        parsed = Label.parse(label)
+    except ValueError:  # a name of the user's own with "#" in it
+        return None
+    return parsed.kind if parsed.point is not None else None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from .defects import Defect
 from .gaps import resource_type
 from .hints import in_region, left_behind_hints, orphan_fix
+from .labels import fault_kind
 from .leftovers import left_object
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def _caused(failed: Defect, joined: list[tuple[Defect, CloudObject]]) -> Defect:
     error = str(failed.observed or "")
     first = joined[0][1]
     left = ", ".join(f"{obj.describe()}{in_region(obj)}" for _, obj in joined)
-    why, fix = left_behind_hints(first, address, error)
+    why, fix = left_behind_hints(first, address, error, fault_kind(failed.scenario))
     return replace(
         failed,
         objects=[*failed.objects, *(o for orphan, _ in joined for o in orphan.objects)],

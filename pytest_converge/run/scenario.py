@@ -26,6 +26,7 @@ from typing import Any
 
 from ..analysis.defects import Defect
 from ..analysis.hints import recovery_failed_hints
+from ..analysis.labels import fault_kind
 from ..analysis.left_behind import left_behind
 from ..analysis.leftovers import find_leftovers, unverified_defect, unverified_types
 from ..analysis.state import StateResource, state_resources
@@ -343,7 +344,9 @@ def recovery_failed(
     its ``diags`` (terraform's diagnostics; ``err`` where there are none); ``replacing``:
     the resources the re-run replaced (the object was in state, not left out of it)."""
     text = "; ".join(d.text for d in diags) or str(err)
-    why, fix = recovery_failed_hints(text, address, replacing=address in replacing)
+    why, fix = recovery_failed_hints(
+        text, address, replacing=address in replacing, kind=fault_kind(scenario)
+    )
     return Defect(
         kind="recovery-failed",
         address=address,

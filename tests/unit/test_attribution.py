@@ -298,5 +298,12 @@ def test_a_taken_name_while_replacing_a_tainted_object_says_untaint_not_import()
     assert "state holds it tainted" in found.why
     assert f"`terraform untaint {group}`" in found.fix and "import" not in found.fix
     # Not replacing (the object was never recorded): no untaint.
-    [created] = recovery_failures("m", "s", first, ApplyResult(False, error, 1.0))
+    error_run = ApplyResult(False, error, 1.0)
+    [created] = recovery_failures("m", "s", first, error_run)
     assert "untaint" not in created.fix and "tainted" not in created.why
+    # The why says how the fault kept the object out of state, by the scenario's kind.
+    lost = f"lost-response@CreateSecurityGroup#1@{group}"
+    [answer] = recovery_failures("m", lost, first, ApplyResult(False, error, 1.0))
+    assert "answer was lost" in answer.why and "died" not in answer.why
+    [killed] = recovery_failures("m", f"crash@CreateSecurityGroup#1@{group}", first, error_run)
+    assert "died" in killed.why

@@ -25,7 +25,7 @@ def test_a_taken_name_says_import_the_object(text):
 
 def test_any_other_failure_says_make_the_create_idempotent():
     why, fix = recovery_failed_hints("timeout while waiting for state to become 'ready'", None)
-    assert why == "the re-run cannot complete from the state the interrupted run left"
+    assert why == "the re-run cannot complete from the state the faulted run left"
     assert "idempotent" in fix
 
 

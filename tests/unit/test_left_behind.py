@@ -53,6 +53,25 @@ def test_the_object_left_behind_is_part_of_the_recovery_it_failed() -> None:
     assert "<id>" not in defect.fix and "<address>" not in defect.fix
 
 
+def test_the_why_says_how_the_fault_kept_the_object_out_of_state() -> None:
+    """A lost answer did not end terraform; a crash did; a run of several points knows
+    neither, and says what is true of both."""
+    from dataclasses import replace
+
+    def why_after(scenario: str) -> tuple[str, str]:
+        cause = replace(failed(), scenario=scenario)
+        [defect] = left_behind([cause, *orphans(GROUP)], [GROUP], "aws_security_group.app")
+        return defect.why, defect.fix
+
+    lost, lost_fix = why_after("lost-response@CreateSecurityGroup#1@aws_security_group.app")
+    assert "answer was lost" in lost and "died" not in lost
+    assert lost_fix.count("A lost answer") == 1 and "crash" not in lost_fix.lower()
+    crashed, _ = why_after(SCENARIO)
+    assert "died" in crashed and "lost" not in crashed
+    several, _ = why_after("4 points together")
+    assert "died" not in several and "never recorded it in state" in several
+
+
 def test_an_orphan_without_a_failed_recovery_is_named_by_the_resource_the_fault_hit() -> None:
     [orphan] = left_behind(orphans(GROUP), [GROUP], "aws_security_group.app")
 
