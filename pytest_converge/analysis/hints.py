@@ -382,6 +382,11 @@ def escape_hatch_fix(
     )
 
 
+#: An AWS error code saying the object is there already (``InvalidGroup.Duplicate``,
+#: ``InvalidPermission.Duplicate``, ``DuplicateListener``), not a word in a message.
+_DUPLICATE_CODE = re.compile(r"\.Duplicate\b|\bDuplicate[A-Z]\w*")
+
+
 def recovery_failed_hints(
     text: str, address: str | None, replacing: bool = False, kind: str | None = None
 ) -> tuple[str, str]:
@@ -397,7 +402,7 @@ def recovery_failed_hints(
     True
     """
     taken = "already exist" in text.lower() or "inuse" in text.lower().replace(" ", "")
-    duplicate = "duplicate" in text.lower()
+    duplicate = _DUPLICATE_CODE.search(text) is not None
     if replacing and (taken or duplicate):
         return (
             "the first run's create failed after the object existed, so state holds it "

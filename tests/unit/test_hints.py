@@ -23,6 +23,13 @@ def test_a_taken_name_says_import_the_object(text):
     assert "import { to = aws_iam_role.app ... }" in fix
 
 
+def test_a_duplicate_code_is_a_taken_name_and_the_word_alone_is_not() -> None:
+    for code in ("InvalidPermission.Duplicate: the rule exists", "DuplicateListener: port 80"):
+        assert "the name is taken" in recovery_failed_hints(code, "aws_lb_listener.a")[0]
+    why, _ = recovery_failed_hints("ValidationError: duplicate tag keys", "aws_lb.a")
+    assert "taken" not in why
+
+
 def test_any_other_failure_says_make_the_create_idempotent():
     why, fix = recovery_failed_hints("timeout while waiting for state to become 'ready'", None)
     assert why == "the re-run cannot complete from the state the faulted run left"
