@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pytest
 
-from ...analysis.labels import Label
+from ...analysis.labels import Label, fault_kind
 from ...analysis.state import state_resources
 from ...faults import FAULT_KINDS, parse_fault
 from ...run.matrix import Verdict, decisions
@@ -44,8 +44,8 @@ _batches_key = pytest.StashKey[dict[str, "_Batch"]]()
 def point_kind(name: str) -> str | None:
     """The fault kind of a zero-code item's name (``crash@CreateVpc#1@...`` -> ``crash``),
     None for the two-run, drift, upgrade and stage items."""
-    label = Label.parse(name)
-    return label.kind if label.point is not None and label.kind in FAULT_KINDS else None
+    kind = fault_kind(name)
+    return kind if kind in FAULT_KINDS else None
 
 
 def batch_key(nodeid: str, kinds: Sequence[str], workers: int) -> str | None:
