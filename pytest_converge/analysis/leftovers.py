@@ -213,10 +213,12 @@ def find_leftovers(
       type with nothing else to tell them apart, as with a KMS key;
     * any of them different: does not resemble (a different object).
 
-    Among resembling resources strong beats weak, then the one sharing most
+    Among resembling resources strong beats weak, then the more specific name
+    (the name itself, then the longer ``name_prefix``), then the one sharing most
     other attributes (``vpc_id``, ``availability_zone`` ...), then the first
-    address. A duplicate names that address in ``address`` and the extra
-    object's id in ``objects``; an orphan has ``address=None``. Each
+    address (the message then names every resource it is as like). A
+    duplicate names that address in ``address`` and the extra object's id in
+    ``objects``; an orphan has ``address=None``. Each
     leftover is its own defect, even when two duplicate the same address.
     ``reproduce`` is left for the caller, which knows the scenario.
     """
@@ -340,6 +342,8 @@ def stands_for(obj: CloudObject, state: Iterable[StateResource]) -> str | None:
     best = None if obj.type in _CONTENT_IDS else _best_resemblance(obj, candidates)
     if best is None or not (best.strong or len(candidates) == 1):
         return None  # nothing tells it from its siblings
+    if len(_tied(obj, candidates)) > 1:
+        return None  # as like one of them as another (one name_prefix)
     return best.resource.address
 
 
@@ -417,6 +421,14 @@ class _Resemblance:
     strong: bool
     shared: list[str]  # identity attributes equal on both sides, for the message
     score: int  # other attributes equal on both sides (a tie-breaker)
+    #: How much of the object's name the resource fixes: its whole name, the length of
+    #: its ``name_prefix`` (``app-task-`` tells more than ``app-``), 0 when neither.
+    named: int = 0
+
+    def rank(self) -> tuple[bool, int, int]:
+        """Lower is a better match: strong first, then the more specific name, then
+        more other attributes shared."""
+        return (not self.strong, -self.named, -self.score)
 
 
 def _name_tag(tags: Any) -> str | None:
@@ -443,16 +455,20 @@ def _resemble(obj: CloudObject, r: StateResource) -> _Resemblance | None:
     pairs = _identity_pairs(obj, r)
     prefix = r.values.get("name_prefix")
     shared: list[str] = []
+    named = 0
     for label, mine, theirs in pairs:
         if mine == theirs:
             shared.append(label)
+            named = max(named, len(str(mine)) + 1 if label == "name" else 0)
         elif label == "name" and prefix and str(mine).startswith(str(prefix)):
             # name_prefix: each create call generates a new name from the same prefix.
             shared.append("name_prefix")
+            named = max(named, len(str(prefix)))
         else:
             return None
     if not pairs and prefix and obj.name and obj.name.startswith(str(prefix)):
         shared.append("name_prefix")
+        named = len(str(prefix))
     score = sum(
         1
         for k, v in obj.attributes.items()
@@ -460,15 +476,27 @@ def _resemble(obj: CloudObject, r: StateResource) -> _Resemblance | None:
         and isinstance(v, (str, int, float, bool))
         and r.values.get(k) == v
     )
-    return _Resemblance(r, strong=bool(shared), shared=shared, score=score)
+    return _Resemblance(r, strong=bool(shared), shared=shared, score=score, named=named)
 
 
 def _best_resemblance(obj: CloudObject, candidates: list[StateResource]) -> _Resemblance | None:
+    found = _resemblances(obj, candidates)
+    return found[0] if found else None
+
+
+def _resemblances(obj: CloudObject, candidates: list[StateResource]) -> list[_Resemblance]:
+    """The candidates ``obj`` resembles, best first (:meth:`_Resemblance.rank`; a stable
+    sort on an address-sorted list: the first address first among equals)."""
     found = [m for m in (_resemble(obj, r) for r in candidates) if m is not None]
-    if not found:
-        return None
-    # Stable sort on an already address-sorted list: the first address wins ties.
-    return sorted(found, key=lambda m: (not m.strong, -m.score))[0]
+    return sorted(found, key=_Resemblance.rank)
+
+
+def _tied(obj: CloudObject, candidates: list[StateResource]) -> list[str]:
+    """The addresses ``obj`` resembles as much as it resembles the best of them (two
+    roles of one ``name_prefix``): more than one, and nothing tells which it stands for."""
+    found = _resemblances(obj, candidates)
+    best = found[0].rank() if found else None
+    return [m.resource.address for m in found if m.rank() == best]
 
 
 # --- defect text ---------------------------------------------------------------------------
@@ -482,10 +510,13 @@ def _duplicate(
     scenario: str,
 ) -> Defect:
     r = match.resource
+    tied = _tied(obj, candidates) if match.strong else []
     if match.strong:
         because = "same " + ", ".join(
             f"{label} {_attr_value(obj, r, label)!r}" for label in match.shared
         )
+        if len(tied) > 1:
+            because += f"; {', '.join(tied)} are as like it: it may duplicate any of them"
     else:
         others = [c.address for c in candidates]
         because = "same type and nothing else tells them apart" + (

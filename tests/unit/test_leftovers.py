@@ -299,6 +299,52 @@ def test_name_prefix_duplicate() -> None:
     assert "name_prefix" in defect.message
 
 
+def _roles(*prefixes: tuple[str, str]) -> list[StateResource]:
+    return state_resources(
+        {
+            "values": {
+                "root_module": {
+                    "resources": [
+                        _res(
+                            f"aws_iam_role.{name}",
+                            "aws_iam_role",
+                            {"id": f"{prefix}9", "name": f"{prefix}9", "name_prefix": prefix},
+                        )
+                        for name, prefix in prefixes
+                    ]
+                }
+            }
+        }
+    )
+
+
+def test_the_longer_name_prefix_a_leftover_starts_with_is_the_one_it_duplicates() -> None:
+    """``app-task-1`` starts with ``app-`` and ``app-task-``: the longer tells more, in
+    either address order."""
+    from pytest_converge.analysis.leftovers import stands_for
+
+    left = CloudObject("aws_iam_role", "app-task-1", name="app-task-1")
+    for pair in ((("a", "app-task-"), ("b", "app-")), (("a", "app-"), ("b", "app-task-"))):
+        state = _roles(*pair)
+        task = next(r.address for r in state if r.values["name_prefix"] == "app-task-")
+        [defect] = find_leftovers([left], state)
+        assert (defect.kind, defect.address) == ("duplicate", task)
+        assert "may duplicate any" not in defect.message
+        assert stands_for(left, state) == task
+
+
+def test_a_leftover_as_like_two_resources_says_so_and_stands_for_neither() -> None:
+    """Two roles of one ``name_prefix``: nothing tells which the leftover is a copy of."""
+    from pytest_converge.analysis.leftovers import stands_for
+
+    state = _roles(("exec", "svc-"), ("task", "svc-"))
+    left = CloudObject("aws_iam_role", "svc-1", name="svc-1")
+    [defect] = find_leftovers([left], state)
+    assert defect.kind == "duplicate"
+    assert "aws_iam_role.exec, aws_iam_role.task are as like it" in defect.message
+    assert stands_for(left, state) is None
+
+
 def test_table_of_a_type_absent_from_state_is_an_orphan(state: list[StateResource]) -> None:
     # A crash right after CreateTable: the table exists, state never heard of it.
     table = CloudObject("aws_sns_topic", "arn:aws:sns:us-east-1:123456789012:alerts", name="alerts")
