@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..inventory.catalogue import CATALOGUE, GLOBAL
+from .addresses import resource_type
 from .classify import empties_dropped, first_difference, sort_key
 from .plan import UNKNOWN, format_value
 
@@ -411,6 +412,8 @@ def recovery_failed_hints(
             f"a name the replacement does not share (name_prefix) lets the replacement "
             f"happen; or, when the object is sound, `terraform untaint {address}` keeps it",
         )
+    if (taken or duplicate) and address is not None and _by_content(address):
+        return _content_taken(address, kind)
     if taken or duplicate:
         return (
             f"the first run created the object {unrecorded(kind)}; "
@@ -422,6 +425,43 @@ def recovery_failed_hints(
     return (
         "the re-run cannot complete from the state the faulted run left",
         "make the resource's create idempotent, or document the manual recovery",
+    )
+
+
+def _by_content(address: str) -> bool:
+    """``address`` is of a type whose object is its content (a rule, a route, an
+    attachment): no name to vary, AWS keeps one of each."""
+    type_ = resource_type(address) or ""
+    known = CATALOGUE.get(type_)
+    return type_ in _INLINE or (known is not None and known.identity == "content")
+
+
+#: Where a module declares objects of a content type so a re-run reads them back
+#: instead of creating them again (the provider reconciles the blocks as a set).
+_INLINE = {
+    "aws_security_group_rule": "the group's `ingress`/`egress` blocks",
+    "aws_vpc_security_group_ingress_rule": "the group's `ingress` blocks",
+    "aws_vpc_security_group_egress_rule": "the group's `egress` blocks",
+    "aws_route": "the route table's `route` blocks",
+}
+
+
+def _content_taken(address: str, kind: str | None) -> tuple[str, str]:
+    """The ``why`` and ``fix`` of a re-run whose create of a rule, route or attachment
+    found the one the faulted run made: a name_prefix cannot help; import or inline."""
+    inline = _INLINE.get(resource_type(address) or "")
+    avoid = (
+        f"; declared in {inline} instead, the re-run's refresh reads it back and creates "
+        "nothing (mixing both styles on one group or table is not supported)"
+        if inline
+        else ""
+    )
+    return (
+        f"the first run made it {unrecorded(kind)}; AWS keeps one of each (its content "
+        "is its identity, there is no name to vary), so the re-run's create of the same "
+        "one fails",
+        f"`terraform import {address} <id>` (or an `import {{ to = {address} ... }}` "
+        f"block) adopts it{avoid}",
     )
 
 

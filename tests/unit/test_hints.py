@@ -30,6 +30,26 @@ def test_a_duplicate_code_is_a_taken_name_and_the_word_alone_is_not() -> None:
     assert "taken" not in why
 
 
+def test_a_rule_or_route_made_again_says_import_or_inline_never_name_prefix() -> None:
+    """A rule's content is its identity: no name to vary; inline blocks are read back."""
+    for address in (
+        "module.sg.aws_security_group_rule.ingress_rules[0]",
+        'aws_vpc_security_group_ingress_rule.this["https"]',
+        "aws_route.private_nat[1]",
+    ):
+        why, fix = recovery_failed_hints(
+            "InvalidPermission.Duplicate: the specified rule already exists",
+            address,
+            kind="lost-response",
+        )
+        assert "no name to vary" in why and "answer was lost" in why
+        assert fix.startswith(f"`terraform import {address} <id>`")
+        assert "name_prefix" not in fix and "blocks" in fix
+    # A type with a name keeps the name's advice.
+    _, fix = recovery_failed_hints("already exists", "aws_security_group.app")
+    assert "name_prefix" in fix
+
+
 def test_any_other_failure_says_make_the_create_idempotent():
     why, fix = recovery_failed_hints("timeout while waiting for state to become 'ready'", None)
     assert why == "the re-run cannot complete from the state the faulted run left"
