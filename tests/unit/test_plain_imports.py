@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
+import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
 import pytest_converge
@@ -29,3 +31,59 @@ def test_the_finder_answers_only_for_the_packages_submodules() -> None:
     assert finder.find_spec("pytest_converge_other.x", list(pytest_converge.__path__)) is None
     spec = finder.find_spec("pytest_converge.errors", list(pytest_converge.__path__))
     assert spec is not None and spec.origin is not None and spec.origin.endswith("errors.py")
+
+
+def test_without_bytecode_writing_the_compiled_module_is_kept_in_the_cache_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PYTHONDONTWRITEBYTECODE=1``: the package's modules are compiled once and kept
+    under the plugin's cache directory (never beside the source), and compiled again
+    when the source changes."""
+    import os
+    from types import CodeType
+
+    from pytest_converge._plain_imports import KeptBytecode
+
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "src" / "mod.py"
+    source.parent.mkdir()
+    source.write_text("VALUE = 1\n")
+    loader = KeptBytecode("pytest_converge.mod", str(source))
+    compiled: list[str] = []
+    real = KeptBytecode.source_to_code
+
+    def counting(self: KeptBytecode, data: bytes, path: str) -> CodeType:
+        compiled.append(path)
+        return real(self, data, path)
+
+    monkeypatch.setattr(KeptBytecode, "source_to_code", counting)
+
+    def value() -> int:
+        scope: dict[str, int] = {}
+        code = loader.get_code("pytest_converge.mod")
+        assert code is not None
+        exec(code, scope)
+        return scope["VALUE"]
+
+    assert value() == 1 and len(compiled) == 1
+    [kept] = (tmp_path / "cache" / "bytecode").rglob("*.pyc")
+    assert kept.name.startswith("mod-") and not (source.parent / "__pycache__").exists()
+    assert value() == 1 and len(compiled) == 1  # read back, not compiled
+    source.write_text("VALUE = 22\n")  # another size
+    os.utime(source, (1_000_000_000, 1_000_000_000))  # another time
+    assert value() == 22 and len(compiled) == 2
+
+
+def test_the_finder_keeps_bytecode_only_where_python_writes_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pytest_converge._plain_imports import KeptBytecode
+
+    finder = PlainImports()
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    spec = finder.find_spec("pytest_converge.errors", list(pytest_converge.__path__))
+    assert spec is not None and isinstance(spec.loader, KeptBytecode)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    spec = finder.find_spec("pytest_converge.errors", list(pytest_converge.__path__))
+    assert spec is not None and not isinstance(spec.loader, KeptBytecode)
