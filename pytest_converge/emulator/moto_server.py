@@ -26,6 +26,7 @@ import contextlib
 import copy
 import gc
 import importlib.util
+import inspect
 import json
 import os
 import socket
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     _lazy_instance_type_offerings()
     _fast_ec2_ids()
     _quick_default_amis()
+    _quick_action_lookup()
     warmed, faithful = threading.Event(), threading.Event()
     dispatcher = DomainDispatcherApplication(create_backend_app)
     _remember_hosts(dispatcher)
@@ -410,6 +412,37 @@ def _lazy_instance_type_offerings() -> None:
     reads them otherwise is imported unchanged.
     """
     _on_import(_OFFERINGS_MODULE, _offerings_read_later)
+
+
+class _FunctionNames:
+    """``name in`` the names of a class's functions, answered for that one name.
+
+    moto's ``call_action`` asks whether an action is a method of the service's
+    response class by listing every function of the class first
+    (``inspect.getmembers``, sorted): 0.85 ms an EC2 call (301 functions), ~0.5 s
+    of moto's CPU in a fault matrix of examples/network. The answer is the same:
+    the name is in the class's or a base's namespace and its value is a function.
+    """
+
+    __slots__ = ("_cls",)
+
+    def __init__(self, cls: type) -> None:
+        self._cls = cls
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or not any(name in vars(k) for k in self._cls.__mro__):
+            return False
+        return inspect.isfunction(getattr(self._cls, name, None))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name, _ in inspect.getmembers(self._cls, inspect.isfunction))
+
+
+def _quick_action_lookup() -> None:
+    """moto's responses ask :class:`_FunctionNames` whether an action is theirs."""
+    from moto.core import responses
+
+    responses.method_names_from_class = _FunctionNames  # type: ignore[assignment]
 
 
 def _fast_ec2_ids() -> None:

@@ -2,7 +2,8 @@
 
 A server stops without waiting out its poll interval; the inventory taken beside a
 plan lists what was known when it started and hands its error to the caller; moto's
-dispatcher is asked about a host once; the relay's schema answer says it need not be
+dispatcher is asked about a host once, and whether an action is a response class's
+method without listing the class; the relay's schema answer says it need not be
 asked again.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pytest_converge.emulator.moto_server import _Quiet, _remember_hosts
+from pytest_converge.emulator.moto_server import _FunctionNames, _Quiet, _remember_hosts
 from pytest_converge.errors import EmulatorError
 from pytest_converge.inventory import CloudObject
 from pytest_converge.isolation.local_server import serve_in_thread, shut_down
@@ -99,6 +100,36 @@ def test_moto_is_asked_which_service_a_host_is_once_per_host() -> None:
     ]
     assert answers == ["ec2", None, "ec2", None]
     assert asked == ["ec2.us-east-1.amazonaws.com", None]
+
+
+def test_an_action_is_a_method_of_its_response_class_as_moto_lists_them() -> None:
+    """Every name of every response class of the services a run calls most (and names
+    no class has, and values that are not functions), against moto's own list."""
+    import importlib
+
+    from moto.core.responses import BaseResponse
+    from moto.core.utils import method_names_from_class
+
+    for service in ("ec2", "iam", "s3", "sqs", "dynamodb", "rds", "awslambda", "sts"):
+        importlib.import_module(f"moto.{service}.responses")
+    classes = [BaseResponse, *_subclasses(BaseResponse)]
+    assert len(classes) > 8
+    for cls in classes:
+        listed = method_names_from_class(cls)
+        names = {*dir(cls), "describe_nothing_at_all", "__class__", "", "dispatch"}
+        quick = _FunctionNames(cls)
+        assert [n for n in names if (n in quick) != (n in listed)] == [], cls
+        assert sorted(quick) == sorted(listed)
+    assert "describe_vpcs" in _FunctionNames(
+        importlib.import_module("moto.ec2.responses").EC2Response
+    )
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
 
 
 def _fields(message: bytes) -> list[tuple[int, int, bytes | int]]:
