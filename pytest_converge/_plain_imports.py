@@ -10,10 +10,11 @@ package's ``__init__``.
 
 Where Python writes no bytecode (``PYTHONDONTWRITEBYTECODE=1``, ``-B``) and keeps none
 elsewhere (no ``PYTHONPYCACHEPREFIX``), every process also compiled the package again:
-each pytest process, each xdist worker and each emulator process, 0.4-0.6 s on a slow
-2-core machine. The package's own compiled modules are then kept in the plugin's cache
-directory (``<cache>/bytecode/``, see :mod:`.storage`), never beside the sources, and
-checked against each source's modification time and size as Python checks its own.
+each pytest process and each xdist worker, 0.4-0.6 s on a slow 2-core machine (the moto
+server process does not import the package, and its environment lets it write its own).
+The package's own compiled modules are then kept in the plugin's cache directory
+(``<cache>/bytecode/``, see :mod:`.storage`), never beside the sources, and checked
+against each source's modification time and size as Python checks its own.
 """
 
 from __future__ import annotations

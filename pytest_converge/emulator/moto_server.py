@@ -169,6 +169,9 @@ def _warm_up(
 
     try:
         fidelity.install(lazy=True)
+    except BaseException:
+        _collect_again()  # the warm-up ends here: the collector must not stay off
+        raise
     finally:
         faithful.set()
     client = Client(app)

@@ -126,7 +126,7 @@ def test_an_action_is_a_method_of_its_response_class_as_moto_lists_them() -> Non
 
 
 def _subclasses(cls: type) -> list[type]:
-    found = []
+    found: list[type] = []
     for sub in cls.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found
@@ -228,3 +228,27 @@ def test_the_rest_of_the_layer_waits_for_a_gap_between_calls() -> None:
     started = time.monotonic()
     quiet.wait()
     assert time.monotonic() - started < quiet.GAP
+
+
+def test_a_warm_up_that_fails_leaves_the_servers_collector_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server turns the cyclic collector off before moto's imports; a fidelity layer
+    that fails to install ends the warm-up, and the collector is back on all the same."""
+    import gc
+
+    from pytest_converge.emulator import moto_server
+
+    def broken(lazy: bool = False) -> None:
+        raise RuntimeError("the layer failed")
+
+    monkeypatch.setattr(moto_server.fidelity, "install", broken)
+    gc.disable()
+    try:
+        faithful, warmed = threading.Event(), threading.Event()
+        with pytest.raises(RuntimeError, match="the layer failed"):
+            moto_server._warm_up(SimpleNamespace(), warmed, faithful)
+        assert gc.isenabled() and faithful.is_set()
+    finally:
+        gc.enable()
+        gc.unfreeze()
