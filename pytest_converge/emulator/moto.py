@@ -37,6 +37,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -50,6 +51,7 @@ from ..isolation.safety import emulator_env
 from ..storage import cache_dir
 from .base import Emulator, ServerProcess, remove_scratch
 from .fidelity import DIGESTS_VARIABLE, OFF_VARIABLE, RECORDED_VARIABLE, STATUS_PATH
+from .moto_server import WARM_PATH
 from .moto_world import WORLD_PATH
 
 #: moto's own settings for the server process; a user's ``MOTO_*`` variable wins.
@@ -248,6 +250,23 @@ class MotoEmulator(ServerProcess, Emulator):
         self._port = 0
         remove_scratch(self._home)
         self._home = None
+
+    def warm(self, services: Iterable[str], region: str) -> None:
+        """Tell the launched server which services (botocore's names) the session's
+        modules call, in ``region``: its warm-up makes those next, and no others of its
+        own list (:class:`.moto_server._WarmPlan`). Sent without waiting: the server may
+        still be importing moto, and a hint it never takes costs a first call's time only.
+        """
+        if self._proc is None or not self._port:
+            return
+        body = json.dumps({"services": list(services), "region": region}).encode()
+        request = urllib.request.Request(self.endpoint + WARM_PATH, data=body, method="POST")
+
+        def send() -> None:
+            with contextlib.suppress(OSError), _no_proxy_opener().open(request, timeout=30.0):
+                pass
+
+        threading.Thread(target=send, name="converge-moto-warm", daemon=True).start()
 
     def _request(self, method: str, path: str, timeout: float = 5.0) -> bytes:
         data = b"" if method == "POST" else None

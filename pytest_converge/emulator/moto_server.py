@@ -8,7 +8,8 @@ Serves moto's app (werkzeug, one thread per request) on loopback (on the
 listening socket ``--fd`` the parent bound and handed over, if given), prints one
 line ``READY <port>`` on stdout once it listens, then installs the fidelity
 layer (:mod:`.fidelity`, loaded by path like :mod:`.moto_world`; requests
-wait for it) and warms up the backends the plugin uses most; the layer's
+wait for it) and warms up the backends the session's modules use (those the
+plugin uses most until it is told, ``POST /converge-api/warm``); the layer's
 behaviours no call has needed yet are installed in the gaps between calls. It exits when
 its stdin closes: the parent holds the other end, so the server never
 outlives the pytest process that started it, whatever killed that process
@@ -33,7 +34,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 if __package__:
@@ -73,6 +74,14 @@ WARM_UP: dict[str, tuple[str | None, str]] = {
     "sqs": (None, "Action=ListQueues&Version=2012-11-05"),
     "dynamodb": ("DynamoDB_20120810.ListTables", "{}"),
 }
+#: Services every run calls whatever its module holds: the provider asks STS (and IAM,
+#: on aws 3.x) who it is when it is configured.
+ALWAYS_WARM = ("sts", "iam")
+#: ``POST`` here, a JSON ``{"services": [...], "region": "..."}`` (botocore's names):
+#: the services the session's modules use, warmed up first (:class:`_WarmPlan`).
+#: ``GET``: what the warm-up did, ``{"warmed": [[service, region], ...], "told": N}``
+#: (``told``: how many it had warmed when the first hint came, or null).
+WARM_PATH = "/converge-api/warm"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     warmed, faithful = threading.Event(), threading.Event()
     dispatcher = DomainDispatcherApplication(create_backend_app)
     _remember_hosts(dispatcher)
-    app = _ResetAfterWarmUp(dispatcher, warmed, faithful)
+    app = _ResetAfterWarmUp(dispatcher, warmed, faithful, _WarmPlan())
     try:
         server = make_server(
             args.host, args.port, app, threaded=True, request_handler=QuietHandler, fd=args.fd
@@ -176,7 +185,13 @@ def _warm_up(
         faithful.set()
     client = Client(app)
     try:
-        for service, (target, body) in WARM_UP.items():
+        while (next_up := app.plan.next()) is not None:
+            service, region = next_up
+            with contextlib.suppress(Exception):  # only a head start: a first call pays
+                _prepare(service, region)
+            if service not in WARM_UP:
+                continue  # its backend is made: the first call builds moto's app for it
+            target, body = WARM_UP[service]
             headers = {
                 "Authorization": "AWS4-HMAC-SHA256 Credential=testing/20200101/"
                 f"{region}/{service}/aws4_request, SignedHeaders=host, Signature=0",
@@ -187,10 +202,9 @@ def _warm_up(
             if target:
                 headers["X-Amz-Target"] = target
             with contextlib.suppress(Exception):
-                _prepare(service)
-            client.open("/", method="POST" if body else "GET", headers=headers, data=body).close()
-    except Exception:
-        pass  # only a head start: the first real call pays for what is missing
+                client.open(
+                    "/", method="POST" if body else "GET", headers=headers, data=body
+                ).close()
     finally:
         # Before the rest of the layer, which waits for gaps between calls: a busy
         # server would otherwise keep its garbage for as long as its calls keep coming.
@@ -209,17 +223,76 @@ def _collect_again() -> None:
     gc.enable()
 
 
-def _prepare(service: str) -> None:
+def _prepare(service: str, region: str = "us-east-1") -> None:
     """Import ``service``, install its behaviours and make the default account's backend
-    that moto's app for it holds, outside the lock under which moto makes that app
-    (every request waits on that lock: a first EC2 backend takes 0.2-0.3 s)."""
+    in ``region`` (moto's app for the service holds us-east-1's), outside the lock under
+    which moto makes that app (every request waits on that lock: a first EC2 backend
+    takes 0.2-0.3 s). A global service (IAM) has one backend, its partition's."""
     from moto import backends
     from moto.core import DEFAULT_ACCOUNT_ID
 
     found: Any = backends.get_backend(service)  # type: ignore[call-overload]
     fidelity.install_imported()
     regions = found[DEFAULT_ACCOUNT_ID]
-    _ = regions["us-east-1"] if "us-east-1" in regions else regions["aws"]
+    for name in dict.fromkeys((region, "us-east-1")):
+        if name in regions:
+            _ = regions[name]
+        elif "aws" in regions:
+            _ = regions["aws"]
+
+
+class _WarmPlan:
+    """What the warm-up makes ready, in order: a service and the region it signs for.
+
+    At first the services most modules use (:data:`WARM_UP`), in us-east-1. Told which
+    services the session's first module uses (``POST`` :data:`WARM_PATH`), the warm-up
+    makes those next, in its region, and leaves the rest of its first list: a module
+    without a VPC does not wait for EC2's backend (1.2 CPU seconds, on the cores its
+    apply runs on), and its first KMS or SNS call does not pay for that service's.
+    The services of the modules told of later are warmed after those.
+    """
+
+    def __init__(self, services: Iterable[str] | None = None, region: str = "us-east-1") -> None:
+        self._lock = threading.Lock()
+        self._left = [(s, region) for s in (services if services is not None else WARM_UP)]
+        self._done: list[tuple[str, str]] = []
+        #: How many were warmed (or being warmed) when the first hint came.
+        self._told: int | None = None
+
+    def prefer(self, services: list[str], region: str) -> None:
+        """Warm ``services`` (botocore's names) and :data:`ALWAYS_WARM` in ``region``:
+        instead of the first list on the first hint, after the earlier hints' later."""
+        wanted = [(s, region) for s in dict.fromkeys([*ALWAYS_WARM, *services])]
+        with self._lock:
+            kept = self._left if self._told is not None else []
+            self._left = [*kept, *(w for w in wanted if w not in kept)]
+            if self._told is None:
+                self._told = len(self._done)
+
+    def next(self) -> tuple[str, str] | None:
+        """The next service to warm and its region, or None when all are."""
+        with self._lock:
+            while self._left:
+                up = self._left.pop(0)
+                if up not in self._done:
+                    self._done.append(up)
+                    return up
+            return None
+
+    def report(self) -> dict[str, Any]:
+        """What ``GET`` :data:`WARM_PATH` answers."""
+        with self._lock:
+            return {"warmed": [list(d) for d in self._done], "told": self._told}
+
+    def take(self, body: bytes) -> None:
+        """A ``POST`` :data:`WARM_PATH` body; one that is not such a JSON is ignored."""
+        try:
+            asked = json.loads(body)
+        except ValueError:
+            return
+        named = asked.get("services") if isinstance(asked, dict) else None
+        if isinstance(named, list):
+            self.prefer([str(s) for s in named], str(asked.get("region") or "us-east-1"))
 
 
 class _ResetAfterWarmUp:
@@ -238,15 +311,28 @@ class _ResetAfterWarmUp:
     (:func:`.fidelity.status`), both once the whole layer is installed.
     """
 
-    def __init__(self, app: Any, warmed: threading.Event, faithful: threading.Event) -> None:
+    def __init__(
+        self,
+        app: Any,
+        warmed: threading.Event,
+        faithful: threading.Event,
+        plan: _WarmPlan | None = None,
+    ) -> None:
         self.app = app
         self.warmed = warmed
         self.faithful = faithful
         self.quiet = _Quiet()
+        self.plan = plan if plan is not None else _WarmPlan()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        self.faithful.wait(timeout=120)
         path = environ.get("PATH_INFO")
+        if path == WARM_PATH and environ.get("REQUEST_METHOD") == "POST":
+            self.plan.take(_body(environ))  # a hint, taken at once: no warm-up waits on it
+            start_response("204 No Content", [])
+            return []
+        if path == WARM_PATH:
+            return _answer(start_response, self.plan.report)
+        self.faithful.wait(timeout=120)
         if path in ("/moto-api/reset", WORLD_PATH, fidelity.STATUS_PATH):
             self.quiet.now.set()  # the rest of the layer at once, gaps or not
             self.warmed.wait(timeout=120)
@@ -317,6 +403,16 @@ def _import_service(dispatcher: Any, environ: dict[str, Any]) -> None:
     service = dispatcher.get_backend_for_host(host) if host else None
     if service and service != "moto_api":
         backends.get_backend(service)
+
+
+def _body(environ: dict[str, Any], limit: int = 65536) -> bytes:
+    """A request's body, up to ``limit`` bytes."""
+    try:
+        length = min(int(environ.get("CONTENT_LENGTH") or 0), limit)
+    except ValueError:
+        return b""
+    stream = environ.get("wsgi.input")
+    return stream.read(length) if stream is not None and length > 0 else b""
 
 
 def _answer(start_response: Any, read: Any) -> list[bytes]:

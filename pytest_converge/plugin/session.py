@@ -36,7 +36,7 @@ from ..isolation.safety import ensure_loopback
 from ..report import json_report, jsonable
 from ..run.stack import Stack
 from ..terraform.toolchain import Toolchain, resolve_toolchain
-from ..terraform.workspace import Templates, aws_addresses
+from ..terraform.workspace import Templates, aws_addresses, module_services
 from .options import BACKENDS, Settings, settings
 from .progress import get_progress
 
@@ -465,6 +465,15 @@ class ConvergeSession:
             except UnsupportedServiceError as exc:
                 self.unsupported(exc)
                 raise
+
+    def warm_for(self, module: Path) -> None:
+        """Tell the session's emulator, launched and able to take the hint (moto), which
+        services ``module`` calls: it warms those up first (:meth:`.MotoEmulator.warm`)."""
+        with self._lock:
+            emulator = self._emulator or self._pending
+        warm = getattr(emulator, "warm", None)
+        if warm is not None:
+            warm(*module_services(module))
 
     def unsupported(self, exc: UnsupportedServiceError) -> None:
         """Skip the current test or collector when the user asked to skip such modules."""

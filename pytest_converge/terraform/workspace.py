@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..awsapi.operations import service_of
 from ..emulator.base import DEFAULT_REGION, FAKE_SECRET_KEY, TERRAFORM_ACCESS_KEY
 from ..errors import Diagnostic, ModuleError, TerraformError, ToolchainError
 from ..isolation.safety import ensure_loopback, sdk_endpoint, terraform_env
@@ -35,6 +36,7 @@ from .hcl import (
     module_dirs,
     module_tree,
     parse_file,
+    provider_regions,
 )
 from .provider import AWS_ADDRESS, provider_binary
 from .runner import Completed, IsFlagged, Runner, read_json
@@ -190,6 +192,21 @@ def uses_aws(directory: Path) -> bool:
             if any("aws" in r.attributes for r in block.children("required_providers")):
                 return True
     return False
+
+
+def module_services(module: Path) -> tuple[list[str], str]:
+    """The AWS services (botocore's names) that :func:`aws_addresses` of ``module`` talk
+    to, in the order its files name them, and the region its default aws provider signs
+    for (its literal region, else the one the workspace gives it).
+
+        module_services(Path("examples/network"))  # (["ec2", "s3", "sqs", ...], "us-east-1")
+    """
+    found: dict[str, None] = {}
+    for address in aws_addresses(module):
+        service = service_of(address.removeprefix("data.").partition(".")[0])
+        if service is not None:
+            found[service.name] = None
+    return list(found), provider_regions(module).get("aws", DEFAULT_REGION)
 
 
 @dataclass(frozen=True)

@@ -465,3 +465,71 @@ def test_the_servers_layer_waits_for_each_services_first_call(tmp_path) -> None:
         assert ran.returncode == 0, ran.stderr[-3000:]
         states.append(json.loads(ran.stdout.splitlines()[-1]))
     assert states[0] == states[1] and set(states[0].values()) == {"installed"}
+
+
+WARM_REPORTING = """
+import json, os, time, urllib.request
+import pytest
+from pytest_converge.emulator.moto import MotoEmulator
+from pytest_converge.emulator.moto_server import WARM_PATH
+
+class Reporting(MotoEmulator):
+    made = []
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        Reporting.made.append(self)
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_converge_make_emulator(config, backend):
+    return Reporting()
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    emulator = Reporting.made[0]
+    deadline = time.monotonic() + 60
+    while True:  # the warm-up goes on beside the run: wait for the module's services
+        with urllib.request.urlopen(emulator.endpoint + WARM_PATH, timeout=30) as answer:
+            report = json.loads(answer.read())
+        if ["kms", "eu-west-1"] in report["warmed"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    with open(os.environ["WARM_FILE"], "w") as f:
+        json.dump(report, f)
+"""
+
+KEY_AND_QUEUE = """
+provider "aws" {
+  region = "eu-west-1"
+}
+
+resource "aws_kms_key" "k" {
+  description             = "warm-up"
+  deletion_window_in_days = 7
+}
+
+module "queue" {
+  source = "./queue"
+}
+"""
+
+
+def test_the_server_warms_up_the_services_the_module_calls(pytester, monkeypatch, tmp_path):
+    """Told at collection which services a module calls (and in which region), the moto
+    server's warm-up makes those next and none of its own list but STS and IAM: the
+    module's first KMS call does not pay for KMS's backend, and a module without a VPC
+    does not wait for EC2's."""
+    module = pytester.path / "mod"
+    (module / "queue").mkdir(parents=True)
+    (module / "main.tf").write_text(KEY_AND_QUEUE)
+    (module / "queue" / "main.tf").write_text('resource "aws_sqs_queue" "q" {}\n')
+    pytester.makeconftest(WARM_REPORTING)
+    monkeypatch.setenv("WARM_FILE", str(tmp_path / "warm.json"))
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    pytester.runpytest_subprocess("--converge", "mod", "--converge-faults=none").assert_outcomes(
+        passed=1
+    )
+    report = json.loads((tmp_path / "warm.json").read_text())
+    told, warmed = report["told"], [tuple(w) for w in report["warmed"]]
+    assert told is not None, f"the server was never told: {warmed}"
+    hinted = {(s, "eu-west-1") for s in ("sts", "iam", "kms", "sqs")}
+    assert set(warmed[told:]) == hinted  # after the hint: the module's and nothing else

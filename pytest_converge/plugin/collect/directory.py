@@ -60,6 +60,7 @@ class ConvergeDirectory(pytest.Directory):
         except UnsupportedServiceError as exc:
             raise self.CollectError(str(exc).replace(self.path.name, mid, 1)) from None
         get_session(self.config).modules.add(mid)
+        get_session(self.config).warm_for(self.path)
         yield ConvergeItem.from_parent(self, name="two-run", scenario="two-run")
         drift = settings(self.config).drift
         if drift:
