@@ -34,7 +34,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any
 
 if __package__:
@@ -427,12 +427,17 @@ def _answer(start_response: Any, read: Any) -> list[bytes]:
 
 
 def _share_aws_managed_policies() -> None:
-    """Build moto's ~1,500 AWS-managed IAM policies once per process, not on every reset.
+    """Make moto's ~1,600 AWS-managed IAM policies when first looked up, once per process.
 
-    moto re-creates the IAM backend on each reset (twice: the reset re-initialises
-    it, then the first IAM call after it), parsing a 4.7 MB document each time:
-    0.2-1.7 s per reset on a busy machine. AWS-managed policies cannot be changed
-    by a module; only their attachment count is state, and it restarts at 0.
+    moto makes every one of them (from a 4.7 MB document) with each IAM backend: at the
+    first request of any service (moto marks the account visited in IAM), so the
+    first call of every run waited 0.26 s for them (0.2-1.7 s on a busy machine), and
+    again after each reset. Here an IAM backend's ``managed_policies`` is
+    :class:`_AwsPolicies`: the document is read when a call first looks at the
+    policies (attaching one, listing them), and a policy made when first looked up,
+    shared by the backends of its account (a reset's too: AWS-managed policies cannot
+    be changed by a module; only their attachment count is state, and it restarts at
+    0 for each backend).
 
     Only the ``aws`` partition gets them: moto builds an IAM backend for every
     partition (China, GovCloud, ISO) at the first call, five times the work, for
@@ -440,22 +445,95 @@ def _share_aws_managed_policies() -> None:
     """
     from moto.iam import models
 
-    original = models.IAMBackend._init_aws_policies
-    built: dict[str, list[Any]] = {}
-    lock = threading.Lock()
+    policies = _AwsPolicyData(models)
 
     def init_aws_policies(self: Any) -> list[Any]:
-        if self.partition != "aws":
-            return []
-        with lock:
-            if self.account_id not in built:
-                built[self.account_id] = original(self)
-            policies = built[self.account_id]
-        for policy in policies:
-            policy.attachment_count = 0
-        return list(policies)
+        return []  # see init_managed_policies: no list of them all is kept
+
+    def init_managed_policies(self: Any) -> Any:
+        if self.partition != "aws" or not models.load_iam_aws_managed_policies():
+            return {}
+        return _AwsPolicies(policies, self)
 
     models.IAMBackend._init_aws_policies = init_aws_policies  # type: ignore[method-assign]
+    models.IAMBackend._init_managed_policies = init_managed_policies  # type: ignore[method-assign]
+
+
+class _AwsPolicyData:
+    """moto's document of AWS-managed policies, read on first use, and each policy made
+    from it once per account (:func:`_share_aws_managed_policies`)."""
+
+    def __init__(self, models: Any) -> None:
+        self._models = models
+        self._lock = threading.RLock()
+        self._by_arn: dict[str, tuple[str, dict[str, Any]]] | None = None
+        self._made: dict[tuple[str, str], Any] = {}
+
+    def arns(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Every policy's ARN -> its name and data, in the document's order."""
+        with self._lock:
+            if self._by_arn is None:
+                found = json.loads(self._models.aws_managed_policies_data)
+                self._by_arn = {
+                    f"arn:aws:iam::aws:policy{d.get('Path') or '/'}{name}": (name, d)
+                    for name, d in found.items()
+                }
+            return self._by_arn
+
+    def policy(self, backend: Any, arn: str) -> Any:
+        """The policy ``arn`` of ``backend``'s account (made now if it was not)."""
+        with self._lock:
+            key = (backend.account_id, arn)
+            if key not in self._made:
+                name, data = self.arns()[arn]
+                self._made[key] = self._models.AWSManagedPolicy.from_data(
+                    name, backend.account_id, backend.region_name, data
+                )
+            return self._made[key]
+
+
+#: An AWS-managed policy :class:`_AwsPolicies` has not handed out yet.
+_UNMADE = object()
+
+
+class _AwsPolicies(MutableMapping[str, Any]):
+    """One IAM backend's ``managed_policies`` (ARN -> policy, AWS's first, then the
+    account's own in the order they were made, as moto keeps them): AWS's own made when
+    first looked up, their attachment count at 0 for this backend."""
+
+    def __init__(self, data: _AwsPolicyData, backend: Any) -> None:
+        self._data = data
+        self._backend = backend
+        self._held: dict[str, Any] | None = None
+
+    def _all(self) -> dict[str, Any]:
+        if self._held is None:
+            self._held = dict.fromkeys(self._data.arns(), _UNMADE)
+        return self._held
+
+    def __getitem__(self, arn: str) -> Any:
+        held = self._all()
+        found = held[arn]
+        if found is _UNMADE:
+            found = self._data.policy(self._backend, arn)
+            found.attachment_count = 0
+            held[arn] = found
+        return found
+
+    def __setitem__(self, arn: str, policy: Any) -> None:
+        self._all()[arn] = policy
+
+    def __delitem__(self, arn: str) -> None:
+        del self._all()[arn]
+
+    def __contains__(self, arn: object) -> bool:
+        return arn in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._all()))
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 def _share_botocore_loader() -> None:

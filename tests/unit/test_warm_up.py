@@ -1,6 +1,8 @@
 """What the moto server warms up first: the services the session's modules call.
 
-The plan the warm-up follows, and the services a module's files name.
+The plan the warm-up follows, the services a module's files name, and moto's
+AWS-managed IAM policies, made when first looked up instead of with every IAM backend
+(the first request of every run waited for them).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pytest_converge.emulator.base import DEFAULT_REGION
 from pytest_converge.emulator.moto_server import (
     ALWAYS_WARM,
     WARM_UP,
+    _share_aws_managed_policies,
     _WarmPlan,
 )
 from pytest_converge.terraform.workspace import module_services
@@ -75,3 +78,69 @@ def test_a_modules_services_come_from_its_files_and_the_modules_it_calls(tmp_pat
 def test_a_module_without_a_region_of_its_own_is_warmed_in_the_workspaces(tmp_path: Path) -> None:
     (tmp_path / "main.tf").write_text('resource "aws_sqs_queue" "q" {}\n')
     assert module_services(tmp_path) == (["sqs"], DEFAULT_REGION)
+
+
+@pytest.fixture
+def lazy_policies(monkeypatch: pytest.MonkeyPatch):
+    """moto's IAM models with the server's policies; moto's own restored after."""
+    monkeypatch.setenv("MOTO_IAM_LOAD_MANAGED_POLICIES", "true")
+    from moto.iam import models
+
+    for name in ("_init_aws_policies", "_init_managed_policies"):
+        monkeypatch.setattr(models.IAMBackend, name, getattr(models.IAMBackend, name))
+    own = models.IAMBackend("global", "123456789012")
+    _share_aws_managed_policies()
+    return models, own
+
+
+def _without_ids(config: dict) -> dict:
+    """A policy's AWS Config item but its id (moto draws a random one for each) and the
+    second it was made in."""
+    config.pop("resourceId")
+    config.pop("configurationStateId")
+    config["configuration"].pop("policyId")
+    return config
+
+
+def test_aws_managed_policies_are_moto_s_own_made_when_looked_up(lazy_policies) -> None:
+    models, own = lazy_policies
+    backend = models.IAMBackend("global", "123456789012")
+    assert list(backend.managed_policies) == list(own.managed_policies)
+    assert len(own.managed_policies) > 1000
+    for arn, policy in own.managed_policies.items():
+        made = backend.managed_policies[arn]
+        assert type(made) is type(policy)
+        assert _without_ids(made.to_config_dict()) == _without_ids(policy.to_config_dict())
+    assert "arn:aws:iam::aws:policy/NoSuchPolicy" not in backend.managed_policies
+
+
+def test_a_new_iam_backend_counts_no_attachment_and_keeps_the_accounts_own(lazy_policies) -> None:
+    models, _ = lazy_policies
+    arn = "arn:aws:iam::aws:policy/ReadOnlyAccess"
+    first = models.IAMBackend("global", "123456789012")
+    first.managed_policies[arn].attachment_count = 3
+    mine = models.ManagedPolicy("mine", account_id="123456789012", region="global", document="{}")
+    first.managed_policies[mine.arn] = mine
+    assert list(first.managed_policies)[-1] == mine.arn  # the account's own after AWS's
+    again = models.IAMBackend("global", "123456789012")  # a reset
+    assert again.managed_policies[arn].attachment_count == 0
+    assert mine.arn not in again.managed_policies
+    del first.managed_policies[mine.arn]
+    assert mine.arn not in first.managed_policies
+
+
+def test_an_iam_backend_makes_no_aws_policy_until_one_is_looked_up(lazy_policies, monkeypatch):
+    models, _ = lazy_policies
+    made: list[str] = []
+    original = models.AWSManagedPolicy.from_data.__func__
+
+    def from_data(cls, name, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made.append(name)
+        return original(cls, name, *args, **kwargs)
+
+    monkeypatch.setattr(models.AWSManagedPolicy, "from_data", classmethod(from_data))
+    backend = models.IAMBackend("global", "210987654321")
+    assert made == []
+    found = backend.managed_policies["arn:aws:iam::aws:policy/ReadOnlyAccess"]
+    assert found.name == "ReadOnlyAccess"
+    assert made == ["ReadOnlyAccess"]
