@@ -168,14 +168,10 @@ def _exit_with_parent() -> None:
         os._exit(0)
 
 
-def _warm_up(
-    app: Any, done: threading.Event, faithful: threading.Event, region: str = "us-east-1"
-) -> None:
+def _warm_up(app: Any, done: threading.Event, faithful: threading.Event) -> None:
     """Install the fidelity layer (requests wait for it), warm the backends up through
     ``app`` (the gate: each service's behaviours are in place before its first call),
     then install the behaviours no call has needed yet."""
-    from werkzeug.test import Client
-
     try:
         fidelity.install(lazy=True)
     except BaseException:
@@ -183,29 +179,13 @@ def _warm_up(
         raise
     finally:
         faithful.set()
-    client = Client(app)
     try:
-        while (next_up := app.plan.next()) is not None:
-            service, region = next_up
-            with contextlib.suppress(Exception):  # only a head start: a first call pays
-                _prepare(service, region)
-            if service not in WARM_UP:
-                continue  # its backend is made: the first call builds moto's app for it
-            target, body = WARM_UP[service]
-            headers = {
-                "Authorization": "AWS4-HMAC-SHA256 Credential=testing/20200101/"
-                f"{region}/{service}/aws4_request, SignedHeaders=host, Signature=0",
-                "Content-Type": "application/x-amz-json-1.0"
-                if target
-                else "application/x-www-form-urlencoded",
-            }
-            if target:
-                headers["X-Amz-Target"] = target
-            with contextlib.suppress(Exception):
-                client.open(
-                    "/", method="POST" if body else "GET", headers=headers, data=body
-                ).close()
+        if app.plan.claim():
+            _warm_planned(app)
     finally:
+        app.looped.set()  # a hint from now on is warmed by a thread of its own
+        if app.plan.claim():  # one taken while this warmed the rest
+            _warm_planned(app)
         # Before the rest of the layer, which waits for gaps between calls: a busy
         # server would otherwise keep its garbage for as long as its calls keep coming.
         _collect_again()
@@ -214,6 +194,33 @@ def _warm_up(
         finally:
             done.set()
             fidelity.save_digests()
+
+
+def _warm_planned(app: Any) -> None:
+    """Warm what ``app``'s plan holds, a service at a time, until it holds nothing (the
+    caller :meth:`~_WarmPlan.claim` ed it). Only a head start: a failure is left for the
+    service's first call to meet."""
+    from werkzeug.test import Client
+
+    client = Client(app)
+    while (next_up := app.plan.next()) is not None:
+        service, region = next_up
+        with contextlib.suppress(Exception):
+            _prepare(service, region)
+        if service not in WARM_UP:
+            continue  # its backend is made: the first call builds moto's app for it
+        target, body = WARM_UP[service]
+        headers = {
+            "Authorization": "AWS4-HMAC-SHA256 Credential=testing/20200101/"
+            f"{region}/{service}/aws4_request, SignedHeaders=host, Signature=0",
+            "Content-Type": "application/x-amz-json-1.0"
+            if target
+            else "application/x-www-form-urlencoded",
+        }
+        if target:
+            headers["X-Amz-Target"] = target
+        with contextlib.suppress(Exception):
+            client.open("/", method="POST" if body else "GET", headers=headers, data=body).close()
 
 
 def _collect_again() -> None:
@@ -258,6 +265,8 @@ class _WarmPlan:
         self._done: list[tuple[str, str]] = []
         #: How many were warmed (or being warmed) when the first hint came.
         self._told: int | None = None
+        #: A thread is warming what the plan holds (:meth:`claim`).
+        self._warming = False
 
     def prefer(self, services: list[str], region: str) -> None:
         """Warm ``services`` (botocore's names) and :data:`ALWAYS_WARM` in ``region``:
@@ -269,14 +278,25 @@ class _WarmPlan:
             if self._told is None:
                 self._told = len(self._done)
 
+    def claim(self) -> bool:
+        """Whether the caller is to warm what the plan holds: none is warming it, and it
+        holds something. The one that does calls :meth:`next` until it answers None."""
+        with self._lock:
+            if self._warming or not any(up not in self._done for up in self._left):
+                return False
+            self._warming = True
+            return True
+
     def next(self) -> tuple[str, str] | None:
-        """The next service to warm and its region, or None when all are."""
+        """The next service to warm and its region, or None when all are (the warming
+        thread's claim ends then)."""
         with self._lock:
             while self._left:
                 up = self._left.pop(0)
                 if up not in self._done:
                     self._done.append(up)
                     return up
+            self._warming = False
             return None
 
     def report(self) -> dict[str, Any]:
@@ -323,11 +343,15 @@ class _ResetAfterWarmUp:
         self.faithful = faithful
         self.quiet = _Quiet()
         self.plan = plan if plan is not None else _WarmPlan()
+        #: The warm-up's first round is over: a later hint gets a thread of its own.
+        self.looped = threading.Event()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         path = environ.get("PATH_INFO")
         if path == WARM_PATH and environ.get("REQUEST_METHOD") == "POST":
             self.plan.take(_body(environ))  # a hint, taken at once: no warm-up waits on it
+            if self.looped.is_set() and self.plan.claim():
+                threading.Thread(target=_warm_planned, args=(self,), daemon=True).start()
             start_response("204 No Content", [])
             return []
         if path == WARM_PATH:

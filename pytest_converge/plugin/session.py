@@ -96,6 +96,8 @@ class ConvergeSession:
         self._clean_worlds: dict[tuple[str, str], dict[str, Any]] = {}
         #: The emulator was just started and nothing has run against it yet.
         self._pristine = False
+        #: The modules each emulator was told of (:meth:`warm_for`), by its ``id``.
+        self._told: set[tuple[int, Path]] = set()
         #: Deaths of the emulator with no scenario finished between them.
         self._deaths = 0
         #: Why the run must stop (the emulator died twice in a row), for the next teardown.
@@ -390,6 +392,8 @@ class ConvergeSession:
             else:
                 emulator = self._started_emulator(wait=False)
                 pristine, self._pristine = self._pristine, False
+        if not pinned:  # a test's own module (the fixture): zero-code's told at collection
+            self.warm_for(Path(module))
         stack = Stack(
             module,
             emulator=emulator,
@@ -468,12 +472,16 @@ class ConvergeSession:
 
     def warm_for(self, module: Path) -> None:
         """Tell the session's emulator, launched and able to take the hint (moto), which
-        services ``module`` calls: it warms those up first (:meth:`.MotoEmulator.warm`)."""
+        services ``module`` calls: it warms those up first (:meth:`.MotoEmulator.warm`).
+        Once per module and emulator."""
         with self._lock:
             emulator = self._emulator or self._pending
-        warm = getattr(emulator, "warm", None)
-        if warm is not None:
-            warm(*module_services(module))
+            warm = getattr(emulator, "warm", None)
+            told = (id(emulator), Path(module).resolve())
+            if warm is None or told in self._told:
+                return
+            self._told.add(told)
+        warm(*module_services(module))
 
     def unsupported(self, exc: UnsupportedServiceError) -> None:
         """Skip the current test or collector when the user asked to skip such modules."""

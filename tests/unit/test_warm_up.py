@@ -80,6 +80,17 @@ def test_a_module_without_a_region_of_its_own_is_warmed_in_the_workspaces(tmp_pa
     assert module_services(tmp_path) == (["sqs"], DEFAULT_REGION)
 
 
+def test_one_thread_at_a_time_warms_what_the_plan_holds() -> None:
+    plan = _WarmPlan()
+    assert plan.claim()
+    assert not plan.claim()  # the warm-up's thread has it
+    _drain(plan)  # ... until it answers None: the claim ends
+    assert not plan.claim()  # nothing left to warm
+    plan.prefer(["kms"], "eu-west-1")  # a hint after the first round
+    assert plan.claim()
+    assert _drain(plan) == [("sts", "eu-west-1"), ("iam", "eu-west-1"), ("kms", "eu-west-1")]
+
+
 @pytest.fixture
 def lazy_policies(monkeypatch: pytest.MonkeyPatch):
     """moto's IAM models with the server's policies; moto's own restored after."""
