@@ -205,7 +205,7 @@ def _warm_planned(app: Any) -> None:
     client = Client(app)
     while (next_up := app.plan.next()) is not None:
         service, region = next_up
-        with contextlib.suppress(Exception):
+        with app.making, contextlib.suppress(Exception):
             _prepare(service, region)
         if service not in WARM_UP:
             continue  # its backend is made: the first call builds moto's app for it
@@ -219,7 +219,7 @@ def _warm_planned(app: Any) -> None:
         }
         if target:
             headers["X-Amz-Target"] = target
-        with contextlib.suppress(Exception):
+        with app.making, contextlib.suppress(Exception):  # not a reset: takes no lock
             client.open("/", method="POST" if body else "GET", headers=headers, data=body).close()
 
 
@@ -325,7 +325,8 @@ class _ResetAfterWarmUp:
     AWS does from the first call on, without importing 40 services before it).
     moto's reset walks every backend while the warm-up thread may be adding one:
     run together, the reset fails with a 500, so ``POST /moto-api/reset`` waits for
-    the warm-up and the rest of the layer. It also answers ``GET
+    the warm-up and the rest of the layer, and for a later hint's warm-up thread to
+    end the service it is making (:attr:`making`). It also answers ``GET
     /converge-api/world`` (:func:`.moto_world.read_world`: the backend model, which
     holds what no describe call returns) and ``GET /converge-api/fidelity``
     (:func:`.fidelity.status`), both once the whole layer is installed.
@@ -345,6 +346,9 @@ class _ResetAfterWarmUp:
         self.plan = plan if plan is not None else _WarmPlan()
         #: The warm-up's first round is over: a later hint gets a thread of its own.
         self.looped = threading.Event()
+        #: Held while a warm-up thread makes a service's backends: a reset and the world's
+        #: read walk every backend, and moto's fail (a 500) if one is added meanwhile.
+        self.making = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         path = environ.get("PATH_INFO")
@@ -361,7 +365,8 @@ class _ResetAfterWarmUp:
             self.quiet.now.set()  # the rest of the layer at once, gaps or not
             self.warmed.wait(timeout=120)
         if path == WORLD_PATH:
-            return _answer(start_response, read_world)
+            with self.making:
+                return _answer(start_response, read_world)
         if path == fidelity.STATUS_PATH:
             return _answer(start_response, fidelity.status)
         if not self.warmed.is_set():  # behaviours may still wait for this call's service
@@ -370,6 +375,9 @@ class _ResetAfterWarmUp:
             fidelity.install_imported()
         self.quiet.began()
         try:
+            if path == "/moto-api/reset":
+                with self.making:
+                    return self.app(environ, start_response)
             return self.app(environ, start_response)
         finally:
             self.quiet.ended()

@@ -155,3 +155,35 @@ def test_an_iam_backend_makes_no_aws_policy_until_one_is_looked_up(lazy_policies
     found = backend.managed_policies["arn:aws:iam::aws:policy/ReadOnlyAccess"]
     assert found.name == "ReadOnlyAccess"
     assert made == ["ReadOnlyAccess"]
+
+
+@pytest.mark.parametrize("path", ["/moto-api/reset", "/converge-api/world"])
+def test_a_reset_or_the_worlds_read_waits_for_a_backend_being_made(path, monkeypatch) -> None:
+    """A hint after the warm-up's first round is warmed by a thread of its own, beside
+    the runs: a reset (or the world's read) walks every backend, and moto's fails if one
+    is added meanwhile. They wait for the service being made."""
+    import threading
+    import time
+
+    from pytest_converge.emulator import moto_server
+
+    answered: list[str] = []
+
+    def inner(environ, start_response):  # moto's app
+        answered.append(environ["PATH_INFO"])
+        start_response("200 OK", [])
+        return [b"{}"]
+
+    monkeypatch.setattr(moto_server, "read_world", lambda: answered.append(path) or {})
+    warmed, faithful = threading.Event(), threading.Event()
+    warmed.set()
+    faithful.set()
+    app = moto_server._ResetAfterWarmUp(inner, warmed, faithful)
+    environ = {"PATH_INFO": path, "REQUEST_METHOD": "POST" if "reset" in path else "GET"}
+    with app.making:  # a warm-up thread makes a backend
+        asking = threading.Thread(target=app, args=(environ, lambda *a: None))
+        asking.start()
+        time.sleep(0.2)
+        assert answered == []
+    asking.join(timeout=10)
+    assert answered == [path]
