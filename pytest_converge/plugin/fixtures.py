@@ -35,16 +35,6 @@ def converge_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     session.close()
 
 
-@pytest.fixture(scope="session")
-def _converge_session(pytestconfig: pytest.Config) -> Iterator[None]:
-    """What ``converge`` needs of the session: its teardown closes the session (as
-    ``converge_emulator``'s does), and it does not take the emulator as used: an
-    emulator nothing has used since it started is not reset before the first test,
-    which keeps the backends its warm-up made for that test's module."""
-    yield
-    get_session(pytestconfig).close()
-
-
 class Findings:
     """The defects a test's Stacks found, and the ones the test looked at.
 
@@ -78,7 +68,7 @@ findings_key = pytest.StashKey[Findings]()
 @pytest.fixture
 def converge(
     request: pytest.FixtureRequest,
-    _converge_session: None,
+    converge_emulator: Emulator,
     converge_toolchain: Toolchain,
 ) -> Iterator[ConvergeFactory]:
     """Make a :class:`Stack` from a module directory: ``converge("modules/vpc", vars={...})``.

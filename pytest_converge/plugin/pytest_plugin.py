@@ -35,18 +35,12 @@ from ..terraform.cliconfig import read_cli_config
 from . import hookspecs
 from .collect.batches import XdistBatches, report_as_decided, stop_deciding
 from .collect.plans import gates_plans_only
-from .fixtures import (
-    _converge_session,
-    converge,
-    converge_emulator,
-    converge_toolchain,
-    fail_unseen,
-)
+from .fixtures import converge, converge_emulator, converge_toolchain, fail_unseen
 from .options import add_options, read_settings, settings, settings_key
 from .progress import PLUGIN_NAME, Progress
 from .session import ConvergeSession, get_session
 
-__all__ = ["_converge_session", "converge", "converge_emulator", "converge_toolchain"]
+__all__ = ["converge", "converge_emulator", "converge_toolchain"]
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:

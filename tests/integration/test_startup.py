@@ -513,20 +513,11 @@ module "queue" {
 """
 
 
-FIXTURE_TEST = """
-def test_mod(converge):
-    stack = converge("mod")
-    stack.apply().raise_for_error()
-    stack.assert_converged()
-"""
-
-
-@pytest.mark.parametrize("route", ["zero-code", "fixture"])
-def test_the_server_warms_up_the_services_the_module_calls(pytester, monkeypatch, tmp_path, route):
-    """Told which services a module calls (and in which region: at collection, or when a
-    test's ``converge`` makes its Stack), the moto server's warm-up makes those next and
-    none of its own list but STS and IAM: the module's first KMS call does not pay for
-    KMS's backend, and a module without a VPC does not wait for EC2's."""
+def test_the_server_warms_up_the_services_the_module_calls(pytester, monkeypatch, tmp_path):
+    """Told at collection which services a module calls (and in which region), the moto
+    server's warm-up makes those next and none of its own list but STS and IAM: the
+    module's first KMS call does not pay for KMS's backend, and a module without a VPC
+    does not wait for EC2's."""
     module = pytester.path / "mod"
     (module / "queue").mkdir(parents=True)
     (module / "main.tf").write_text(KEY_AND_QUEUE)
@@ -534,11 +525,7 @@ def test_the_server_warms_up_the_services_the_module_calls(pytester, monkeypatch
     pytester.makeconftest(WARM_REPORTING)
     monkeypatch.setenv("WARM_FILE", str(tmp_path / "warm.json"))
     monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
-    if route == "fixture":
-        pytester.makepyfile(test_mod=FIXTURE_TEST)
-        ran = pytester.runpytest_subprocess("test_mod.py")
-    else:
-        ran = pytester.runpytest_subprocess("--converge", "mod", "--converge-faults=none")
+    ran = pytester.runpytest_subprocess("--converge", "mod", "--converge-faults=none")
     ran.assert_outcomes(passed=1)
     report = json.loads((tmp_path / "warm.json").read_text())
     told, warmed = report["told"], [tuple(w) for w in report["warmed"]]
