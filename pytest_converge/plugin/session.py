@@ -98,9 +98,6 @@ class ConvergeSession:
         self._pristine = False
         #: The modules each emulator was told of (:meth:`warm_for`), by its ``id``.
         self._told: set[tuple[int, Path]] = set()
-        #: The next Stack is the first to use the emulator (a test's ``converge`` took it
-        #: unused, not reset): its module's services are worth warming up.
-        self._first_use = False
         #: Deaths of the emulator with no scenario finished between them.
         self._deaths = 0
         #: Why the run must stop (the emulator died twice in a row), for the next teardown.
@@ -356,7 +353,6 @@ class ConvergeSession:
         with self._lock:
             emulator = self._started_emulator(wait=False)
             pristine, self._pristine = self._pristine, False
-            self._first_use = pristine
         if not pristine:
             emulator.reset()
         return emulator
@@ -392,15 +388,10 @@ class ConvergeSession:
             live.begin()
         with self._lock:  # the first Stack on a fresh emulator needs no reset
             if pinned:
-                emulator, pristine, first = self.pinned_emulator(str(backend)), False, False
+                emulator, pristine = self.pinned_emulator(str(backend)), False
             else:
                 emulator = self._started_emulator(wait=False)
                 pristine, self._pristine = self._pristine, False
-                first, self._first_use = pristine or self._first_use, False
-        if first:  # a test's own module (zero-code's: told at collection)
-            # Only on an unused emulator, whose warm-up may still run: later, a reset
-            # drops what a warm-up made, and waits for it (a warm thread holds resets up).
-            self.warm_for(Path(module))
         stack = Stack(
             module,
             emulator=emulator,
