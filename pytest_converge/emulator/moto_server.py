@@ -684,48 +684,112 @@ def _fast_ec2_ids() -> None:
 
 
 def _quick_default_amis() -> None:
-    """EC2's ~1,300 default AMIs registered with one zone lookup, not one per AMI.
+    """EC2's ~1,300 default AMIs made when a call first looks at images or snapshots,
+    with one zone lookup, not one per AMI.
 
-    Each default AMI gets a volume, and ``create_volume`` looks its zone up by
-    name, which lists every zone of the region anew: 0.13 s of every EC2 backend
-    made (the first EC2 call, and each one after a reset). While the AMIs load,
-    the backend answers the same name with the same zone from a table. The
-    AMI files are parsed once per process (:func:`_kept_resource`).
+    moto makes them (each with a volume and a snapshot: ~4,000 objects, 0.14 s) with
+    every EC2 backend: at the first EC2 call, and again for each region's backend at
+    every reset, whatever the module calls; a fault matrix resets before each run. Here
+    an EC2 backend's ``amis`` and ``snapshots`` are properties (:func:`_lazy_amis`):
+    moto's own loader runs the first time either is read (DescribeImages, an
+    instance's AMI, DescribeSnapshots, the tagging API), so what any call sees is what
+    moto's eager load gives it. Each default AMI's volume looks its zone up by name,
+    which lists every zone of the region anew; while the AMIs load, the backend
+    answers the same name with the same zone from a table. The AMI files are parsed
+    once per process (:func:`_kept_resource`).
     """
 
     def after(exec_module: Any) -> Any:
         def run(module: Any) -> None:
             exec_module(module)
-            backend = getattr(module, "AmiBackend", None)
-            load = getattr(backend, "_load_amis", None)
-            if backend is None or load is None:
-                return
-
-            def _load_amis(self: Any) -> None:
-                find = getattr(self, "get_zone_by_name", None)
-                if find is None:
-                    return load(self)
-                zones: dict[str, Any] = {}
-
-                def get_zone_by_name(name: str) -> Any:
-                    if name not in zones:
-                        zones[name] = find(name)
-                    return zones[name]
-
-                vars(self)["get_zone_by_name"] = get_zone_by_name
-                try:
-                    return load(self)
-                finally:
-                    vars(self).pop("get_zone_by_name", None)
-
-            backend._load_amis = _load_amis
-            read = getattr(module, "load_resource", None)
-            if callable(read):
-                module.load_resource = _kept_resource(read)
+            _defer_default_amis(module)
 
         return run
 
     _on_import("moto.ec2.models.amis", after)
+
+
+def _defer_default_amis(module: Any) -> None:
+    """:func:`_quick_default_amis` on moto's ``moto.ec2.models.amis`` once imported."""
+    backend = getattr(module, "AmiBackend", None)
+    load = getattr(backend, "_load_amis", None)
+    if backend is None or load is None:
+        return
+
+    def _load_amis(self: Any) -> None:
+        find = getattr(self, "get_zone_by_name", None)
+        if find is None:
+            return load(self)
+        zones: dict[str, Any] = {}
+
+        def get_zone_by_name(name: str) -> Any:
+            if name not in zones:
+                zones[name] = find(name)
+            return zones[name]
+
+        vars(self)["get_zone_by_name"] = get_zone_by_name
+        try:
+            return load(self)
+        finally:
+            vars(self).pop("get_zone_by_name", None)
+
+    read = getattr(module, "load_resource", None)
+    if callable(read):
+        module.load_resource = _kept_resource(read)
+    try:
+        ebs = importlib.import_module("moto.ec2.models.elastic_block_store")
+    except ImportError:  # another moto: eager, as moto makes them
+        backend._load_amis = _load_amis
+        return
+    _lazy_amis(backend, getattr(ebs, "EBSBackend", None), _load_amis)
+
+
+#: Instance keys of :func:`_lazy_amis`: the two dicts, and "the default AMIs are due".
+_AMIS, _SNAPSHOTS, _AMIS_DUE = "_converge_amis", "_converge_snapshots", "_converge_amis_due"
+_AMIS_LOCK = threading.RLock()
+
+
+def _lazy_amis(amis: Any, ebs: Any, load: Callable[[Any], None]) -> None:
+    """Make ``amis.amis`` (moto's ``AmiBackend``) and ``ebs.snapshots`` (``EBSBackend``,
+    which holds each default AMI's snapshot) properties that run ``load`` (the default
+    AMIs) on a backend the first time either is read; ``_load_amis`` only marks it due.
+    Without the EBS class nothing changes (moto's eager load)."""
+    if isinstance(vars(amis).get("amis"), property):
+        return  # deferred already
+    if ebs is None or "snapshots" in vars(ebs) or "amis" in vars(amis):
+        amis._load_amis = load
+        return
+
+    def due(self: Any) -> None:
+        state = vars(self)
+        if state.get(_AMIS_DUE):  # True, or "loading" (another thread waits for it)
+            with _AMIS_LOCK:
+                if state.get(_AMIS_DUE) is True:
+                    state[_AMIS_DUE] = "loading"  # the load reads both properties
+                    try:
+                        load(self)
+                    finally:
+                        state.pop(_AMIS_DUE, None)
+
+    def mark_due(self: Any) -> None:
+        vars(self)[_AMIS_DUE] = True
+
+    def kept(key: str) -> property:
+        def get(self: Any) -> Any:
+            due(self)
+            try:
+                return vars(self)[key]
+            except KeyError:
+                raise AttributeError(key) from None
+
+        def put(self: Any, value: Any) -> None:
+            vars(self)[key] = value
+
+        return property(get, put)
+
+    amis.amis = kept(_AMIS)
+    ebs.snapshots = kept(_SNAPSHOTS)
+    amis._load_amis = mark_due
 
 
 def _kept_resource(read: Callable[[str], Any]) -> Callable[[str], Any]:
