@@ -159,10 +159,12 @@ class ApplyResult:
     @property
     def servable_ok(self) -> bool:
         """The apply did all the backend can serve: it succeeded, or failed only on
-        resources the backend cannot serve (left out, see :attr:`untested`)."""
+        resources the backend cannot serve (left out, see :attr:`untested`). Not an
+        apply a fault killed (a crash, an interrupt): what it had not made yet it was
+        never given the time to make."""
         if self.ok:
             return True
-        if not self.untested or self.cut or self.error is None:
+        if not self.untested or self.cut or self.error is None or self.signalled is not None:
             return False
         unnamed = any(
             e.get("type") == "diagnostic"

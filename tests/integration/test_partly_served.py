@@ -112,3 +112,27 @@ def _resources(state: dict) -> list[dict]:
     for child in root.get("child_modules", []):
         found.extend(child.get("resources", []))
     return found
+
+
+def test_a_crash_before_the_rest_was_made_does_not_shrink_the_served_part(converge, tmp_path):
+    """A crash kills terraform with resources the backend serves not made yet: they did
+    not wait on the untested part, and the re-run, its second plan and the finding must
+    treat them as served. (Learned from the crashed apply, the served part was only what
+    it had made: the re-run targeted that, and the crash's queue read as an orphan.)"""
+    shutil.copytree(MODULE, tmp_path, dirs_exist_ok=True)
+    with (tmp_path / "main.tf").open("a") as tf:
+        tf.write(
+            'resource "aws_sqs_queue" "first" {\n  name = "first"\n}\n'
+            'resource "aws_sqs_queue" "later" {\n'
+            '  name       = "later"\n'
+            "  depends_on = [aws_sqs_queue.first]\n"
+            "}\n"
+        )
+    stack = converge(tmp_path)
+    report = stack.recover("crash@CreateQueue#1@aws_sqs_queue.later", replay=False)
+    assert report.first.signalled is not None  # the crash killed terraform
+    assert [(d.kind, d.address) for d in report.defects if d.is_error] == []
+    [untested] = [d for d in report.defects if d.kind == "untested"]
+    assert untested.waiting == ["aws_sqs_queue.waiting"]
+    made = sorted(r["address"] for r in _resources(stack.state()))
+    assert made == ["aws_sqs_queue.first", "aws_sqs_queue.jobs", "aws_sqs_queue.later"]
