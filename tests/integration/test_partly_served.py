@@ -39,19 +39,18 @@ def test_the_rest_is_judged_and_the_untested_part_named(converge):
 
 
 def test_an_error_in_the_served_part_is_still_found(converge, tmp_path):
-    shutil.copytree(MODULE, tmp_path, dirs_exist_ok=True)
-    with (tmp_path / "main.tf").open("a") as tf:
-        tf.write(
-            'resource "aws_security_group" "ssh" {\n'
-            "  ingress {\n"
-            '    protocol    = "tcp"\n'
-            "    from_port   = 22\n"
-            "    to_port     = 22\n"
-            '    cidr_blocks = ["10.0.0.0/8", "10.0.0.0/8"]\n'
-            "  }\n"
-            "}\n"
-        )
-    found = converge(tmp_path).converged_defects()
+    module = _with(
+        tmp_path,
+        'resource "aws_security_group" "ssh" {\n'
+        "  ingress {\n"
+        '    protocol    = "tcp"\n'
+        "    from_port   = 22\n"
+        "    to_port     = 22\n"
+        '    cidr_blocks = ["10.0.0.0/8", "10.0.0.0/8"]\n'
+        "  }\n"
+        "}\n",
+    )
+    found = converge(module).converged_defects()
     kinds = sorted((d.kind, d.address) for d in found)
     assert ("permanent-diff", "aws_security_group.ssh") in kinds
     assert ("untested", GAP) in kinds
@@ -106,6 +105,14 @@ def test_a_read_that_fails_at_plan_time_leaves_out_only_what_uses_it(converge):
     assert made == ["aws_sqs_queue.jobs", "module.child.aws_sqs_queue.own"]
 
 
+def _with(tmp_path: Path, hcl: str) -> Path:
+    """A copy of ``partly_served`` in ``tmp_path`` with ``hcl`` added to its main.tf."""
+    shutil.copytree(MODULE, tmp_path, dirs_exist_ok=True)
+    with (tmp_path / "main.tf").open("a") as tf:
+        tf.write(hcl)
+    return tmp_path
+
+
 def _resources(state: dict) -> list[dict]:
     root = state["values"]["root_module"]
     found = list(root.get("resources", []))
@@ -119,16 +126,15 @@ def test_a_crash_before_the_rest_was_made_does_not_shrink_the_served_part(conver
     not wait on the untested part, and the re-run, its second plan and the finding must
     treat them as served. (Learned from the crashed apply, the served part was only what
     it had made: the re-run targeted that, and the crash's queue read as an orphan.)"""
-    shutil.copytree(MODULE, tmp_path, dirs_exist_ok=True)
-    with (tmp_path / "main.tf").open("a") as tf:
-        tf.write(
-            'resource "aws_sqs_queue" "first" {\n  name = "first"\n}\n'
-            'resource "aws_sqs_queue" "later" {\n'
-            '  name       = "later"\n'
-            "  depends_on = [aws_sqs_queue.first]\n"
-            "}\n"
-        )
-    stack = converge(tmp_path)
+    module = _with(
+        tmp_path,
+        'resource "aws_sqs_queue" "first" {\n  name = "first"\n}\n'
+        'resource "aws_sqs_queue" "later" {\n'
+        '  name       = "later"\n'
+        "  depends_on = [aws_sqs_queue.first]\n"
+        "}\n",
+    )
+    stack = converge(module)
     report = stack.recover("crash@CreateQueue#1@aws_sqs_queue.later", replay=False)
     assert report.first.signalled is not None  # the crash killed terraform
     assert [(d.kind, d.address) for d in report.defects if d.is_error] == []
