@@ -738,9 +738,8 @@ def _defer_default_amis(module: Any) -> None:
         module.load_resource = _kept_resource(read)
     try:
         ebs = importlib.import_module("moto.ec2.models.elastic_block_store")
-    except ImportError:  # another moto: eager, as moto makes them
-        backend._load_amis = _load_amis
-        return
+    except ImportError:  # another moto: eager, as moto makes them (see _lazy_amis)
+        ebs = None
     _lazy_amis(backend, getattr(ebs, "EBSBackend", None), _load_amis)
 
 
