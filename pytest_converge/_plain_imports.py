@@ -14,7 +14,10 @@ each pytest process and each xdist worker, 0.4-0.6 s on a slow 2-core machine (t
 server process does not import the package, and its environment lets it write its own).
 The package's own compiled modules are then kept in the plugin's cache directory
 (``<cache>/bytecode/``, see :mod:`.storage`), never beside the sources, and checked
-against each source's modification time and size as Python checks its own.
+against each source's modification time and size as Python checks its own. Each
+checkout (or venv) of the package keeps its own set, so the directory is bounded: when
+a process first writes a module there and finds more than ``LIMIT`` kept, it removes
+the older half (by modification time); a checkout still in use compiles again once.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from pathlib import Path
 from types import CodeType, ModuleType
 
 PACKAGE = __name__.rpartition(".")[0]
+#: Compiled modules kept before the older half is removed (~170 a checkout, ~20 KB each).
+LIMIT = 1024
+_pruned = False
 
 
 class PlainImports(importlib.abc.MetaPathFinder):
@@ -82,7 +88,30 @@ class KeptBytecode(importlib.machinery.SourceFileLoader):
             os.replace(partial, kept)  # whole or not at all: xdist workers share it
         except OSError:
             pass  # a read-only cache: compiled every time, as before
+        else:
+            _prune_once(kept.parent)
         return code
+
+
+def _prune_once(directory: Path) -> None:
+    """Remove the older half of ``directory``'s kept modules when it holds more than
+    ``LIMIT`` (once a process, on its first write: a read costs nothing extra)."""
+    global _pruned
+    if _pruned:
+        return
+    _pruned = True
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.endswith(".pyc")]
+        if len(entries) <= LIMIT:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime)
+        for old in entries[: len(entries) // 2]:
+            try:
+                os.unlink(old.path)
+            except OSError:
+                pass  # another process removed it first
+    except OSError:
+        pass  # best effort: a cache that cannot be listed stays as it is
 
 
 def _header(source: os.stat_result) -> bytes:

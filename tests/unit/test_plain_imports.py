@@ -87,3 +87,38 @@ def test_the_finder_keeps_bytecode_only_where_python_writes_none(
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     spec = finder.find_spec("pytest_converge.errors", list(pytest_converge.__path__))
     assert spec is not None and not isinstance(spec.loader, KeptBytecode)
+
+
+def test_the_kept_modules_are_bounded_by_removing_the_older_half(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every checkout keeps its own compiled modules: past ``LIMIT`` the first write of a
+    process removes the older half, and later writes of that process scan nothing."""
+    import os
+
+    from pytest_converge import _plain_imports
+    from pytest_converge._plain_imports import KeptBytecode
+
+    monkeypatch.setenv("CONVERGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(_plain_imports, "LIMIT", 10)
+    monkeypatch.setattr(_plain_imports, "_pruned", False)
+    kept = tmp_path / "cache" / "bytecode" / sys.implementation.cache_tag
+    kept.mkdir(parents=True)
+    for n in range(12):  # other checkouts' modules, oldest first
+        old = kept / f"old{n}-{n:024d}.pyc"
+        old.write_bytes(b"x")
+        os.utime(old, (1_000_000_000 + n, 1_000_000_000 + n))
+    sources = []
+    for n in range(2):
+        source = tmp_path / "src" / f"mod{n}.py"
+        source.parent.mkdir(exist_ok=True)
+        source.write_text(f"VALUE = {n}\n")
+        sources.append(source)
+    KeptBytecode("pytest_converge.mod0", str(sources[0])).get_code("pytest_converge.mod0")
+    left = sorted(p.name.split("-")[0] for p in kept.glob("*.pyc"))
+    # 13 kept (12 + the new one): the 6 oldest are gone, the new one stays.
+    assert left == sorted(["mod0", *(f"old{n}" for n in range(6, 12))]), left
+    for n in range(12, 20):
+        (kept / f"old{n}-{n:024d}.pyc").write_bytes(b"x")
+    KeptBytecode("pytest_converge.mod1", str(sources[1])).get_code("pytest_converge.mod1")
+    assert len(list(kept.glob("*.pyc"))) == 16  # once a process: nothing removed now
