@@ -149,8 +149,8 @@ def test_a_root_of_module_calls_only_talks_to_the_emulator_only(converge, provid
     assert result.ok, result.error
     assert result.egress == [] and stack.egress_guard.attempts == []
     regions = {c.operation: c.region for c in result.calls}
-    assert {"GetCallerIdentity", "CreateGroup", "CreateQueue"} <= set(regions)
-    assert regions["CreateQueue"] == "eu-west-1"
+    assert {"GetCallerIdentity", "CreateGroup", "CreateLogGroup"} <= set(regions)
+    assert regions["CreateLogGroup"] == "eu-west-1"
     assert {c.access_key for c in result.calls if c.access_key} == {TERRAFORM_ACCESS_KEY}
     assert stack.plan().is_empty
 

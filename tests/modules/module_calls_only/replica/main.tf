@@ -2,6 +2,6 @@ provider "aws" {
   region = "eu-west-1"
 }
 
-resource "aws_sqs_queue" "replica" {
+resource "aws_cloudwatch_log_group" "replica" {
   name = "converge-calls-only-replica"
 }
