@@ -450,11 +450,8 @@ class Runner(python_terraform.Terraform):
         cancel.untrack(proc.pid)
         with self._lock:
             self._proc = None
-        if provider_pid is not None:
-            assert self.provider is not None
-            self.provider.end_command()  # its configurations' processes, if any
-            if cut_short or self._signalled is not None:
-                self.provider.stop()
+        if provider_pid is not None and (cut_short or self._signalled is not None):
+            self.provider.stop()  # type: ignore[union-attr]
 
 
 def _pump(
