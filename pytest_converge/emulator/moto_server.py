@@ -497,13 +497,14 @@ class _AwsPolicyData:
 
     def __init__(self, models: Any) -> None:
         self._models = models
-        self._lock = threading.RLock()
+        #: Held while the document is read, a policy made, or a backend's map built.
+        self.lock = threading.RLock()
         self._by_arn: dict[str, tuple[str, dict[str, Any]]] | None = None
         self._made: dict[tuple[str, str], Any] = {}
 
     def arns(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Every policy's ARN -> its name and data, in the document's order."""
-        with self._lock:
+        with self.lock:
             if self._by_arn is None:
                 found = json.loads(self._models.aws_managed_policies_data)
                 self._by_arn = {
@@ -514,7 +515,7 @@ class _AwsPolicyData:
 
     def policy(self, backend: Any, arn: str) -> Any:
         """The policy ``arn`` of ``backend``'s account (made now if it was not)."""
-        with self._lock:
+        with self.lock:
             key = (backend.account_id, arn)
             if key not in self._made:
                 name, data = self.arns()[arn]
@@ -539,17 +540,27 @@ class _AwsPolicies(MutableMapping[str, Any]):
         self._held: dict[str, Any] | None = None
 
     def _all(self) -> dict[str, Any]:
-        if self._held is None:
-            self._held = dict.fromkeys(self._data.arns(), _UNMADE)
-        return self._held
+        # Made once, under the data's lock: moto serves calls in threads, and a second
+        # thread that made its own would drop what the first had added meanwhile (three
+        # CreatePolicy at once: a policy made, then GetPolicy answered 404 for good).
+        held = self._held
+        if held is None:
+            with self._data.lock:
+                if self._held is None:
+                    self._held = dict.fromkeys(self._data.arns(), _UNMADE)
+                held = self._held
+        return held
 
     def __getitem__(self, arn: str) -> Any:
         held = self._all()
         found = held[arn]
         if found is _UNMADE:
-            found = self._data.policy(self._backend, arn)
-            found.attachment_count = 0
-            held[arn] = found
+            with self._data.lock:
+                found = held[arn]
+                if found is _UNMADE:
+                    found = self._data.policy(self._backend, arn)
+                    found.attachment_count = 0
+                    held[arn] = found
         return found
 
     def __setitem__(self, arn: str, policy: Any) -> None:

@@ -157,6 +157,42 @@ def test_an_iam_backend_makes_no_aws_policy_until_one_is_looked_up(lazy_policies
     assert made == ["ReadOnlyAccess"]
 
 
+def test_policies_made_at_once_in_threads_are_all_kept(lazy_policies, monkeypatch) -> None:
+    """moto serves calls in threads: CreatePolicy calls that each first touch a new
+    backend's policies all keep their policy (a map built twice lost the first's)."""
+    import threading
+    import time
+
+    from pytest_converge.emulator import moto_server
+
+    models, _ = lazy_policies
+    read = moto_server._AwsPolicyData.arns
+
+    def slow(self):  # type: ignore[no-untyped-def]
+        found = read(self)
+        time.sleep(0.05)  # the window a busy machine gives another thread
+        return found
+
+    monkeypatch.setattr(moto_server._AwsPolicyData, "arns", slow)
+    backend = models.IAMBackend("global", "345678901234")
+    start = threading.Barrier(4)
+
+    def create(n: int) -> None:
+        policy = models.ManagedPolicy(
+            f"mine{n}", account_id="345678901234", region="global", document="{}"
+        )
+        start.wait()
+        backend.managed_policies[policy.arn] = policy
+
+    threads = [threading.Thread(target=create, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    mine = sorted(a for a in backend.managed_policies if ":policy/mine" in a)
+    assert mine == [f"arn:aws:iam::345678901234:policy/mine{n}" for n in range(4)]
+
+
 @pytest.mark.parametrize("path", ["/moto-api/reset", "/converge-api/world"])
 def test_a_reset_or_the_worlds_read_waits_for_a_backend_being_made(path, monkeypatch) -> None:
     """A hint after the warm-up's first round is warmed by a thread of its own, beside
