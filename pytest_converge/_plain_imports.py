@@ -100,18 +100,9 @@ def _prune_once(directory: Path) -> None:
     if _pruned:
         return
     _pruned = True
-    try:
-        entries = [e for e in os.scandir(directory) if e.name.endswith(".pyc")]
-        if len(entries) <= LIMIT:
-            return
-        entries.sort(key=lambda e: e.stat().st_mtime)
-        for old in entries[: len(entries) // 2]:
-            try:
-                os.unlink(old.path)
-            except OSError:
-                pass  # another process removed it first
-    except OSError:
-        pass  # best effort: a cache that cannot be listed stays as it is
+    from .storage import prune_oldest_half
+
+    prune_oldest_half(directory, ".pyc", LIMIT)
 
 
 def _header(source: os.stat_result) -> bytes:

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["cache_dir", "locked"]
+__all__ = ["cache_dir", "locked", "prune_oldest_half"]
 
 
 def cache_dir() -> Path:
@@ -35,3 +35,19 @@ def locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def prune_oldest_half(directory: Path, suffix: str, limit: int) -> None:
+    """Remove the older half (by modification time) of ``directory``'s files ending in
+    ``suffix`` when there are more than ``limit`` of them; best effort, never raises
+    (another process may remove one first, a cache may be read-only)."""
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.endswith(suffix)]
+        if len(entries) <= limit:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime)
+    except OSError:
+        return
+    for old in entries[: len(entries) // 2]:
+        with contextlib.suppress(OSError):
+            os.unlink(old.path)

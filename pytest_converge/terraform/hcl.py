@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from ..storage import cache_dir
+from ..storage import cache_dir, prune_oldest_half
 
 T = TypeVar("T")
 
@@ -232,12 +232,7 @@ class _ParseCache:
             with os.fdopen(fd, "wb") as f:
                 pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)  # whole or not at all, for concurrent readers
-            entries = [e for e in os.scandir(path.parent) if e.name.endswith(".pickle")]
-            if len(entries) > self.LIMIT:
-                entries.sort(key=lambda e: e.stat().st_mtime)
-                for old in entries[: len(entries) // 2]:
-                    with contextlib.suppress(OSError):
-                        os.unlink(old.path)
+            prune_oldest_half(path.parent, ".pickle", self.LIMIT)
         except Exception as exc:  # a read-only cache: every process parses, as before
             log.debug("parse cache %s not written: %s", path.parent, exc)
 
