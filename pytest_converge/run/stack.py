@@ -56,6 +56,7 @@ from ..faults.locate import CleanApply, serving
 from ..isolation.egress import EgressGuard
 from ..isolation.safety import ensure_loopback, sdk_endpoint
 from ..report import convergence_error, ran_with
+from ..terraform import schema_proxy
 from ..terraform.provider import ReattachedProvider
 from ..terraform.runner import Completed, IsFlagged, Runner
 from ..terraform.workspace import Template, Templates, Workspace, aws_addresses, aws_major
@@ -926,16 +927,21 @@ def _reattached_provider(
 ) -> ReattachedProvider | None:
     """The Stack's own aws provider process, started now (it is ready by the first run).
 
-    Only for a module with one aws provider configuration: terraform configures a
-    reattached process once per configuration, so with an alias (or a nested
-    module's own provider block) the last configuration's region would sign every
-    call. Such modules get terraform's own processes, one per configuration.
+    Terraform configures a reattached process once per configuration, so with an
+    alias (or a nested module's own provider block) one process would sign every call
+    with the last configuration's region. A module with more than one aws provider
+    configuration is reattached through the relay, which gives each configuration a
+    process of its own (``per_configuration``, see ``terraform/schema_proxy.py``);
+    without grpcio it gets terraform's own processes, one per configuration.
     """
     if not reattach or template.provider is None:
         return None
-    if _aws_configurations(template) > 1:
+    several = _aws_configurations(template) > 1
+    if several and not schema_proxy.available():
         return None
-    provider = ReattachedProvider(template.provider, cwd=workdir, env=env)
+    provider = ReattachedProvider(
+        template.provider, cwd=workdir, env=env, per_configuration=several
+    )
     provider.start()
     return provider
 

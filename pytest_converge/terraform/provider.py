@@ -77,7 +77,13 @@ class ReattachedProvider:
     """
 
     def __init__(
-        self, binary: Path, *, cwd: Path, env: dict[str, str], relay_schema: bool = True
+        self,
+        binary: Path,
+        *,
+        cwd: Path,
+        env: dict[str, str],
+        relay_schema: bool = True,
+        per_configuration: bool = False,
     ) -> None:
         self.binary = Path(binary)
         self.cwd = Path(cwd)
@@ -90,7 +96,16 @@ class ReattachedProvider:
         self.supported = True
         #: Answer terraform's repeated schema requests from memory (schema_proxy).
         self.relay_schema = relay_schema
+        #: A module with more than one aws configuration: each configuration a command
+        #: makes gets a process of its own behind the relay (schema_proxy); no relay,
+        #: no reattaching (one process would hold the last configuration only).
+        self.per_configuration = per_configuration
         self._relay: schema_proxy.SchemaRelay | None = None
+        #: Set by :meth:`_wait_for_value`: the socket the process serves on.
+        self.address: str | None = None
+        #: The process group the session's reaper kills if pytest dies (a process
+        #: started outside the main thread, :meth:`_configuration_process`).
+        self.tracked: int | None = None
 
     # -- life cycle ----------------------------------------------------
     def start(self) -> None:
@@ -149,6 +164,7 @@ class ReattachedProvider:
                 value = json.loads(match.group(1))
                 if AWS_ADDRESS in value and AWS_ADDRESS != _only_key(value):
                     value = {AWS_ADDRESS: value[AWS_ADDRESS]}
+                self.address = ((value.get(AWS_ADDRESS) or {}).get("Addr") or {}).get("String")
                 self._relay_schema(value)
                 return json.dumps(value)
             if self._proc.poll() is not None:
@@ -171,6 +187,11 @@ class ReattachedProvider:
         entry = value.get(AWS_ADDRESS) or {}
         addr = entry.get("Addr") or {}
         if not self.relay_schema or addr.get("Network") != "unix" or not schema_proxy.available():
+            if self.per_configuration:
+                raise ProviderStartError(
+                    "a module with more than one aws provider configuration is reattached "
+                    "only through the relay (grpcio and a unix socket)"
+                )
             return
         stat = self.binary.stat()
         relay = schema_proxy.SchemaRelay(
@@ -185,19 +206,41 @@ class ReattachedProvider:
             ),
             # Only the types the module's files and state name (schema_proxy.trimmed).
             names=lambda: schema_proxy.names_in_use(self.cwd),
+            per_configuration=self._configuration_process if self.per_configuration else None,
         )
         try:
             relay.start()
         except Exception as exc:  # an unusable relay costs speed, never the run
+            relay.stop()
+            if self.per_configuration:
+                raise ProviderStartError(f"provider relay not started: {exc}") from exc
             _log.warning(
                 "provider schema relay not started (%s): terraform talks to %s",
                 exc,
                 self.binary.name,
             )
-            relay.stop()
             return
         self._relay = relay
         addr["String"] = relay.listen
+        if self.per_configuration:
+            addr["Network"] = "tcp"
+
+    def _configuration_process(self) -> ReattachedProvider:
+        """A provider process for one configuration of one command (the relay's
+        ``per_configuration``): started from a relay thread, so the session's reaper,
+        not the parent-death signal, ends it if pytest dies."""
+        process = ReattachedProvider(self.binary, cwd=self.cwd, env=self.env, relay_schema=False)
+        process.reattach_env()
+        assert process.address is not None and process.pid is not None
+        process.tracked = process.pid
+        cancel.track(process.pid)
+        return process
+
+    def end_command(self) -> None:
+        """A terraform command ended: its configurations' processes end too."""
+        relay = self._relay
+        if relay is not None:
+            relay.end_command()
 
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
@@ -208,6 +251,9 @@ class ReattachedProvider:
 
     def kill(self) -> None:
         """SIGKILL the process now (what a crash does); the next use starts a new one."""
+        relay = self._relay
+        if relay is not None:
+            relay.kill_configurations()
         proc = self._proc
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -220,6 +266,9 @@ class ReattachedProvider:
             self._cleanup_locked()
         with _live_lock:
             _live.discard(self)
+        tracked, self.tracked = self.tracked, None
+        if tracked is not None:
+            cancel.untrack(tracked)
 
     def _cleanup_locked(self) -> None:
         proc, self._proc = self._proc, None

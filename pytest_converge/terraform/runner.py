@@ -450,8 +450,11 @@ class Runner(python_terraform.Terraform):
         cancel.untrack(proc.pid)
         with self._lock:
             self._proc = None
-        if provider_pid is not None and (cut_short or self._signalled is not None):
-            self.provider.stop()  # type: ignore[union-attr]
+        if provider_pid is not None:
+            assert self.provider is not None
+            self.provider.end_command()  # its configurations' processes, if any
+            if cut_short or self._signalled is not None:
+                self.provider.stop()
 
 
 def _pump(

@@ -35,6 +35,17 @@ terraform reads one (a block, ``moved``, ``import``, ``removed``, a state entry)
 nothing terraform asks for is left out; a type no file names would be terraform's
 own error ("does not support resource type"), never a changed plan.
 
+With ``per_configuration`` (a module with more than one aws provider configuration:
+an alias, a called module's own ``provider`` block) the relay listens on a loopback
+TCP port instead, where each of terraform's clients is a connection of its own
+(``context.peer()``): terraform configures one client per configuration, and a
+provider process holds one configuration, so each client that configures gets a
+provider process of its own (``per_configuration()`` starts it) for its calls from
+then on. Calls of clients that configure nothing (schema, validation, state upgrades)
+go to the Stack's provider. Those processes end with the command (:meth:`end_command`).
+Without the relay such a module gets terraform's own processes, each asked for the
+whole schema and validation again (aws 5.x: ~4 CPU s a process).
+
 Without ``grpcio`` (:func:`available` is False) the provider is reattached
 directly, as before.
 """
@@ -49,7 +60,7 @@ import threading
 from collections.abc import Callable, Collection, Iterator
 from concurrent import futures
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .hcl import config_files, module_dirs
 
@@ -82,6 +93,10 @@ _UNARY = frozenset(
         "GetFunctions", "CallFunction", "Stop", "StopProvider",
     )
 )  # fmt: skip
+#: The calls that configure a provider process (one configuration a process).
+CONFIGURE_METHODS = frozenset(
+    {"/tfplugin5.Provider/Configure", "/tfplugin6.Provider/ConfigureProvider"}
+)
 #: The calls whose answer is the provider's whole schema.
 SCHEMA_ANSWERS = frozenset(
     {"/tfplugin5.Provider/GetSchema", "/tfplugin6.Provider/GetProviderSchema"}
@@ -142,8 +157,19 @@ def cached_builds() -> int:
         return len(_answers)
 
 
+class Upstream(Protocol):
+    """A provider process of one configuration (:class:`SchemaRelay`'s ``per_configuration``)."""
+
+    #: The unix socket it serves on (known once it started).
+    address: str | None
+
+    def kill(self) -> None: ...
+    def stop(self) -> None: ...
+
+
 class SchemaRelay:
-    """Serves on ``listen`` (a unix socket path) and relays to ``upstream``'s socket."""
+    """Serves on ``listen`` (a unix socket path; with ``per_configuration``, a loopback
+    port it picks, then ``host:port``) and relays to ``upstream``'s socket."""
 
     def __init__(
         self,
@@ -151,10 +177,18 @@ class SchemaRelay:
         listen: str,
         build: object,
         names: Callable[[], Collection[str] | None] | None = None,
+        per_configuration: Callable[[], Upstream] | None = None,
     ) -> None:
         self.upstream = upstream
         self.listen = listen
         self.build = build
+        #: Starts a provider process for a client that configures (see the module docstring).
+        self.per_configuration = per_configuration
+        #: terraform's client (its connection's peer) -> its process and channel.
+        self._clients: dict[str, tuple[Upstream, Any]] = {}
+        self._clients_lock = threading.Lock()
+        #: Provider processes started for configurations, since start.
+        self.configured = 0
         #: The type names the next command may need (:func:`names_in_use`), asked at
         #: each schema answer; None (or its None) answers the whole schema.
         self.names = names
@@ -177,7 +211,13 @@ class SchemaRelay:
             handlers=[_make_handler(self)],
             options=_UNLIMITED,
         )
-        if server.add_insecure_port(f"unix:{self.listen}") == 0:
+        if self.per_configuration is not None:
+            # One connection per client: a unix socket's peers all read "unix:".
+            port = server.add_insecure_port("127.0.0.1:0")
+            if port == 0:
+                raise OSError("cannot listen on a loopback port")
+            self.listen = f"127.0.0.1:{port}"
+        elif server.add_insecure_port(f"unix:{self.listen}") == 0:
             raise OSError(f"cannot listen on unix:{self.listen}")
         server.start()
         self._server = server
@@ -189,6 +229,51 @@ class SchemaRelay:
             server.stop(grace=None).wait(timeout=5)
         if channel is not None:
             channel.close()
+        self.end_command()
+
+    def end_command(self) -> None:
+        """Stop the configurations' provider processes (terraform's clients end with
+        its command; the next command's clients are new connections)."""
+        with self._clients_lock:
+            clients, self._clients = list(self._clients.values()), {}
+        for upstream, channel in clients:
+            channel.close()
+            upstream.stop()
+
+    def kill_configurations(self) -> None:
+        """SIGKILL the configurations' provider processes now (what a crash does)."""
+        with self._clients_lock:
+            clients = list(self._clients.values())
+        for upstream, _ in clients:
+            upstream.kill()
+
+    def _channel_for(self, method: str, context: Any) -> Any:
+        """The channel ``context``'s client is served by: its own provider process once it
+        has configured one (started at its configure call), else the Stack's."""
+        if self.per_configuration is None:
+            return self._channel
+        peer = context.peer()
+        with self._clients_lock:
+            known = self._clients.get(peer)
+            if known is not None:
+                return known[1]
+            if method not in CONFIGURE_METHODS:
+                return self._channel
+            # Started under the lock: terraform configures its clients one by one.
+            import grpc
+
+            try:
+                upstream = self.per_configuration()
+            except Exception as exc:
+                context.abort(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"pytest-converge could not start a provider process for this "
+                    f"configuration: {exc}",
+                )
+            channel = grpc.insecure_channel(f"unix:{upstream.address}", options=_UNLIMITED)
+            self._clients[peer] = (upstream, channel)
+            self.configured += 1
+            return channel
 
     def relay_one(self, method: str, request: bytes, context: Any) -> bytes:
         """One unary call: the answer from memory (a schema call) or the provider's."""
@@ -196,7 +281,8 @@ class SchemaRelay:
             return b"".join(self._schema(method, iter([request]), context))
         import grpc
 
-        call = self._channel.unary_unary(method).future(request, metadata=_metadata(context))
+        channel = self._channel_for(method, context)
+        call = channel.unary_unary(method).future(request, metadata=_metadata(context))
         context.add_callback(call.cancel)  # terraform went away: so does the upstream call
         try:
             answer: bytes = call.result()
@@ -270,7 +356,7 @@ class SchemaRelay:
     def _forward(self, method: str, requests: Iterator[bytes], context: Any) -> Iterator[bytes]:
         import grpc
 
-        call = self._channel.stream_stream(method)(
+        call = self._channel_for(method, context).stream_stream(method)(
             _until_cancelled(requests), metadata=_metadata(context)
         )
         context.add_callback(call.cancel)  # terraform went away: so does the upstream call

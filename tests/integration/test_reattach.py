@@ -108,6 +108,8 @@ def test_an_interrupt_retires_the_provider_too(make_stack):
         ("two_queues", Crash("CreateQueue", n=2)),
         ("vpc_and_subnet", Interrupt("CreateVpc")),
         ("vpc_and_subnet", LostResponse("CreateVpc")),
+        # Two configurations: a process each behind the relay (schema_proxy).
+        ("two_regions", Crash("CreateBucket")),
     ],
     ids=lambda v: v if isinstance(v, str) else v.label,
 )
@@ -123,6 +125,66 @@ def test_fault_outcomes_are_the_same_with_and_without_reattach(make_stack, modul
             len(report.created),
         )
     assert outcomes[True] == outcomes[False]
+
+
+def _configuration_processes(provider) -> list:
+    """Record the processes the relay starts for ``provider``'s configurations."""
+    started: list = []
+    start = provider._configuration_process
+
+    def recorded():
+        process = start()
+        started.append(process)
+        return process
+
+    provider._configuration_process = recorded
+    return started
+
+
+def _regions(calls) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for call in calls:
+        if call.operation in ("CreateVpc", "CreateBucket"):
+            found.setdefault(call.operation, set()).add(call.region)
+    return found
+
+
+def test_each_configuration_gets_a_provider_process_of_its_own(make_stack):
+    """A module with an alias: one reattached process would hold the last configuration
+    terraform sent it, so every call would sign for one region. Each configuration of a
+    command gets its own process behind the relay; they end with the command."""
+    stack = make_stack(MODULES / "two_regions")
+    provider = stack.workspace.runner.provider
+    assert provider is not None and provider.per_configuration
+    started = _configuration_processes(provider)
+    result = stack.apply()
+    result.raise_for_error()
+    # Each call signed for its own configuration's region, as terraform's own processes do.
+    assert _regions(result.calls) == {
+        "CreateVpc": {"eu-west-1", "us-west-2"},
+        "CreateBucket": {"us-west-2"},
+    }
+    assert len(started) >= 2, "a process for each configuration the apply made"
+    assert {p.pid for p in started}.isdisjoint({provider.pid})
+    assert not any(p.alive() for p in started), "they end with the command"
+    assert stack.plan().is_empty
+    assert provider.starts == 1, "the Stack's own process served apply and plan"
+    own = make_stack(MODULES / "two_regions", reattach=False)
+    assert own.workspace.runner.provider is None
+    assert _regions(own.apply().calls) == _regions(result.calls)
+
+
+def test_a_crash_kills_each_configurations_process_too(make_stack):
+    stack = make_stack(MODULES / "two_regions")
+    provider = stack.workspace.runner.provider
+    assert provider is not None
+    started = _configuration_processes(provider)
+    crashed = stack.apply(Crash("CreateVpc"))  # a VPC's re-run makes another: it passes
+    assert not crashed.ok and crashed.signalled is not None
+    assert started and not any(p.alive() for p in started)
+    assert not provider.alive()
+    stack.apply().raise_for_error()
+    assert provider.alive() and provider.starts == 2
 
 
 def test_a_provider_that_cannot_serve_falls_back_to_terraforms_own(make_stack, tmp_path):
