@@ -25,6 +25,7 @@ def make_stack(converge_emulator, converge_toolchain, tmp_path):
     templates = Templates(converge_toolchain, tmp_path / "templates")
     (tmp_path / "templates").mkdir()
     made: list[Stack] = []
+    converge_emulator.reset()  # the session's emulator: what an earlier test left (a bucket)
 
     def make(module: Path, reattach: bool = True) -> Stack:
         stack = Stack(
