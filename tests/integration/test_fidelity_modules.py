@@ -120,3 +120,13 @@ def test_rule_groups_and_a_traffic_source_converge_on_aws5(
     assert rds.describe_db_clusters()["DBClusters"] == []
     endpoints = rds.describe_db_cluster_endpoints(DBClusterEndpointIdentifier="ex-any")
     assert endpoints["DBClusterEndpoints"] == []
+
+
+def test_athena_work_groups_with_and_without_tags_converge(converge, converge_emulator) -> None:
+    """tests/modules/athena_workgroup on aws 3.39: on moto as released the untagged work
+    group's create failed reading its tags ("Does Not Exist")."""
+    stack = converge(MODULES / "athena_workgroup")
+    _converges_with_no_finding(stack)
+    athena = converge_emulator.client("athena")
+    names = {g["Name"] for g in athena.list_work_groups()["WorkGroups"]}
+    assert {"adhoc", "reports"} <= names

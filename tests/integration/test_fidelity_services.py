@@ -21,6 +21,7 @@ from pytest_converge.emulator import fidelity
 from pytest_converge.emulator.fidelity.organizations import MANAGEMENT_ACCOUNT
 from pytest_converge.emulator.fidelity.sns import TOPIC_ATTRIBUTES
 from pytest_converge.emulator.fidelity.ssm import WEBHOOKS
+from pytest_converge.emulator.moto import MotoEmulator
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -2664,3 +2665,83 @@ def test_cloudwatch_composite_alarms_and_streams_converge_on_aws5(
     assert cloudwatch.list_metric_streams()["Entries"] == []
     logs = converge_emulator.client("logs", region="eu-west-1")
     assert logs.list_log_anomaly_detectors()["anomalyDetectors"] == []
+
+
+def _athena_tags(moto: Any) -> Any:
+    athena = moto.client("athena")
+    athena.create_work_group(Name="untagged", Configuration={})
+    arn = f"arn:aws:athena:{athena.meta.region_name}:123456789012:workgroup/untagged"
+    return athena, arn
+
+
+def test_athena_an_untagged_work_group_has_an_empty_tag_list(emulator, raw_moto) -> None:
+    athena, arn = _athena_tags(emulator)
+    assert athena.list_tags_for_resource(ResourceARN=arn)["Tags"] == []
+    # an ARN of nothing is still refused
+    missing = arn.replace("untagged", "missing")
+    assert _error(athena.list_tags_for_resource, ResourceARN=missing) == "InvalidRequestException"
+    raw, arn = _athena_tags(raw_moto)
+    try:  # moto 5.2: an untagged resource "Does Not Exist"
+        raw.list_tags_for_resource(ResourceARN=arn)
+    except ClientError as exc:
+        assert "Does Not Exist" in str(exc)
+    else:
+        pytest.fail(retire("athena.untagged-resource-tags"))
+
+
+class _RestJsonAthena(MotoEmulator):
+    """A moto whose botocore models Athena as REST-JSON only, as botocore >= 1.44.18 does:
+    the model, its JSON protocol taken out, in the server's ``~/.aws/models``, which
+    botocore's loader reads before its own data."""
+
+    def environment(self, home: Path) -> dict[str, str]:
+        import botocore.loaders
+
+        model = botocore.loaders.Loader().load_service_model("athena", "service-2")
+        metadata = model["metadata"]
+        metadata.update(protocol="rest-json", protocols=["rest-json"])
+        for key in ("targetPrefix", "jsonVersion"):
+            metadata.pop(key, None)
+        folder = home / ".aws" / "models" / "athena" / metadata["apiVersion"]
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "service-2.json").write_text(json.dumps(model))
+        return super().environment(home)
+
+
+def _as_the_provider_asks(server: MotoEmulator, operation: str, body: dict[str, Any]) -> int:
+    """The status of one Athena call as the aws provider's SDK sends it (JSON protocol)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        server.endpoint + "/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "X-Amz-Target": f"AmazonAthena.{operation}",
+            "Content-Type": "application/x-amz-json-1.1",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261205/"
+            "eu-west-1/athena/aws4_request, SignedHeaders=host, Signature=0",
+        },
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+@pytest.mark.parametrize("layer", ["on", "off"])
+def test_athena_answers_the_json_protocol_of_a_rest_json_model(layer: str) -> None:
+    server = _RestJsonAthena(fidelity_off=None if layer == "on" else "all")
+    server.start()
+    try:
+        create = _as_the_provider_asks(server, "CreateWorkGroup", {"Name": "wg"})
+        read = _as_the_provider_asks(server, "GetWorkGroup", {"WorkGroup": "wg"})
+    finally:
+        server.stop()
+    if layer == "on":
+        assert (create, read) == (200, 200)
+    else:  # moto 5.2 routes by the protocols the model lists
+        assert (create, read) == (404, 404), retire("athena.json-protocol")

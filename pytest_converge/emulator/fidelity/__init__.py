@@ -86,6 +86,7 @@ SERVICES = (
     "apprunner",
     "globalaccelerator",
     "apigatewayv2",
+    "athena",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
