@@ -19,6 +19,7 @@ Every hook here exists since 0.1.0 (``versionadded`` in each docstring).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -169,6 +170,36 @@ def pytest_converge_stateful_types(config: pytest.Config, types: set[str]) -> No
         def pytest_converge_stateful_types(config, types):
             types.add("aws_ssm_parameter")
             types.discard("aws_sqs_queue")
+
+    .. versionadded:: 0.1.0
+    """
+
+
+@pytest.hookspec
+def pytest_converge_world(config: pytest.Config, emulator: Emulator, module: Path) -> None:
+    """Make in ``emulator`` the objects ``module`` reads but does not make.
+
+    Every run of a module starts from an emptied emulator, so an object a module
+    only looks up (a hosted zone its ``data "aws_route53_zone"`` finds by name, an SSM
+    parameter, a key pair, a VPC it joins) is not there, and the apply stops at that
+    data source ("no matching Route 53 Hosted Zone found"). Called after each emptying,
+    before every run of every module (the two-run, each fault scenario or group run, a
+    loop, an upgrade): make the objects with ``emulator.client(service, region=...)``.
+    ``module`` is the module's directory, for a conftest that serves several. Two
+    modules applied in one test share the emulator the test emptied and the hook is
+    called for each: make only what is not there yet.
+
+    What the hook makes is the world before the run: never a duplicate or an orphan
+    of it. The inventory then lists every service in the module's regions before each
+    run (the emulator is no longer known to be empty), which costs a little time.
+
+    Use in conftest::
+
+        def pytest_converge_world(config, emulator, module):
+            if module.name == "complete-nlb":
+                emulator.client("route53").create_hosted_zone(
+                    Name="example.org", CallerReference="converge"
+                )
 
     .. versionadded:: 0.1.0
     """

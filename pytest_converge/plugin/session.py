@@ -417,6 +417,7 @@ class ConvergeSession:
             name=name or module_id(config, module),
             strict=self.settings.strict,
             reattach=self.settings.reattach,
+            world=self._world(),
         )
         stack.settings = dataclasses.replace(
             stack.settings,
@@ -429,6 +430,15 @@ class ConvergeSession:
         if live is not None:  # its steps and applying resources on the status line
             live.follow(stack)
         return stack
+
+    def _world(self) -> Callable[[Emulator, Path], object] | None:
+        """Calls the ``pytest_converge_world`` implementations (None: there are none, and
+        every run starts from an empty emulator)."""
+        hook = self.config.hook.pytest_converge_world
+        if not hook.get_hookimpls():
+            return None
+        config = self.config
+        return lambda emulator, module: hook(config=config, emulator=emulator, module=module)
 
     def _inventory(
         self,

@@ -159,6 +159,11 @@ class ScenarioStack(Protocol):
     def touched(self) -> Touched:
         """The regions and services its runs touched, and their inventory (:mod:`.touched`)."""
 
+    @property
+    def seeded(self) -> bool:
+        """Its runs start from objects a ``pytest_converge_world`` hook made, not from an
+        empty emulator (the baseline inventory then lists every service)."""
+
     def second_plan_defects(self, scenario: str, cut: Collection[str] = ()) -> list[Defect]: ...
     def take_run_findings(self, scenario: str) -> list[Defect]: ...
     @property

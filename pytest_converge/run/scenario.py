@@ -125,8 +125,9 @@ class Scenario:
         # The regions known so far; a region first seen during the scenario had
         # nothing in it before (the emulator was just emptied). An emulator that is no
         # Emulator (a test's stand-in) is not known to empty: its baseline is listed.
-        emptied = self.fresh and getattr(stack.emulator, "can_reset", False)
-        baseline = stack.touched.inventory(emptied=emptied)
+        # A world a hook made is listed whole: what the run adds is told from it.
+        emptied = self.fresh and getattr(stack.emulator, "can_reset", False) and not stack.seeded
+        baseline = stack.touched.inventory(emptied=emptied, every_service=stack.seeded)
         stack.touched.warm()
         defects = self.prepare() if self.prepare is not None else []
         first, second = self.faulted_run(defects)

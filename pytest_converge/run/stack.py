@@ -50,7 +50,7 @@ from ..emulator.base import Emulator
 from ..emulator.moto_facts import model_facts, refusal_facts
 from ..emulator.moto_source import implements
 from ..emulator.served import preflight_of
-from ..errors import ConvergenceError, EmulatorError, TerraformError
+from ..errors import ConvergeError, ConvergenceError, Diagnostic, EmulatorError, TerraformError
 from ..faults import Call, Fault, Proxy, parse_fault
 from ..faults.locate import CleanApply, serving
 from ..isolation.egress import EgressGuard
@@ -118,8 +118,16 @@ class Stack:
         strict: bool = False,
         reattach: bool = True,
         emulator_empty: bool = False,
+        world: Callable[[Emulator, Path], object] | None = None,
     ) -> None:
         self.emulator = emulator
+        #: Makes the objects the module reads but does not make, after each emptying
+        #: (the ``pytest_converge_world`` hook); None: the runs start from nothing.
+        self._world = world
+        #: Its runs start from objects ``world`` made, not from an empty emulator.
+        self.seeded = False
+        #: ``world`` made them since the emulator was last emptied for this Stack.
+        self._world_made = False
         self._classify = classify
         self._on_defects = on_defects
         #: Told the defects a test looked at (see :meth:`_seen`).
@@ -272,6 +280,8 @@ class Stack:
         clean: CleanApply | None = None,
     ) -> ApplyResult:
         self.check_emulator()
+        if not self._world_made:  # the Stack's first apply, on the emulator its test emptied
+            self._make_world()
         self._emulator_empty = False
         self.proxy.clear()
         targets = list(targets) or self.served.targets()
@@ -289,6 +299,7 @@ class Stack:
             raise EmulatorError(self._emulator_died("during apply"))
         if error is not None:
             _name_emulator_gaps(error, self.proxy.calls, self.emulator)
+            _name_lookups(error, self.seeded)
         egress = self.watch.egress_of(timeline)
         events = done.events if done is not None else []
         result = ApplyResult(
@@ -410,6 +421,7 @@ class Stack:
             if self.watch.lost:
                 raise EmulatorError(self._emulator_died("during plan")) from exc
             _name_emulator_gaps(exc, self.proxy.calls, self.emulator)
+            _name_lookups(exc, self.seeded)
             self.watch.stalled_of(
                 "terraform plan", exc, stalls, timeline, self.watch.egress_of(timeline)
             )
@@ -625,6 +637,7 @@ class Stack:
             classify=self._classify,
             name=self.settings.name,
             strict=self.settings.strict,
+            world=self._world,
         )
 
     # -- continuous reconciliation --------------------------------------
@@ -795,7 +808,26 @@ class Stack:
             self.emulator.reset()
         self.workspace.clear_state()
         self.last_apply = None
+        self._world_made = False
+        self._make_world()  # before the scenario's baseline inventory
         self.served.start()
+
+    def _make_world(self) -> None:
+        """The objects the module reads but does not make (the ``world`` hook), made in
+        the emptied emulator: after each emptying, or before the Stack's first apply (on
+        the emulator its test emptied); the next start empties it again."""
+        self._world_made = True
+        if self._world is None:
+            return
+        self._emulator_empty = False
+        try:
+            self._world(self.emulator, self.module)
+        except Exception as exc:
+            raise ConvergeError(
+                f"{self.settings.name}: the pytest_converge_world hook failed making the "
+                f"objects the module reads: {type(exc).__name__}: {exc}"
+            ) from exc
+        self.seeded = True
 
     def check_emulator(self) -> None:
         """Raise :class:`EmulatorError` when the emulator under this Stack went away."""
@@ -916,6 +948,37 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
             dataclasses.replace(d, text=_HEX_DUMP.sub(" (an HTML page)", d.text))
             for d in error.diagnostics
         ]
+
+
+#: A data source's error when what it looks up is not there (aws 3.x and 5.x wordings).
+_NOTHING_FOUND = re.compile(
+    r"no matching|not found|couldn't find|could not find|does not exist|no \S+( \S+){0,4} found"
+    r"|NotFound|NoSuch",
+    re.IGNORECASE,
+)
+#: A data source's address, in the root or a called module (``module.a.data.aws_x.y``).
+_DATA_SOURCE = re.compile(r"(^|\.)data\.[a-z0-9_]+\.")
+
+
+def _name_lookups(error: TerraformError, seeded: bool) -> None:
+    """Put a note first in ``error`` for each data source that found nothing: every run
+    starts from an emptied emulator, so what a module only reads must be made for it."""
+    lookups = [
+        d.address
+        for d in error.diagnostics
+        if d.address and _DATA_SOURCE.search(d.address) and _NOTHING_FOUND.search(d.text)
+    ]
+    if not lookups:
+        return
+    names = ", ".join(dict.fromkeys(lookups))
+    why = (
+        "the pytest_converge_world hook did not make what it looks up (its name, or its region)"
+        if seeded
+        else "every run starts from an emptied emulator, so an object a module reads but does "
+        "not make is not there: make it in a pytest_converge_world(config, emulator, module) "
+        "hook in conftest.py (docs/guides/zero-code.md)"
+    )
+    error.diagnostics[:0] = [Diagnostic(f"{names} found nothing: {why}", address=lookups[0])]
 
 
 #: The provider's hex dump of a response body it could not parse.

@@ -68,17 +68,20 @@ class Touched:
             else:
                 self.services.setdefault(c.region, set()).add(c.service)
 
-    def inventory(self, emptied: bool = False) -> Inventory:
+    def inventory(self, emptied: bool = False, every_service: bool = False) -> Inventory:
         """The cloud objects in the emulator now: every region and service the runs touched.
 
         ``emptied``: the emulator was just emptied (or started). The built-in listers
         leave out what an emulator makes on its own (:mod:`..inventory.listers`), so they
         would find nothing there and are not asked (a scenario's baseline, 0.2-0.3 s of
         list calls on a busy machine); any other implementation of the hook (a user's,
-        which may list such objects) still is.
+        which may list such objects) still is. ``every_service``: every service of those
+        regions, not only those the runs called (the baseline of a world a
+        ``pytest_converge_world`` hook made).
         """
+        services = None if every_service else self.services
         return take_inventory(
-            self._emulator, self._listers, sorted(self.regions), self.services, not emptied
+            self._emulator, self._listers, sorted(self.regions), services, not emptied
         )
 
     def inventory_soon(self) -> Callable[[], Inventory]:

@@ -92,6 +92,7 @@ class ToldStack(Stack):
         self.parallelism = None
         self.worlds = CleanWorlds(self, ())  # the emulator has no world() to compare
         self.served = ServedPart(self, Preflight())  # the backend serves all of it
+        self.seeded = False  # no pytest_converge_world hook: the runs start from nothing
 
     @property
     def ran_with(self) -> str:
