@@ -2745,3 +2745,37 @@ def test_athena_answers_the_json_protocol_of_a_rest_json_model(layer: str) -> No
         assert (create, read) == (200, 200)
     else:  # moto 5.2 routes by the protocols the model lists
         assert (create, read) == (404, 404), retire("athena.json-protocol")
+
+
+def _nlb_addresses(moto: Any) -> list[tuple[str, Any]]:
+    """Each zone's (subnet, load balancer addresses) of an NLB whose mappings give one
+    subnet an Elastic IP and the other a private address."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.8.{i}.0/24", AvailabilityZone=f"us-east-1{z}")[
+            "Subnet"
+        ]["SubnetId"]
+        for i, z in ((1, "a"), (2, "b"))
+    ]
+    eip = ec2.allocate_address(Domain="vpc")["AllocationId"]
+    elb = moto.client("elbv2")
+    mappings = [
+        {"SubnetId": subnets[0], "AllocationId": eip},
+        {"SubnetId": subnets[1], "PrivateIPv4Address": "10.8.2.10"},
+    ]
+    arn = elb.create_load_balancer(Name="nlb", Type="network", SubnetMappings=mappings)[
+        "LoadBalancers"
+    ][0]["LoadBalancerArn"]
+    [balancer] = elb.describe_load_balancers(LoadBalancerArns=[arn])["LoadBalancers"]
+    zones = {z["SubnetId"]: z.get("LoadBalancerAddresses") for z in balancer["AvailabilityZones"]}
+    return [(eip, zones[subnets[0]]), ("10.8.2.10", zones[subnets[1]])]
+
+
+def test_elbv2_a_subnet_mappings_elastic_ip_is_kept(emulator, raw_moto) -> None:
+    (eip, first), (private, second) = _nlb_addresses(emulator)
+    assert first == [{"AllocationId": eip}]
+    assert second == [{"PrivateIPv4Address": private}]
+    # The layer off: moto 5.2 keeps the subnets only.
+    (_, first), (_, second) = _nlb_addresses(raw_moto)
+    assert not first and not second, retire("elbv2.subnet-mapping-addresses")
