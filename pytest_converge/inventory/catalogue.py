@@ -170,6 +170,26 @@ _TYPES = [
         "aws_vpc_dhcp_options", "ec2",
         delete="aws ec2 delete-dhcp-options --dhcp-options-id {id}",
     ),
+    # CreateTransitGateway and CreateTransitGatewayRouteTable take no client token.
+    ResourceType(
+        "aws_ec2_transit_gateway", "ec2", idempotency="none",
+        delete="aws ec2 delete-transit-gateway --transit-gateway-id {id}",
+    ),
+    ResourceType(
+        "aws_ec2_transit_gateway_route_table", "ec2", idempotency="none",
+        delete="aws ec2 delete-transit-gateway-route-table "
+        "--transit-gateway-route-table-id {id}",
+    ),
+    ResourceType(
+        "aws_ec2_transit_gateway_vpc_attachment", "ec2",
+        delete="aws ec2 delete-transit-gateway-vpc-attachment "
+        "--transit-gateway-attachment-id {id}",
+    ),
+    # terraform's id of a share is its ARN.
+    ResourceType(
+        "aws_ram_resource_share", "ram",
+        delete="aws ram delete-resource-share --resource-share-arn {id}",
+    ),
     ResourceType(
         "aws_instance", "ec2", delete="aws ec2 terminate-instances --instance-ids {id}"
     ),

@@ -768,6 +768,19 @@ def list_iam_access_keys(s: Scope) -> list[CloudObject]:
     ]
 
 
+def list_ram_resource_shares(s: Scope) -> list[CloudObject]:
+    """``aws_ram_resource_share``: the account's own shares (not those shared with it),
+    by ARN (terraform's id)."""
+    ram = s.client("ram")
+    found = []
+    for share in _pages(ram, "get_resource_shares", "resourceShares", resourceOwner="SELF"):
+        if str(share.get("status", "")).upper() in ("DELETING", "DELETED", "FAILED"):
+            continue
+        arn = share["resourceShareArn"]
+        found.append(s.obj("aws_ram_resource_share", arn, name=share.get("name"), arn=arn))
+    return found
+
+
 #: The built-in listers, one per type the catalogue gives a service (the test of the
 #: catalogue holds the two together), into the engine's :data:`BUILTIN_LISTERS`.
 BUILTIN_LISTERS.update(
@@ -849,6 +862,32 @@ BUILTIN_LISTERS.update(
             keep=lambda d: d.get("DhcpOptionsId", "default") != "default",
             attributes={"tags": _ec2_tags},
         ),
+        # A gateway's default route table is AWS's, made with it: no resource declares it.
+        one_call(
+            "aws_ec2_transit_gateway", "describe_transit_gateways", "TransitGateways",
+            "TransitGatewayId",
+            arn="TransitGatewayArn",
+            keep=_not_deleted("State", "deleted", "deleting"),
+            attributes={"description": "Description", "tags": _ec2_tags},
+        ),
+        one_call(
+            "aws_ec2_transit_gateway_route_table", "describe_transit_gateway_route_tables",
+            "TransitGatewayRouteTables", "TransitGatewayRouteTableId",
+            keep=lambda t: _not_deleted("State", "deleted", "deleting")(t)
+            and not t.get("DefaultAssociationRouteTable")
+            and not t.get("DefaultPropagationRouteTable"),
+            attributes={"transit_gateway_id": "TransitGatewayId", "tags": _ec2_tags},
+        ),
+        one_call(
+            "aws_ec2_transit_gateway_vpc_attachment", "describe_transit_gateway_vpc_attachments",
+            "TransitGatewayVpcAttachments", "TransitGatewayAttachmentId",
+            keep=_not_deleted("State", "deleted", "deleting", "failed", "rejected"),
+            attributes={
+                "transit_gateway_id": "TransitGatewayId",
+                "vpc_id": "VpcId",
+                "tags": _ec2_tags,
+            },
+        ),
         _lister("aws_instance", list_instances),
         one_call(
             "aws_key_pair", "describe_key_pairs", "KeyPairs", "KeyName",
@@ -863,6 +902,7 @@ BUILTIN_LISTERS.update(
         # -- storage, messaging, data --
         _lister("aws_s3_bucket", list_s3_buckets),
         _lister("aws_sqs_queue", list_sqs_queues),
+        _lister("aws_ram_resource_share", list_ram_resource_shares),
         one_call(
             "aws_sns_topic", "list_topics", "Topics", "TopicArn",
             name=lambda t: t["TopicArn"].rsplit(":", 1)[-1],

@@ -148,6 +148,24 @@ def _create_one_of_each(e: MotoEmulator) -> dict[str, set[str]]:
     add("aws_instance", running)
     ec2.create_key_pair(KeyName="deployer")
     add("aws_key_pair", "deployer")
+    # A gateway comes with its default route table (AWS's, not listed); a table and
+    # an attachment of the module's are.
+    tgw = ec2.create_transit_gateway(Description="hub")["TransitGateway"]["TransitGatewayId"]
+    add("aws_ec2_transit_gateway", tgw)
+    add(
+        "aws_ec2_transit_gateway_route_table",
+        ec2.create_transit_gateway_route_table(TransitGatewayId=tgw)["TransitGatewayRouteTable"][
+            "TransitGatewayRouteTableId"
+        ],
+    )
+    add(
+        "aws_ec2_transit_gateway_vpc_attachment",
+        ec2.create_transit_gateway_vpc_attachment(
+            TransitGatewayId=tgw, VpcId=vpc, SubnetIds=[subnets[0]]
+        )["TransitGatewayVpcAttachment"]["TransitGatewayAttachmentId"],
+    )
+    share = _client(e, "ram").create_resource_share(name="hub")["resourceShare"]
+    add("aws_ram_resource_share", share["resourceShareArn"])
 
     _client(e, "s3").create_bucket(Bucket="acme-logs")
     add("aws_s3_bucket", "acme-logs")
