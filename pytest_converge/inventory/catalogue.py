@@ -185,6 +185,12 @@ _TYPES = [
         delete="aws ec2 delete-transit-gateway-vpc-attachment "
         "--transit-gateway-attachment-id {id}",
     ),
+    # terraform's id is ``<route table>_<destination>``, which the lister gives each route.
+    ResourceType(
+        "aws_ec2_transit_gateway_route", "ec2",
+        delete="aws ec2 delete-transit-gateway-route --transit-gateway-route-table-id "
+        "{route_table_id} --destination-cidr-block {destination}",
+    ),
     # terraform's id of a share is its ARN.
     ResourceType(
         "aws_ram_resource_share", "ram",

@@ -768,6 +768,33 @@ def list_iam_access_keys(s: Scope) -> list[CloudObject]:
     ]
 
 
+def list_transit_gateway_routes(s: Scope) -> list[CloudObject]:
+    """``aws_ec2_transit_gateway_route``: the static routes of every transit gateway route
+    table (a default table's too), as terraform names one: ``<table>_<destination>``."""
+    ec2 = s.client("ec2")
+    static = [{"Name": "type", "Values": ["static"]}]
+    found = []
+    for table in _pages(ec2, "describe_transit_gateway_route_tables", "TransitGatewayRouteTables"):
+        if str(table.get("State", "")).lower() in ("deleted", "deleting"):
+            continue
+        rtb = table["TransitGatewayRouteTableId"]
+        routes = ec2.search_transit_gateway_routes(
+            TransitGatewayRouteTableId=rtb, Filters=static
+        ).get("Routes")
+        for route in routes or []:
+            destination = route.get("DestinationCidrBlock") or route.get("PrefixListId")
+            if destination and str(route.get("State", "")).lower() != "deleted":
+                found.append(
+                    s.obj(
+                        "aws_ec2_transit_gateway_route",
+                        f"{rtb}_{destination}",
+                        route_table_id=rtb,
+                        destination=destination,
+                    )
+                )
+    return found
+
+
 def list_ram_resource_shares(s: Scope) -> list[CloudObject]:
     """``aws_ram_resource_share``: the account's own shares (not those shared with it),
     by ARN (terraform's id)."""
@@ -888,6 +915,7 @@ BUILTIN_LISTERS.update(
                 "tags": _ec2_tags,
             },
         ),
+        _lister("aws_ec2_transit_gateway_route", list_transit_gateway_routes),
         _lister("aws_instance", list_instances),
         one_call(
             "aws_key_pair", "describe_key_pairs", "KeyPairs", "KeyName",

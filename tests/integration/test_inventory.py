@@ -158,6 +158,12 @@ def _create_one_of_each(e: MotoEmulator) -> dict[str, set[str]]:
             "TransitGatewayRouteTableId"
         ],
     )
+    table = next(i for t, i in expected.items() if t == "aws_ec2_transit_gateway_route_table")
+    [table_id] = table
+    ec2.create_transit_gateway_route(
+        DestinationCidrBlock="10.50.0.0/16", TransitGatewayRouteTableId=table_id, Blackhole=True
+    )
+    add("aws_ec2_transit_gateway_route", f"{table_id}_10.50.0.0/16")
     add(
         "aws_ec2_transit_gateway_vpc_attachment",
         ec2.create_transit_gateway_vpc_attachment(
