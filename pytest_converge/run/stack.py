@@ -297,8 +297,7 @@ class Stack:
             unfired = self.arming.disarm()
         if self.watch.lost:
             raise EmulatorError(self._emulator_died("during apply"))
-        if error is not None:
-            _name_emulator_gaps(error, self.proxy.calls, self.emulator)
+        if error is not None and not _name_emulator_gaps(error, self.proxy.calls, self.emulator):
             _name_lookups(error, self.seeded)
         egress = self.watch.egress_of(timeline)
         events = done.events if done is not None else []
@@ -420,8 +419,8 @@ class Stack:
         except TerraformError as exc:
             if self.watch.lost:
                 raise EmulatorError(self._emulator_died("during plan")) from exc
-            _name_emulator_gaps(exc, self.proxy.calls, self.emulator)
-            _name_lookups(exc, self.seeded)
+            if not _name_emulator_gaps(exc, self.proxy.calls, self.emulator):
+                _name_lookups(exc, self.seeded)
             self.watch.stalled_of(
                 "terraform plan", exc, stalls, timeline, self.watch.egress_of(timeline)
             )
@@ -930,11 +929,11 @@ class Stack:
         return f"{self.settings.name} does not converge [{self.ran_with}]:"
 
 
-def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> None:
+def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: Emulator) -> bool:
     """Put "the moto emulator does not implement `svc:Op`" first in ``error``, and a call
     the emulator refused on a value it does not know (:func:`..emulator.moto_facts.refusal_facts`),
     each a record of its call (service, operation, the resource that made it where known)
-    that the error's message shows.
+    that the error's message shows; True if it put any.
 
     The provider reports such an answer as a hex dump of an HTML page (or
     retries it until the timeout); the proxy saw the answer and knows the operation.
@@ -948,6 +947,7 @@ def _name_emulator_gaps(error: TerraformError, calls: Sequence[Call], emulator: 
             dataclasses.replace(d, text=_HEX_DUMP.sub(" (an HTML page)", d.text))
             for d in error.diagnostics
         ]
+    return bool(notes)
 
 
 #: A data source's error when what it looks up is not there (aws 3.x and 5.x wordings).
@@ -962,7 +962,8 @@ _DATA_SOURCE = re.compile(r"(^|\.)data\.[a-z0-9_]+\.")
 
 def _name_lookups(error: TerraformError, seeded: bool) -> None:
     """Put a note first in ``error`` for each data source that found nothing: every run
-    starts from an emptied emulator, so what a module only reads must be made for it."""
+    starts from an emptied emulator, so what a module only reads must be made for it
+    (called when no emulator gap explains the error)."""
     lookups = [
         d.address
         for d in error.diagnostics
