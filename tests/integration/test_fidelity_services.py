@@ -2779,3 +2779,29 @@ def test_elbv2_a_subnet_mappings_elastic_ip_is_kept(emulator, raw_moto) -> None:
     # The layer off: moto 5.2 keeps the subnets only.
     (_, first), (_, second) = _nlb_addresses(raw_moto)
     assert not first and not second, retire("elbv2.subnet-mapping-addresses")
+
+
+def _msk_states(moto: Any) -> tuple[str, str, str]:
+    """A serverless cluster's state at its create, then described, then listed."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.7.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.7.1.0/24")["Subnet"]["SubnetId"]
+    kafka = moto.client("kafka")
+    made = kafka.create_cluster_v2(
+        ClusterName="events",
+        Serverless={
+            "VpcConfigs": [{"SubnetIds": [subnet]}],
+            "ClientAuthentication": {"Sasl": {"Iam": {"Enabled": True}}},
+        },
+    )
+    described = kafka.describe_cluster_v2(ClusterArn=made["ClusterArn"])["ClusterInfo"]["State"]
+    [listed] = kafka.list_clusters_v2()["ClusterInfoList"]
+    return made["State"], described, listed["State"]
+
+
+def test_kafka_a_new_cluster_becomes_active(emulator, raw_moto) -> None:
+    assert _msk_states(emulator) == ("CREATING", "ACTIVE", "ACTIVE")
+    # The layer off: moto 5.2 keeps it CREATING.
+    assert _msk_states(raw_moto) == ("CREATING", "CREATING", "CREATING"), retire(
+        "kafka.cluster-active"
+    )

@@ -87,6 +87,7 @@ SERVICES = (
     "globalaccelerator",
     "apigatewayv2",
     "athena",
+    "kafka",
 )
 #: The server's environment variable that leaves behaviours out.
 OFF_VARIABLE = "CONVERGE_MOTO_FIDELITY_OFF"
