@@ -2805,3 +2805,54 @@ def test_kafka_a_new_cluster_becomes_active(emulator, raw_moto) -> None:
     assert _msk_states(raw_moto) == ("CREATING", "CREATING", "CREATING"), retire(
         "kafka.cluster-active"
     )
+
+
+def _bootstrap(moto: Any) -> tuple[Any, Any, str]:
+    """A provisioned cluster's (TLS and IAM, 2 brokers) and a serverless one's brokers,
+    and the error for an unknown cluster."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.6.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.6.{i}.0/24")["Subnet"]["SubnetId"]
+        for i in (1, 2)
+    ]
+    kafka = moto.client("kafka")
+    provisioned = kafka.create_cluster(
+        ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
+        BrokerNodeGroupInfo={"InstanceType": "kafka.t3.small", "ClientSubnets": subnets},
+        ClientAuthentication={"Sasl": {"Iam": {"Enabled": True}}},
+    )["ClusterArn"]  # fmt: skip
+    serverless = kafka.create_cluster_v2(
+        ClusterName="events",
+        Serverless={"VpcConfigs": [{"SubnetIds": subnets}]},
+    )["ClusterArn"]
+    try:
+        answers = [
+            {
+                k: v
+                for k, v in kafka.get_bootstrap_brokers(ClusterArn=arn).items()
+                if k != "ResponseMetadata"
+            }
+            for arn in (provisioned, serverless)
+        ]
+    except ClientError as exc:
+        return None, None, str(exc.response["Error"]["Code"])
+    gone = provisioned.rsplit("/", 1)[0] + "/00000000-0000-0000-0000-000000000000"
+    missing = _error(kafka.get_bootstrap_brokers, ClusterArn=gone)
+    return answers[0], answers[1], missing
+
+
+def test_kafka_a_clusters_bootstrap_brokers(emulator, raw_moto) -> None:
+    provisioned, serverless, missing = _bootstrap(emulator)
+    assert set(provisioned) == {"BootstrapBrokerStringTls", "BootstrapBrokerStringSaslIam"}
+    assert [
+        h.rsplit(":", 1)[1] for h in provisioned["BootstrapBrokerStringSaslIam"].split(",")
+    ] == [
+        "9098",
+        "9098",
+    ]
+    assert set(serverless) == {"BootstrapBrokerStringSaslIam"}
+    assert serverless["BootstrapBrokerStringSaslIam"].endswith(":9098")
+    assert missing == "NotFoundException"
+    # The layer off: moto 5.2 has no such operation.
+    assert _bootstrap(raw_moto)[0] is None, retire("kafka.bootstrap-brokers")
