@@ -2781,30 +2781,43 @@ def test_elbv2_a_subnet_mappings_elastic_ip_is_kept(emulator, raw_moto) -> None:
     assert not first and not second, retire("elbv2.subnet-mapping-addresses")
 
 
-def _msk_states(moto: Any) -> tuple[str, str, str]:
-    """A serverless cluster's state at its create, then described, then listed."""
+def _msk_states(moto: Any) -> tuple[str, str, str, Any]:
+    """A serverless cluster's state at its create, then described, then listed; and a
+    provisioned cluster's broker software info (no configuration given)."""
     ec2 = moto.client("ec2")
     vpc = ec2.create_vpc(CidrBlock="10.7.0.0/16")["Vpc"]["VpcId"]
-    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.7.1.0/24")["Subnet"]["SubnetId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.7.{i}.0/24")["Subnet"]["SubnetId"]
+        for i in (1, 2)
+    ]
     kafka = moto.client("kafka")
     made = kafka.create_cluster_v2(
         ClusterName="events",
         Serverless={
-            "VpcConfigs": [{"SubnetIds": [subnet]}],
+            "VpcConfigs": [{"SubnetIds": subnets}],
             "ClientAuthentication": {"Sasl": {"Iam": {"Enabled": True}}},
         },
     )
     described = kafka.describe_cluster_v2(ClusterArn=made["ClusterArn"])["ClusterInfo"]["State"]
     [listed] = kafka.list_clusters_v2()["ClusterInfoList"]
-    return made["State"], described, listed["State"]
+    provisioned = kafka.create_cluster(
+        ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
+        BrokerNodeGroupInfo={"InstanceType": "kafka.t3.small", "ClientSubnets": subnets},
+    )["ClusterArn"]  # fmt: skip
+    info = kafka.describe_cluster(ClusterArn=provisioned)["ClusterInfo"]
+    return made["State"], described, listed["State"], info["CurrentBrokerSoftwareInfo"]
 
 
-def test_kafka_a_new_cluster_becomes_active(emulator, raw_moto) -> None:
-    assert _msk_states(emulator) == ("CREATING", "ACTIVE", "ACTIVE")
-    # The layer off: moto 5.2 keeps it CREATING.
-    assert _msk_states(raw_moto) == ("CREATING", "CREATING", "CREATING"), retire(
-        "kafka.cluster-active"
-    )
+def test_kafka_a_described_cluster_is_active_with_only_its_own_configuration(
+    emulator, raw_moto
+) -> None:
+    *states, software = _msk_states(emulator)
+    assert states == ["CREATING", "ACTIVE", "ACTIVE"]
+    assert software == {"KafkaVersion": "3.6.0"}
+    # The layer off: moto 5.2 keeps it CREATING, with a configuration nobody gave.
+    *states, software = _msk_states(raw_moto)
+    assert states == ["CREATING", "CREATING", "CREATING"], retire("kafka.describe-cluster")
+    assert software["ConfigurationArn"] == "string"
 
 
 def _bootstrap(moto: Any) -> tuple[Any, Any, str]:

@@ -10,6 +10,11 @@ Following the Amazon MSK API reference
   ``aws_msk_cluster`` or ``aws_msk_serverless_cluster`` never ended (the stall watch cut
   it: terraform-aws-modules/msk-kafka-cluster v2.13.1 ``serverless``). Here a cluster
   is ready when it is first described or listed after its create.
+- ``DescribeCluster`` / ``DescribeClusterV2``: ``CurrentBrokerSoftwareInfo`` names a
+  configuration (``ConfigurationArn``, ``ConfigurationRevision``) only when the cluster
+  was given one; moto 5.2 answers ``"string"`` and revision 1 for every cluster, which
+  the provider read as an ``aws_msk_cluster``'s ``configuration_info`` and planned to
+  remove on every run (a permanent diff blamed on the module).
 - ``GetBootstrapBrokers``: the broker strings a client connects with, one per way of
   connecting the cluster allows (``BootstrapBrokerString`` for plaintext,
   ``...Tls``, ``...SaslScram``, ``...SaslIam``; a serverless cluster: IAM on port
@@ -35,14 +40,32 @@ def _ready(backend: Any) -> None:
             cluster.state = "ACTIVE"
 
 
+def _own_configuration(backend: Any, answer: Any) -> Any:
+    """``answer`` (a described cluster) without moto's placeholder configuration when the
+    cluster has none of its own."""
+    if not isinstance(answer, dict):
+        return answer
+    cluster = backend.clusters.get(answer.get("clusterArn"))
+    if cluster is None or cluster.configuration_info:
+        return answer
+    for info in (answer, answer.get("provisioned") or {}):
+        software = info.get("currentBrokerSoftwareInfo")
+        if isinstance(software, dict):
+            software.pop("configurationArn", None)
+            software.pop("configurationRevision", None)
+    return answer
+
+
 @behaviour(
     BEHAVIOURS,
-    "kafka.cluster-active",
+    "kafka.describe-cluster",
     does="A new MSK cluster (provisioned or serverless) answers CREATING to its create and "
-    "ACTIVE to DescribeCluster(V2) and ListClusters(V2) after it (moto: CREATING for ever, "
-    "so the provider's wait for the cluster never ended)",
+    "ACTIVE to DescribeCluster(V2) and ListClusters(V2) after it, and names a configuration "
+    "in CurrentBrokerSoftwareInfo only when it was given one (moto: CREATING for ever, so "
+    'the provider\'s wait never ended; configuration "string" revision 1 for every cluster)',
     reference=_API + "clusters-clusterarn.html",
-    test="tests/integration/test_fidelity_services.py::test_kafka_a_new_cluster_becomes_active",
+    test="tests/integration/test_fidelity_services.py::"
+    "test_kafka_a_described_cluster_is_active_with_only_its_own_configuration",
     replaces={
         "moto.kafka.models:KafkaBackend.describe_cluster_v2": "9c96ca6a309ab167",
         "moto.kafka.models:KafkaBackend.describe_cluster": "20cee6c8366cb339",
@@ -58,7 +81,7 @@ def _cluster_active() -> None:
 
         def answer(self: Any, *args: Any, _before: Any = before, **kwargs: Any) -> Any:
             _ready(self)
-            return _before(self, *args, **kwargs)
+            return _own_configuration(self, _before(self, *args, **kwargs))
 
         patch(KafkaBackend, name, answer)
 
