@@ -284,7 +284,53 @@ def mark_emulator_gaps(
         _suspect(defect, gap.describe(version), strict)
         marked.append(defect)
     marked += mark_model_gaps(defects, model, strict=strict)
+    marked += mark_placeholders(defects, emulator, strict=strict)
     return marked + mark_followers(defects, configuration, replaced=replaced, strict=strict)
+
+
+#: What an emulator answers for a field it does not model: the API reference's example
+#: value (moto's MSK configuration ARN, ``"string"``). AWS never answers it.
+PLACEHOLDERS = frozenset({"string"})
+#: The findings whose observed value is the emulator's answer.
+_ANSWERED_KINDS = ("permanent-diff", "needs-second-apply", "drift", "output-change")
+
+
+def _placeholder_in(value: Any) -> str | None:
+    """The first placeholder among ``value``'s leaves (JSON-like), else None."""
+    if isinstance(value, str):
+        return value if value in PLACEHOLDERS else None
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return next((p for p in map(_placeholder_in, value) if p is not None), None)
+    return None
+
+
+def mark_placeholders(
+    defects: Iterable[Defect], emulator: str, *, strict: bool = False
+) -> list[Defect]:
+    """Mark the findings whose observed value holds a placeholder the emulator answered
+    (:data:`PLACEHOLDERS`) that the declared value does not: the value is the emulator's
+    invention, not the module's doing."""
+    marked = []
+    for defect in defects:
+        if (
+            defect.emulator_suspected
+            or defect.severity == INFO
+            or defect.kind not in _ANSWERED_KINDS
+        ):
+            continue
+        placeholder = _placeholder_in(defect.observed)
+        if placeholder is None or _placeholder_in(defect.declared) is not None:
+            continue
+        _suspect(
+            defect,
+            f"the {emulator} emulator answered {placeholder!r} in it, the API reference's "
+            "example value, which AWS never answers: a field the emulator does not model",
+            strict,
+        )
+        marked.append(defect)
+    return marked
 
 
 def mark_followers(

@@ -629,3 +629,37 @@ def test_an_unknown_action_answered_as_a_client_error_is_not_implemented():
         b"Unknown EC2 action: CreateCapacityReservation", b"bad instance type"
     )
     assert not unimplemented_operation(400, {}, refused)
+
+
+def test_a_placeholder_the_emulator_answered_is_a_suspected_gap() -> None:
+    # moto's MSK cluster, as aws 5.100 read it: a configuration nobody gave.
+    placeholder = Defect(
+        kind="permanent-diff",
+        address="aws_msk_cluster.this",
+        attribute="configuration_info",
+        declared=[],
+        observed=[{"arn": "string", "revision": 1}],
+        classification="default",
+    )
+    # A real value, and one a module declared "string" itself: not the emulator's.
+    real = Defect(
+        kind="permanent-diff",
+        address="aws_sqs_queue.q",
+        attribute="policy",
+        declared="{}",
+        observed='{"Version": "2012-10-17"}',
+        classification="unknown",
+    )
+    declared = Defect(
+        kind="permanent-diff",
+        address="aws_ssm_parameter.p",
+        attribute="value",
+        declared="string",
+        observed="String",
+        classification="case",
+    )
+    marked = mark_emulator_gaps([placeholder, real, declared], "moto", "5.2.6", gaps=[])
+    assert marked == [placeholder]
+    assert placeholder.emulator_suspected and placeholder.severity == "warning"
+    assert "'string'" in placeholder.evidence and "example value" in placeholder.evidence
+    assert not real.emulator_suspected and not declared.emulator_suspected
