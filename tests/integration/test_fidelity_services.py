@@ -2781,9 +2781,9 @@ def test_elbv2_a_subnet_mappings_elastic_ip_is_kept(emulator, raw_moto) -> None:
     assert not first and not second, retire("elbv2.subnet-mapping-addresses")
 
 
-def _msk_states(moto: Any) -> tuple[str, str, str, Any]:
-    """A serverless cluster's state at its create, then described, then listed; and a
-    provisioned cluster's broker software info (no configuration given)."""
+def _msk(moto: Any, **authentication: Any) -> tuple[Any, list[str], str]:
+    """A kafka client, two subnets, and a provisioned cluster of two brokers in them
+    (``ClientAuthentication`` as given)."""
     ec2 = moto.client("ec2")
     vpc = ec2.create_vpc(CidrBlock="10.7.0.0/16")["Vpc"]["VpcId"]
     subnets = [
@@ -2791,6 +2791,18 @@ def _msk_states(moto: Any) -> tuple[str, str, str, Any]:
         for i in (1, 2)
     ]
     kafka = moto.client("kafka")
+    provisioned = kafka.create_cluster(
+        ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
+        BrokerNodeGroupInfo={"InstanceType": "kafka.t3.small", "ClientSubnets": subnets},
+        **authentication,
+    )["ClusterArn"]  # fmt: skip
+    return kafka, subnets, provisioned
+
+
+def _msk_states(moto: Any) -> tuple[str, str, str, Any]:
+    """A serverless cluster's state at its create, then described, then listed; and a
+    provisioned cluster's broker software info (no configuration given)."""
+    kafka, subnets, provisioned = _msk(moto)
     made = kafka.create_cluster_v2(
         ClusterName="events",
         Serverless={
@@ -2799,11 +2811,9 @@ def _msk_states(moto: Any) -> tuple[str, str, str, Any]:
         },
     )
     described = kafka.describe_cluster_v2(ClusterArn=made["ClusterArn"])["ClusterInfo"]["State"]
-    [listed] = kafka.list_clusters_v2()["ClusterInfoList"]
-    provisioned = kafka.create_cluster(
-        ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
-        BrokerNodeGroupInfo={"InstanceType": "kafka.t3.small", "ClientSubnets": subnets},
-    )["ClusterArn"]  # fmt: skip
+    [listed] = [
+        c for c in kafka.list_clusters_v2()["ClusterInfoList"] if c["ClusterName"] == "events"
+    ]
     info = kafka.describe_cluster(ClusterArn=provisioned)["ClusterInfo"]
     return made["State"], described, listed["State"], info["CurrentBrokerSoftwareInfo"]
 
@@ -2823,18 +2833,9 @@ def test_kafka_a_described_cluster_is_active_with_only_its_own_configuration(
 def _bootstrap(moto: Any) -> tuple[Any, Any, str]:
     """A provisioned cluster's (TLS and IAM, 2 brokers) and a serverless one's brokers,
     and the error for an unknown cluster."""
-    ec2 = moto.client("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.6.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.6.{i}.0/24")["Subnet"]["SubnetId"]
-        for i in (1, 2)
-    ]
-    kafka = moto.client("kafka")
-    provisioned = kafka.create_cluster(
-        ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
-        BrokerNodeGroupInfo={"InstanceType": "kafka.t3.small", "ClientSubnets": subnets},
-        ClientAuthentication={"Sasl": {"Iam": {"Enabled": True}}},
-    )["ClusterArn"]  # fmt: skip
+    kafka, subnets, provisioned = _msk(
+        moto, ClientAuthentication={"Sasl": {"Iam": {"Enabled": True}}}
+    )
     serverless = kafka.create_cluster_v2(
         ClusterName="events",
         Serverless={"VpcConfigs": [{"SubnetIds": subnets}]},
