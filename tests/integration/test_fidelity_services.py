@@ -115,17 +115,23 @@ def test_kms_a_services_default_key_is_aws_managed(emulator, raw_moto) -> None:
     assert _default_key(raw_moto) == "CUSTOMER", retire("kms.aws-managed-keys")
 
 
+def _two_zones(moto: Any, octet: int) -> tuple[Any, str, list[str]]:
+    """An EC2 client, a VPC ``10.<octet>.0.0/16`` and a subnet of it in each of two zones."""
+    ec2 = moto.client("ec2")
+    vpc = ec2.create_vpc(CidrBlock=f"10.{octet}.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(
+            VpcId=vpc, CidrBlock=f"10.{octet}.{i}.0/24", AvailabilityZone=f"us-east-1{zone}"
+        )["Subnet"]["SubnetId"]
+        for i, zone in ((1, "a"), (2, "b"))
+    ]
+    return ec2, vpc, subnets
+
+
 def _listeners(moto: Any) -> tuple[str, str, str]:
     """A listener on port 80, CreateListener again with its settings, then with others:
     the first ARN, the second answer's ARN, the third answer's ARN or error code."""
-    ec2 = moto.client("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.9.{i}.0/24", AvailabilityZone=f"us-east-1{z}")[
-            "Subnet"
-        ]["SubnetId"]
-        for i, z in ((1, "a"), (2, "b"))
-    ]
+    _, vpc, subnets = _two_zones(moto, 9)
     elb = moto.client("elbv2")
     balancer = elb.create_load_balancer(Name="web", Subnets=subnets)["LoadBalancers"][0]
     group = elb.create_target_group(Name="app", Protocol="HTTP", Port=8080, VpcId=vpc)
@@ -2750,14 +2756,7 @@ def test_athena_answers_the_json_protocol_of_a_rest_json_model(layer: str) -> No
 def _nlb_addresses(moto: Any) -> list[tuple[str, Any]]:
     """Each zone's (subnet, load balancer addresses) of an NLB whose mappings give one
     subnet an Elastic IP and the other a private address."""
-    ec2 = moto.client("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.8.{i}.0/24", AvailabilityZone=f"us-east-1{z}")[
-            "Subnet"
-        ]["SubnetId"]
-        for i, z in ((1, "a"), (2, "b"))
-    ]
+    ec2, _, subnets = _two_zones(moto, 8)
     eip = ec2.allocate_address(Domain="vpc")["AllocationId"]
     elb = moto.client("elbv2")
     mappings = [
@@ -2784,12 +2783,7 @@ def test_elbv2_a_subnet_mappings_elastic_ip_is_kept(emulator, raw_moto) -> None:
 def _msk(moto: Any, **authentication: Any) -> tuple[Any, list[str], str]:
     """A kafka client, two subnets, and a provisioned cluster of two brokers in them
     (``ClientAuthentication`` as given)."""
-    ec2 = moto.client("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.7.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.7.{i}.0/24")["Subnet"]["SubnetId"]
-        for i in (1, 2)
-    ]
+    _, _, subnets = _two_zones(moto, 7)
     kafka = moto.client("kafka")
     provisioned = kafka.create_cluster(
         ClusterName="orders", KafkaVersion="3.6.0", NumberOfBrokerNodes=2,
